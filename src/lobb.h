@@ -1,0 +1,42 @@
+/*
+** lobb.h: the Lua binding of obb, for host programs that embed Lua.
+**
+** A host opens the module with luaL_requiref(L, LOBB_LIBNAME, luaopen_obb, 0)
+** or through package.preload, then hands its own boxes to scripts with
+** lobb_pushobb2/3 and reads boxes back with lobb_checkobb2/3 (which raise a
+** Lua error on a wrong value) or lobb_testobb2/3 (which return NULL). The
+** returned pointers stay valid while the userdata is reachable from Lua.
+*/
+#ifndef LOBB_H
+#define LOBB_H
+
+#include "lua.h"
+#include "obb.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define LOBB_LIBNAME "obb"
+#define LOBB_OBB2 "obb.obb2" /* metatable names in the registry */
+#define LOBB_OBB3 "obb.obb3"
+
+#ifndef LOBB_API
+#define LOBB_API extern
+#endif
+
+LOBB_API int luaopen_obb(lua_State *L);
+
+LOBB_API obb2 *lobb_testobb2(lua_State *L, int idx);
+LOBB_API obb2 *lobb_checkobb2(lua_State *L, int idx);
+LOBB_API obb2 *lobb_pushobb2(lua_State *L, const obb2 *b);
+
+LOBB_API obb3 *lobb_testobb3(lua_State *L, int idx);
+LOBB_API obb3 *lobb_checkobb3(lua_State *L, int idx);
+LOBB_API obb3 *lobb_pushobb3(lua_State *L, const obb3 *b);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

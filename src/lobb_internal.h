@@ -1,0 +1,62 @@
+/*
+** lobb_internal.h: what the binding's .c files share (internal).
+**
+** Every function the module registers carries the two metatables as
+** upvalues, so checking a box's type is a pointer compare, not the registry
+** lookup (a string hash) that luaL_checkudata does. The userdata size is
+** checked too: debug.setmetatable could put our metatable on some other
+** userdata, and that must fail cleanly rather than be read as a box.
+*/
+#ifndef LOBB_INTERNAL_H
+#define LOBB_INTERNAL_H
+
+#include "lobb.h"
+#include "lobb_compat.h"
+
+#define LOBB_UV_OBB2 1
+#define LOBB_UV_OBB3 2
+#define LOBB_NUPVALUES 2
+
+/* A full userdata with the metatable in upvalue uv and the given size. */
+static inline void *lobb_toudata(lua_State *L, int idx, int uv, size_t size) {
+  void *p = lua_touserdata(L, idx);
+  if (p != NULL && lua_getmetatable(L, idx)) {
+    int ok = lua_rawequal(L, -1, lua_upvalueindex(uv));
+    lua_pop(L, 1);
+    if (ok && lobb_rawlen(L, idx) == size) return p;
+  }
+  return NULL;
+}
+
+#define lobb_to2(L, i) ((obb2 *)lobb_toudata((L), (i), LOBB_UV_OBB2, sizeof(obb2)))
+#define lobb_to3(L, i) ((obb3 *)lobb_toudata((L), (i), LOBB_UV_OBB3, sizeof(obb3)))
+
+obb2 *lobb_check2(lua_State *L, int idx);
+obb3 *lobb_check3(lua_State *L, int idx);
+obb2 *lobb_new2(lua_State *L); /* pushes a fresh box (contents unset) */
+obb3 *lobb_new3(lua_State *L);
+
+/* Raises "bad argument #idx to 'f' (<expected> expected, got <type>)". */
+int lobb_typeerror(lua_State *L, int idx, const char *expected);
+/* A finite number (not a numeric string): NaN and infinities are errors. */
+lua_Number lobb_checkfinite(lua_State *L, int idx);
+lua_Number lobb_optfinite(lua_State *L, int idx, lua_Number def);
+/* A finite number >= 0. */
+lua_Number lobb_checkextent(lua_State *L, int idx);
+/* At most n arguments: an extra one is reported, since it usually means a
+** 3D call on a 2D box or a misplaced argument. */
+void lobb_checknargs(lua_State *L, int n);
+/* Raises the error for a failed core call on argument idx. */
+int lobb_statuserror(lua_State *L, int idx, obb_status s);
+
+/* Reads a matrix of n or alt_n numbers from the arguments starting at idx
+** or from a table there; returns how many were read. */
+int lobb_checkmatrix(lua_State *L, int idx, double *m, int n, int alt_n);
+/* Reads points (a flat array of numbers, or an array of {x, y[, z]}) into a
+** buffer that lives on the stack as a userdata; returns the point count. */
+size_t lobb_checkpoints(lua_State *L, int idx, int dim, double **out);
+
+extern const luaL_Reg lobb_obb2_funcs[], lobb_obb2_methods[], lobb_obb2_meta[];
+extern const luaL_Reg lobb_obb3_funcs[], lobb_obb3_methods[], lobb_obb3_meta[];
+
+#endif

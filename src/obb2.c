@@ -1,0 +1,197 @@
+/*
+** obb2.c: rotated rectangles. Construction, the 4-axis separating-axis
+** test, containment, transform, corners and bounds.
+*/
+#include "obb.h"
+#include "obb_math.h"
+
+const char *obb_status_string(obb_status s) {
+  switch (s) {
+    case OBB_OK: return "ok";
+    case OBB_ENOTFINITE: return "number is NaN or infinite";
+    case OBB_ENEGATIVE: return "negative extent";
+    case OBB_EZERO: return "zero-length axis or quaternion";
+    case OBB_ENOTORTHO: return "axes not orthonormal";
+    case OBB_ENOTAFFINE: return "last row must be 0 0 0 1";
+    case OBB_EEMPTY: return "no points";
+  }
+  return "unknown status";
+}
+
+static obb_status check_extents(double hx, double hy) {
+  if (!obb_finite(hx) || !obb_finite(hy)) return OBB_ENOTFINITE;
+  if (hx < 0.0 || hy < 0.0) return OBB_ENEGATIVE;
+  return OBB_OK;
+}
+
+obb_status obb2_init(obb2 *b, double cx, double cy, double hx, double hy,
+                     double angle) {
+  obb_status s = check_extents(hx, hy);
+  if (s != OBB_OK) return s;
+  if (!obb_finite(cx) || !obb_finite(cy) || !obb_finite(angle))
+    return OBB_ENOTFINITE;
+  b->c[0] = cx; b->c[1] = cy;
+  b->e[0] = hx; b->e[1] = hy;
+  b->u[0] = cos(angle); b->u[1] = sin(angle);
+  return OBB_OK;
+}
+
+obb_status obb2_from_aabb(obb2 *b, double minx, double miny, double maxx,
+                          double maxy) {
+  double cx = minx * 0.5 + maxx * 0.5, cy = miny * 0.5 + maxy * 0.5;
+  if (!obb_finite(minx) || !obb_finite(miny) || !obb_finite(maxx) ||
+      !obb_finite(maxy))
+    return OBB_ENOTFINITE;
+  if (minx > maxx || miny > maxy) return OBB_ENEGATIVE;
+  /* Half extents measured from the rounded center so the box still reaches
+  ** both given corners. */
+  b->c[0] = cx; b->c[1] = cy;
+  b->e[0] = fmax(maxx - cx, cx - minx);
+  b->e[1] = fmax(maxy - cy, cy - miny);
+  b->u[0] = 1.0; b->u[1] = 0.0;
+  return OBB_OK;
+}
+
+obb_status obb2_from_axis(obb2 *b, double cx, double cy, double hx, double hy,
+                          double ux, double uy) {
+  double u[2];
+  obb_status s = check_extents(hx, hy);
+  if (s != OBB_OK) return s;
+  if (!obb_finite(cx) || !obb_finite(cy) || !obb_finite(ux) ||
+      !obb_finite(uy))
+    return OBB_ENOTFINITE;
+  u[0] = ux; u[1] = uy;
+  if (!obb_normalize2(u)) return OBB_EZERO;
+  if (fabs(sqrt(ux * ux + uy * uy) - 1.0) > OBB_AXIS_TOLERANCE)
+    return OBB_ENOTORTHO;
+  b->c[0] = cx; b->c[1] = cy;
+  b->e[0] = hx; b->e[1] = hy;
+  b->u[0] = u[0]; b->u[1] = u[1];
+  return OBB_OK;
+}
+
+int obb2_is_valid(const obb2 *b) {
+  double len2 = b->u[0] * b->u[0] + b->u[1] * b->u[1];
+  return obb_finite(b->c[0]) && obb_finite(b->c[1]) &&
+         obb_finite(b->e[0]) && obb_finite(b->e[1]) && b->e[0] >= 0.0 &&
+         b->e[1] >= 0.0 && fabs(len2 - 1.0) <= 16 * DBL_EPSILON;
+}
+
+obb_status obb2_set_angle(obb2 *b, double angle) {
+  if (!obb_finite(angle)) return OBB_ENOTFINITE;
+  b->u[0] = cos(angle); b->u[1] = sin(angle);
+  return OBB_OK;
+}
+
+double obb2_angle(const obb2 *b) {
+  double a = atan2(b->u[1], b->u[0]);
+  /* atan2 gives -pi for (-1, -0.0); the documented range is (-pi, pi]. */
+  return a == -OBB_PI ? OBB_PI : a + 0.0;
+}
+
+/* Separating-axis test in a's frame: the axes are a's two and b's two. On
+** each, the boxes overlap unless the projected distance between centers
+** exceeds the sum of the projection radii (e0*|a0.L| + e1*|a1.L|). Strict
+** '>' makes touching boxes intersect. */
+int obb2_intersects(const obb2 *a, const obb2 *b) {
+  double d[2], t0, t1, c, s, ac, as;
+  const double *ea = a->e, *eb = b->e;
+  d[0] = b->c[0] - a->c[0];
+  d[1] = b->c[1] - a->c[1];
+  t0 = d[0] * a->u[0] + d[1] * a->u[1];
+  t1 = d[1] * a->u[0] - d[0] * a->u[1];
+  /* b's axis 0 in a's frame is (c, s); b's axis 1 is (-s, c). */
+  c = a->u[0] * b->u[0] + a->u[1] * b->u[1];
+  s = a->u[0] * b->u[1] - a->u[1] * b->u[0];
+  ac = fabs(c); as = fabs(s);
+  if (fabs(t0) > ea[0] + eb[0] * ac + eb[1] * as) return 0;
+  if (fabs(t1) > ea[1] + eb[0] * as + eb[1] * ac) return 0;
+  if (fabs(d[0] * b->u[0] + d[1] * b->u[1]) > eb[0] + ea[0] * ac + ea[1] * as)
+    return 0;
+  if (fabs(d[1] * b->u[0] - d[0] * b->u[1]) > eb[1] + ea[0] * as + ea[1] * ac)
+    return 0;
+  return 1;
+}
+
+int obb2_contains_point(const obb2 *b, double x, double y) {
+  double l[2];
+  obb2_local(b->c, b->u, x, y, l);
+  return fabs(l[0]) <= b->e[0] && fabs(l[1]) <= b->e[1];
+}
+
+/* inner lies in outer iff, on each of outer's axes, inner's projection
+** (center offset plus projection radius) stays within outer's extent. */
+int obb2_contains_box(const obb2 *outer, const obb2 *inner) {
+  double l[2], c, s;
+  const double *eo = outer->e, *ei = inner->e;
+  obb2_local(outer->c, outer->u, inner->c[0], inner->c[1], l);
+  c = obb_snap_abs(outer->u[0] * inner->u[0] + outer->u[1] * inner->u[1]);
+  s = obb_snap_abs(outer->u[0] * inner->u[1] - outer->u[1] * inner->u[0]);
+  return fabs(l[0]) + (ei[0] * c + ei[1] * s) <= eo[0] &&
+         fabs(l[1]) + (ei[0] * s + ei[1] * c) <= eo[1];
+}
+
+/* The image of the box is the parallelogram spanned by v_i = e_i * L u_i.
+** The smallest rectangle around a parallelogram has a side along one of its
+** edges, the longer one; aligned with edge direction f, its half extents are
+** the support sum_i e_i |L u_i . f|. For a rectangle image this is exact. */
+obb_status obb2_transform(obb2 *b, const double m[6]) {
+  double lu[2][2], u[2], len[2], c[2], e[2];
+  int i, p;
+  for (i = 0; i < 6; i++)
+    if (!obb_finite(m[i])) return OBB_ENOTFINITE;
+  lu[0][0] = m[0] * b->u[0] + m[2] * b->u[1];
+  lu[0][1] = m[1] * b->u[0] + m[3] * b->u[1];
+  lu[1][0] = -m[0] * b->u[1] + m[2] * b->u[0];
+  lu[1][1] = -m[1] * b->u[1] + m[3] * b->u[0];
+  for (i = 0; i < 2; i++)
+    len[i] = b->e[i] * sqrt(obb_dot2(lu[i], lu[i]));
+  p = len[0] >= len[1] ? 0 : 1;
+  u[0] = lu[p][0]; u[1] = lu[p][1];
+  if (!obb_normalize2(u)) {
+    p = 1 - p;
+    u[0] = lu[p][0]; u[1] = lu[p][1];
+    if (!obb_normalize2(u)) { /* L is zero: the image is a point */
+      p = 0;
+      u[0] = b->u[0]; u[1] = b->u[1];
+    }
+  }
+  if (p == 1) { /* u is the new axis 1; axis 0 is u turned clockwise */
+    double t = u[0];
+    u[0] = u[1]; u[1] = -t;
+  }
+  for (i = 0; i < 2; i++) {
+    double f[2];
+    f[0] = i == 0 ? u[0] : -u[1];
+    f[1] = i == 0 ? u[1] : u[0];
+    e[i] = b->e[0] * fabs(obb_dot2(lu[0], f)) +
+           b->e[1] * fabs(obb_dot2(lu[1], f));
+  }
+  c[0] = m[0] * b->c[0] + m[2] * b->c[1] + m[4];
+  c[1] = m[1] * b->c[0] + m[3] * b->c[1] + m[5];
+  if (!obb_finite(c[0]) || !obb_finite(c[1]) || !obb_finite(e[0]) ||
+      !obb_finite(e[1]))
+    return OBB_ENOTFINITE;
+  b->c[0] = c[0]; b->c[1] = c[1];
+  b->u[0] = u[0]; b->u[1] = u[1];
+  b->e[0] = e[0]; b->e[1] = e[1];
+  return OBB_OK;
+}
+
+void obb2_corners(const obb2 *b, double out[8]) {
+  static const double sx[4] = {-1, 1, 1, -1}, sy[4] = {-1, -1, 1, 1};
+  double ax = b->e[0] * b->u[0], ay = b->e[0] * b->u[1];
+  double bx = -b->e[1] * b->u[1], by = b->e[1] * b->u[0];
+  int k;
+  for (k = 0; k < 4; k++) {
+    out[2 * k] = b->c[0] + sx[k] * ax + sy[k] * bx;
+    out[2 * k + 1] = b->c[1] + sx[k] * ay + sy[k] * by;
+  }
+}
+
+void obb2_aabb(const obb2 *b, double out[4]) {
+  double hx = b->e[0] * fabs(b->u[0]) + b->e[1] * fabs(b->u[1]);
+  double hy = b->e[0] * fabs(b->u[1]) + b->e[1] * fabs(b->u[0]);
+  out[0] = b->c[0] - hx; out[1] = b->c[1] - hy;
+  out[2] = b->c[0] + hx; out[3] = b->c[1] + hy;
+}

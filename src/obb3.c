@@ -1,0 +1,353 @@
+/*
+** obb3.c: oriented boxes in 3D. Construction, the 15-axis separating-axis
+** test, containment, transform, corners and bounds.
+*/
+#include "obb.h"
+#include "obb_math.h"
+
+static obb_status check_vec3(const double v[3]) {
+  return obb_finite(v[0]) && obb_finite(v[1]) && obb_finite(v[2])
+             ? OBB_OK
+             : OBB_ENOTFINITE;
+}
+
+static obb_status check_extents3(const double e[3]) {
+  if (check_vec3(e) != OBB_OK) return OBB_ENOTFINITE;
+  if (e[0] < 0.0 || e[1] < 0.0 || e[2] < 0.0) return OBB_ENEGATIVE;
+  return OBB_OK;
+}
+
+/* The axes are the columns of the quaternion's rotation matrix. */
+static obb_status axes_from_quat(const double q[4], double u[3][3]) {
+  double m, x, y, z, w, n;
+  if (!obb_finite(q[0]) || !obb_finite(q[1]) || !obb_finite(q[2]) ||
+      !obb_finite(q[3]))
+    return OBB_ENOTFINITE;
+  m = fmax(fmax(fabs(q[0]), fabs(q[1])), fmax(fabs(q[2]), fabs(q[3])));
+  if (!(m > 0.0)) return OBB_EZERO;
+  x = q[0] / m; y = q[1] / m; z = q[2] / m; w = q[3] / m;
+  n = sqrt(x * x + y * y + z * z + w * w);
+  x /= n; y /= n; z /= n; w /= n;
+  u[0][0] = 1 - 2 * (y * y + z * z);
+  u[0][1] = 2 * (x * y + z * w);
+  u[0][2] = 2 * (x * z - y * w);
+  u[1][0] = 2 * (x * y - z * w);
+  u[1][1] = 1 - 2 * (x * x + z * z);
+  u[1][2] = 2 * (y * z + x * w);
+  u[2][0] = 2 * (x * z + y * w);
+  u[2][1] = 2 * (y * z - x * w);
+  u[2][2] = 1 - 2 * (x * x + y * y);
+  return OBB_OK;
+}
+
+obb_status obb3_init(obb3 *b, const double c[3], const double e[3],
+                     const double q[4]) {
+  double u[3][3];
+  int i;
+  obb_status s = check_extents3(e);
+  if (s == OBB_OK) s = check_vec3(c);
+  if (s == OBB_OK) s = axes_from_quat(q, u);
+  if (s != OBB_OK) return s;
+  for (i = 0; i < 3; i++) {
+    b->c[i] = c[i];
+    b->e[i] = e[i];
+    b->u[i][0] = u[i][0]; b->u[i][1] = u[i][1]; b->u[i][2] = u[i][2];
+  }
+  return OBB_OK;
+}
+
+obb_status obb3_from_aabb(obb3 *b, const double min[3], const double max[3]) {
+  int i;
+  if (check_vec3(min) != OBB_OK || check_vec3(max) != OBB_OK)
+    return OBB_ENOTFINITE;
+  for (i = 0; i < 3; i++)
+    if (min[i] > max[i]) return OBB_ENEGATIVE;
+  for (i = 0; i < 3; i++) {
+    double c = min[i] * 0.5 + max[i] * 0.5;
+    b->c[i] = c;
+    b->e[i] = fmax(max[i] - c, c - min[i]);
+    b->u[i][0] = i == 0; b->u[i][1] = i == 1; b->u[i][2] = i == 2;
+  }
+  return OBB_OK;
+}
+
+obb_status obb3_from_axes(obb3 *b, const double c[3], const double e[3],
+                          const double axes[3][3]) {
+  double u[3][3], len[3], t[3];
+  int i, j;
+  obb_status s = check_extents3(e);
+  if (s == OBB_OK) s = check_vec3(c);
+  for (i = 0; s == OBB_OK && i < 3; i++) s = check_vec3(axes[i]);
+  if (s != OBB_OK) return s;
+  for (i = 0; i < 3; i++) {
+    for (j = 0; j < 3; j++) u[i][j] = axes[i][j];
+    if (!obb_normalize3(u[i])) return OBB_EZERO;
+    len[i] = sqrt(obb_dot3(axes[i], axes[i]));
+    if (!(fabs(len[i] - 1.0) <= OBB_AXIS_TOLERANCE)) return OBB_ENOTORTHO;
+  }
+  if (fabs(obb_dot3(u[0], u[1])) > OBB_AXIS_TOLERANCE ||
+      fabs(obb_dot3(u[0], u[2])) > OBB_AXIS_TOLERANCE ||
+      fabs(obb_dot3(u[1], u[2])) > OBB_AXIS_TOLERANCE)
+    return OBB_ENOTORTHO;
+  /* Gram-Schmidt, then the third axis from the first two: right-handed. */
+  t[0] = obb_dot3(u[1], u[0]);
+  for (j = 0; j < 3; j++) u[1][j] -= t[0] * u[0][j];
+  obb_normalize3(u[1]);
+  obb_cross3(u[0], u[1], t);
+  for (i = 0; i < 3; i++) {
+    b->c[i] = c[i];
+    b->e[i] = e[i];
+    b->u[0][i] = u[0][i]; b->u[1][i] = u[1][i]; b->u[2][i] = t[i];
+  }
+  return OBB_OK;
+}
+
+int obb3_is_valid(const obb3 *b) {
+  double w[3];
+  int i, j;
+  if (check_vec3(b->c) != OBB_OK || check_extents3(b->e) != OBB_OK) return 0;
+  for (i = 0; i < 3; i++) {
+    if (check_vec3(b->u[i]) != OBB_OK) return 0;
+    for (j = i; j < 3; j++) {
+      double d = obb_dot3(b->u[i], b->u[j]) - (i == j);
+      if (fabs(d) > 64 * DBL_EPSILON) return 0;
+    }
+  }
+  obb_cross3(b->u[0], b->u[1], w);
+  return obb_dot3(w, b->u[2]) > 0.0;
+}
+
+obb_status obb3_set_rotation(obb3 *b, const double q[4]) {
+  double u[3][3];
+  int i;
+  obb_status s = axes_from_quat(q, u);
+  if (s != OBB_OK) return s;
+  for (i = 0; i < 3; i++) {
+    b->u[i][0] = u[i][0]; b->u[i][1] = u[i][1]; b->u[i][2] = u[i][2];
+  }
+  return OBB_OK;
+}
+
+/* Shepperd's method: divide by the largest of the four squared
+** components so the result stays accurate for every rotation. */
+void obb3_rotation(const obb3 *b, double q[4]) {
+  /* m[r][c] = u[c][r]: the axes are the matrix's columns. */
+  double m00 = b->u[0][0], m11 = b->u[1][1], m22 = b->u[2][2];
+  double m01 = b->u[1][0], m10 = b->u[0][1], m02 = b->u[2][0];
+  double m20 = b->u[0][2], m12 = b->u[2][1], m21 = b->u[1][2];
+  double tr = m00 + m11 + m22, s, n;
+  int i;
+  if (tr >= m00 && tr >= m11 && tr >= m22) {
+    s = 2 * sqrt(fmax(1 + tr, 0.0));
+    q[3] = s / 4; q[0] = (m21 - m12) / s; q[1] = (m02 - m20) / s;
+    q[2] = (m10 - m01) / s;
+  } else if (m00 >= m11 && m00 >= m22) {
+    s = 2 * sqrt(fmax(1 + m00 - m11 - m22, 0.0));
+    q[0] = s / 4; q[3] = (m21 - m12) / s; q[1] = (m01 + m10) / s;
+    q[2] = (m02 + m20) / s;
+  } else if (m11 >= m22) {
+    s = 2 * sqrt(fmax(1 + m11 - m00 - m22, 0.0));
+    q[1] = s / 4; q[3] = (m02 - m20) / s; q[0] = (m01 + m10) / s;
+    q[2] = (m12 + m21) / s;
+  } else {
+    s = 2 * sqrt(fmax(1 + m22 - m00 - m11, 0.0));
+    q[2] = s / 4; q[3] = (m10 - m01) / s; q[0] = (m02 + m20) / s;
+    q[1] = (m12 + m21) / s;
+  }
+  n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  if (q[3] < 0) n = -n; /* q and -q are the same rotation: pick w >= 0 */
+  for (i = 0; i < 4; i++) q[i] = q[i] / n + 0.0;
+}
+
+/* a*b - c*d with one rounding (Kahan): accurate even when the two products
+** nearly cancel, as they do in the cross product of nearly parallel axes. */
+static double diff_of_products(double a, double b, double c, double d) {
+  double w = c * d;
+  double err = fma(-c, d, w);
+  return fma(a, b, -w) + err;
+}
+
+/* The slow, careful test, used only when the fast one cannot tell: each
+** edge-edge axis is computed accurately in world space and normalised, so
+** nearly parallel edges give a well-scaled axis (exactly parallel ones, a
+** zero axis, are skipped: the face axes already cover that case). */
+static int intersects_precise(const obb3 *a, const obb3 *b) {
+  double d[3];
+  int i, k;
+  for (i = 0; i < 3; i++) d[i] = b->c[i] - a->c[i];
+  for (i = 0; i < 15; i++) {
+    double l[3], ra = 0, rb = 0;
+    if (i < 3) {
+      l[0] = a->u[i][0]; l[1] = a->u[i][1]; l[2] = a->u[i][2];
+    } else if (i < 6) {
+      l[0] = b->u[i - 3][0]; l[1] = b->u[i - 3][1]; l[2] = b->u[i - 3][2];
+    } else {
+      const double *p = a->u[(i - 6) / 3], *q = b->u[(i - 6) % 3];
+      l[0] = diff_of_products(p[1], q[2], p[2], q[1]);
+      l[1] = diff_of_products(p[2], q[0], p[0], q[2]);
+      l[2] = diff_of_products(p[0], q[1], p[1], q[0]);
+      if (!obb_normalize3(l)) continue;
+    }
+    for (k = 0; k < 3; k++) {
+      ra += a->e[k] * fabs(obb_dot3(a->u[k], l));
+      rb += b->e[k] * fabs(obb_dot3(b->u[k], l));
+    }
+    if (fabs(obb_dot3(d, l)) > ra + rb) return 0;
+  }
+  return 1;
+}
+
+/* Rounding allowance of the fast test, relative to the configuration's
+** size: far above its real error (a few dozen ulps), far below 1e-12. */
+#define SAT_UNSURE (256 * DBL_EPSILON)
+
+/* Ericson's TestOBBOBB: the 15 axes in a's frame, with R = a's axes dotted
+** with b's, computed once. Face axes decide directly. An edge-edge axis
+** a_i x b_j has length sin(angle), so near parallel edges every term on it
+** is tiny and rounding could claim a false separation; instead of padding
+** |R| with an epsilon (which would also report false intersections), a
+** result within the rounding allowance is marked unsure and, if nothing
+** else separates the boxes, the precise test decides. */
+int obb3_intersects(const obb3 *a, const obb3 *b) {
+  double R[3][3], AR[3][3], t[3], d[3], tol;
+  const double *ea = a->e, *eb = b->e;
+  int i, j, unsure = 0;
+  for (i = 0; i < 3; i++) d[i] = b->c[i] - a->c[i];
+  for (i = 0; i < 3; i++) {
+    t[i] = obb_dot3(d, a->u[i]);
+    for (j = 0; j < 3; j++) {
+      R[i][j] = obb_dot3(a->u[i], b->u[j]);
+      AR[i][j] = fabs(R[i][j]);
+    }
+  }
+  for (i = 0; i < 3; i++)
+    if (fabs(t[i]) > ea[i] + eb[0] * AR[i][0] + eb[1] * AR[i][1] +
+                         eb[2] * AR[i][2])
+      return 0;
+  for (j = 0; j < 3; j++)
+    if (fabs(t[0] * R[0][j] + t[1] * R[1][j] + t[2] * R[2][j]) >
+        eb[j] + ea[0] * AR[0][j] + ea[1] * AR[1][j] + ea[2] * AR[2][j])
+      return 0;
+  tol = SAT_UNSURE * (fabs(t[0]) + fabs(t[1]) + fabs(t[2]) + ea[0] + ea[1] +
+                      ea[2] + eb[0] + eb[1] + eb[2]);
+  for (i = 0; i < 3; i++) {
+    int i1 = i == 2 ? 0 : i + 1, i2 = i == 0 ? 2 : i - 1;
+    for (j = 0; j < 3; j++) {
+      int j1 = j == 2 ? 0 : j + 1, j2 = j == 0 ? 2 : j - 1;
+      double ra = ea[i1] * AR[i2][j] + ea[i2] * AR[i1][j];
+      double rb = eb[j1] * AR[i][j2] + eb[j2] * AR[i][j1];
+      double gap = fabs(t[i2] * R[i1][j] - t[i1] * R[i2][j]) - (ra + rb);
+      if (gap > tol) return 0;
+      if (gap >= -tol) unsure = 1;
+    }
+  }
+  return unsure ? intersects_precise(a, b) : 1;
+}
+
+int obb3_contains_point(const obb3 *b, const double p[3]) {
+  double l[3];
+  obb3_local(b->c, b->u, p, l);
+  return fabs(l[0]) <= b->e[0] && fabs(l[1]) <= b->e[1] &&
+         fabs(l[2]) <= b->e[2];
+}
+
+int obb3_contains_box(const obb3 *outer, const obb3 *inner) {
+  double l[3];
+  int i, j;
+  obb3_local(outer->c, outer->u, inner->c, l);
+  for (i = 0; i < 3; i++) {
+    double r = fabs(l[i]);
+    for (j = 0; j < 3; j++)
+      r += inner->e[j] * obb_snap_abs(obb_dot3(outer->u[i], inner->u[j]));
+    if (!(r <= outer->e[i])) return 0;
+  }
+  return 1;
+}
+
+/* Any unit vector perpendicular to unit v. */
+static void any_perpendicular(const double v[3], double out[3]) {
+  double w[3] = {0, 0, 0};
+  int k = fabs(v[0]) <= fabs(v[1]) ? (fabs(v[0]) <= fabs(v[2]) ? 0 : 2)
+                                   : (fabs(v[1]) <= fabs(v[2]) ? 1 : 2);
+  w[k] = 1.0;
+  obb_cross3(v, w, out);
+  obb_normalize3(out);
+}
+
+/* The image is the parallelepiped spanned by v_i = e_i * L u_i. The new
+** frame is Gram-Schmidt over the images L u_i, longest edge first, each
+** axis kept in the slot of the edge it came from (so a rotation maps axis
+** i to axis i); the half extents are the support sum_i e_i |L u_i . f_k|,
+** exact when the image is a box and enclosing it otherwise. */
+obb_status obb3_transform(obb3 *b, const double m[12]) {
+  double lu[3][3], len[3], f[3][3], c[3], e[3];
+  int order[3] = {0, 1, 2}, i, j, k;
+  for (i = 0; i < 12; i++)
+    if (!obb_finite(m[i])) return OBB_ENOTFINITE;
+  for (i = 0; i < 3; i++) {
+    for (j = 0; j < 3; j++) lu[i][j] = obb_dot3(m + 4 * j, b->u[i]);
+    len[i] = b->e[i] * sqrt(obb_dot3(lu[i], lu[i]));
+  }
+  for (i = 1; i < 3; i++) /* sort slots by edge length, longest first */
+    for (j = i; j > 0 && len[order[j]] > len[order[j - 1]]; j--) {
+      k = order[j]; order[j] = order[j - 1]; order[j - 1] = k;
+    }
+  {
+    int p = order[0], q = order[1], r = order[2];
+    double *fp = f[p], *fq = f[q];
+    for (k = 0; k < 3; k++) fp[k] = lu[p][k];
+    if (!obb_normalize3(fp)) { /* L u_p = 0: try the others first */
+      for (k = 0; k < 3; k++) fp[k] = lu[q][k];
+      if (!obb_normalize3(fp)) {
+        for (k = 0; k < 3; k++) fp[k] = lu[r][k];
+        if (!obb_normalize3(fp))
+          for (k = 0; k < 3; k++) fp[k] = b->u[p][k];
+      }
+    }
+    for (i = 0; i < 2; i++) {
+      const double *src = lu[i == 0 ? q : r];
+      double dp = obb_dot3(src, fp);
+      for (k = 0; k < 3; k++) fq[k] = src[k] - dp * fp[k];
+      if (obb_normalize3(fq)) break;
+    }
+    if (i == 2) any_perpendicular(fp, fq);
+    /* the remaining slot completes a right-handed frame */
+    obb_cross3(f[(r + 1) % 3], f[(r + 2) % 3], f[r]);
+    obb_normalize3(f[r]);
+  }
+  for (k = 0; k < 3; k++) {
+    e[k] = 0.0;
+    for (i = 0; i < 3; i++) e[k] += b->e[i] * fabs(obb_dot3(lu[i], f[k]));
+    c[k] = obb_dot3(m + 4 * k, b->c) + m[4 * k + 3];
+  }
+  if (check_vec3(c) != OBB_OK || check_vec3(e) != OBB_OK)
+    return OBB_ENOTFINITE;
+  for (i = 0; i < 3; i++) {
+    b->c[i] = c[i];
+    b->e[i] = e[i];
+    for (k = 0; k < 3; k++) b->u[i][k] = f[i][k];
+  }
+  return OBB_OK;
+}
+
+void obb3_corners(const obb3 *b, double out[24]) {
+  int k, i;
+  for (k = 0; k < 8; k++)
+    for (i = 0; i < 3; i++) {
+      double x = b->c[i];
+      x += (k & 1 ? 1 : -1) * b->e[0] * b->u[0][i];
+      x += (k & 2 ? 1 : -1) * b->e[1] * b->u[1][i];
+      x += (k & 4 ? 1 : -1) * b->e[2] * b->u[2][i];
+      out[3 * k + i] = x;
+    }
+}
+
+void obb3_aabb(const obb3 *b, double out[6]) {
+  int i;
+  for (i = 0; i < 3; i++) {
+    double h = b->e[0] * fabs(b->u[0][i]) + b->e[1] * fabs(b->u[1][i]) +
+               b->e[2] * fabs(b->u[2][i]);
+    out[i] = b->c[i] - h;
+    out[i + 3] = b->c[i] + h;
+  }
+}

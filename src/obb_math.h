@@ -1,0 +1,82 @@
+/*
+** obb_math.h: small vector helpers shared by the core's .c files (internal).
+*/
+#ifndef OBB_MATH_H
+#define OBB_MATH_H
+
+#include <float.h>
+#include <math.h>
+
+#define OBB_PI 3.14159265358979323846
+
+/* isfinite without relying on C99 classification macros being fast. */
+static inline int obb_finite(double x) { return x - x == 0.0; }
+
+static inline double obb_dot2(const double a[2], const double b[2]) {
+  return a[0] * b[0] + a[1] * b[1];
+}
+
+static inline double obb_dot3(const double a[3], const double b[3]) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static inline void obb_cross3(const double a[3], const double b[3],
+                              double out[3]) {
+  out[0] = a[1] * b[2] - a[2] * b[1];
+  out[1] = a[2] * b[0] - a[0] * b[2];
+  out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* Scales v to unit length; returns 0 (leaving v alone) when v is zero or
+** not finite. Scaling by the largest component first keeps tiny and huge
+** vectors from underflowing or overflowing in the squared length. */
+static inline int obb_normalize3(double v[3]) {
+  double m = fmax(fabs(v[0]), fmax(fabs(v[1]), fabs(v[2])));
+  double x, y, z, len;
+  if (!(m > 0.0) || !obb_finite(m)) return 0;
+  x = v[0] / m; y = v[1] / m; z = v[2] / m;
+  len = sqrt(x * x + y * y + z * z);
+  v[0] = x / len; v[1] = y / len; v[2] = z / len;
+  return 1;
+}
+
+static inline int obb_normalize2(double v[2]) {
+  double m = fmax(fabs(v[0]), fabs(v[1]));
+  double x, y, len;
+  if (!(m > 0.0) || !obb_finite(m)) return 0;
+  x = v[0] / m; y = v[1] / m;
+  len = sqrt(x * x + y * y);
+  v[0] = x / len; v[1] = y / len;
+  return 1;
+}
+
+/* Coordinates of point (x, y) in the frame of a 2D box. Every function that
+** decides containment goes through here, so a box fitted to points (whose
+** extents are measured with this same arithmetic) contains them exactly. */
+static inline void obb2_local(const double c[2], const double u[2], double x,
+                              double y, double out[2]) {
+  double dx = x - c[0], dy = y - c[1];
+  out[0] = dx * u[0] + dy * u[1];
+  out[1] = dy * u[0] - dx * u[1];
+}
+
+static inline void obb3_local(const double c[3], const double u[3][3],
+                              const double p[3], double out[3]) {
+  double d[3];
+  d[0] = p[0] - c[0]; d[1] = p[1] - c[1]; d[2] = p[2] - c[2];
+  out[0] = obb_dot3(d, u[0]);
+  out[1] = obb_dot3(d, u[1]);
+  out[2] = obb_dot3(d, u[2]);
+}
+
+/* |cos| of the angle between two unit axes, snapped to exactly 0 or 1 when
+** rounding alone keeps it from being so: identical or axis-swapped boxes
+** then compare exactly in containment tests. */
+static inline double obb_snap_abs(double r) {
+  r = fabs(r);
+  if (r < 8 * DBL_EPSILON) return 0.0;
+  if (r > 1.0 - 8 * DBL_EPSILON) return 1.0;
+  return r;
+}
+
+#endif
