@@ -39,8 +39,4 @@ build = {
          libraries = { "m" },
       },
    },
-   install = {
-      lua = {
-      },
-   },
 }
