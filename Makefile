@@ -2,7 +2,7 @@
 #
 #   make              build obb.so for $(LUA)
 #   make test         run the busted suite on $(LUA) (installs what is missing)
-#   make demo         run examples/demo.lua and write demo.svg
+#   make demo         run examples/demo.lua and write demo.svg, demo3d.svg
 #   make install      install under $(DESTDIR)$(PREFIX)
 #
 # Every value below can be overridden on the command line, e.g.
@@ -36,7 +36,7 @@ BIND_OBJ    = $(BIND_SRC:src/%.c=$(BUILD)/%.o)
 MODULE      = $(BUILD)/obb.so
 HEADERS     = $(wildcard src/*.h)
 
-.PHONY: all test demo install uninstall clean deps deps-build check-warnings
+.PHONY: all test demo examples docs-images install uninstall clean deps deps-build check-warnings
 
 all: $(MODULE)
 
@@ -63,6 +63,29 @@ demo: deps-build
 	$(MAKE) all
 	LUA_CPATH='./$(BUILD)/?.so;;' LUA_PATH='./lua/?.lua;./lua/?/init.lua;;' $(LUA) examples/demo.lua
 
+# The examples (README, "Examples"), each checking itself; CI runs them all.
+#   make examples         every example, and the demo into $(BUILD)/
+#   make example-racing   one of them (racing, platformer, picking)
+RUN_LUA     = LUA_CPATH='./$(BUILD)/?.so;;' LUA_PATH='./lua/?.lua;./lua/?/init.lua;;' $(LUA)
+EXAMPLES    = racing platformer picking
+
+examples: deps-build
+	$(MAKE) all
+	$(RUN_LUA) examples/demo.lua $(BUILD)/demo.svg $(BUILD)/demo3d.svg
+	@for e in $(EXAMPLES); do echo "== examples/$$e.lua"; \
+	  $(RUN_LUA) examples/$$e.lua || exit 1; done
+
+example-%: deps-build
+	$(MAKE) all
+	$(RUN_LUA) examples/$*.lua
+
+# The README's pictures, committed under docs/: the demo's last frame in 2D
+# and 3D, and one picture per example.
+docs-images: all
+	mkdir -p docs
+	$(RUN_LUA) examples/demo.lua docs/demo2d.svg docs/demo3d.svg >/dev/null
+	@for e in $(EXAMPLES); do $(RUN_LUA) examples/$$e.lua docs/$$e.svg >/dev/null || exit 1; done
+
 # Warnings as errors, as CI builds it.
 check-warnings:
 	$(MAKE) clean
@@ -77,6 +100,166 @@ install: $(MODULE)
 uninstall:
 	rm -f $(DESTDIR)$(INST_LIBDIR)/obb.so
 	rm -rf $(DESTDIR)$(INST_LUADIR)/obb $(DESTDIR)$(INST_INCDIR)
+
+# ---- hardening: sanitizers, valgrind, fuzzing ----------------------------
+#   make sanitize     the whole suite against an ASan+UBSan build of obb.so
+#   make valgrind     the whole suite under memcheck: no errors, no definite leaks
+#   make fuzz         each libFuzzer harness in fuzz/ for FUZZ_SECONDS
+# Lua itself is not instrumented, so the sanitizer runtime is preloaded into
+# the interpreter; any report stops the run with a non-zero status.
+SAN_CC      ?= clang
+SAN_FLAGS   ?= -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+               -fno-sanitize-recover=all
+SAN_BUILD   ?= $(BUILD)-asan
+SAN_RT       = $(shell $(SAN_CC) -print-file-name=libclang_rt.asan-$(shell uname -m).so)
+SAN_ENV      = LD_PRELOAD=$(SAN_RT) \
+               ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1 \
+               UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+VALGRIND    ?= valgrind
+VALGRIND_FLAGS ?= -q --error-exitcode=1 --leak-check=full \
+               --errors-for-leak-kinds=definite --show-leak-kinds=definite
+# Spec files for `make valgrind` (empty: the whole suite, which memcheck
+# makes some fifty times slower; CI names a subset that still calls every
+# function, and runs the whole suite under `make sanitize`).
+VALGRIND_SPECS ?=
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD  ?= $(BUILD)-fuzz
+FUZZ_FLAGS  ?= -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+LUA_LIB     ?= -l$(LUA)
+
+.PHONY: sanitize valgrind fuzz fuzz-build fuzz-regress
+
+sanitize:
+	@sh .ci/deps-harden.sh sanitize $(SAN_CC)
+	@sh .ci/deps.sh test $(LUA)
+	$(MAKE) all BUILD=$(SAN_BUILD) CC=$(SAN_CC) CFLAGS='$(SAN_FLAGS)'
+	$(SAN_ENV) $(BUSTED) --lua=$(LUA) --cpath='./$(SAN_BUILD)/?.so'
+
+# busted is run by $(LUA) directly (--ignore-lua) so memcheck sees the
+# interpreter that loads obb.so, not a shell that starts it. OBB_SPEC_LIGHT
+# shrinks the load specs' counts tenfold (memcheck is ~50 times slower).
+valgrind:
+	@sh .ci/deps-harden.sh valgrind
+	@sh .ci/deps.sh test $(LUA)
+	$(MAKE) all
+	OBB_SPEC_LIGHT=1 $(VALGRIND) $(VALGRIND_FLAGS) $(LUA) `command -v $(BUSTED)` \
+	  --ignore-lua --cpath='./$(BUILD)/?.so' $(VALGRIND_SPECS)
+
+fuzz-build:
+	@sh .ci/deps-harden.sh fuzz $(SAN_CC)
+	@sh .ci/deps.sh build $(LUA)
+	mkdir -p $(FUZZ_BUILD)/corpus-core $(FUZZ_BUILD)/corpus-lua
+	$(SAN_CC) $(WARNFLAGS) $(FUZZ_FLAGS) -Isrc fuzz/fuzz_core.c $(CORE_SRC) \
+	  -lm -o $(FUZZ_BUILD)/fuzz_core
+	$(SAN_CC) $(WARNFLAGS) $(FUZZ_FLAGS) -Isrc -I$(LUA_INCDIR) \
+	  -DFUZZ_DRIVER='"$(CURDIR)/fuzz/fuzz_lua.lua"' fuzz/fuzz_lua.c \
+	  $(CORE_SRC) $(BIND_SRC) $(LUA_LIB) -lm -o $(FUZZ_BUILD)/fuzz_lua
+
+# Replays the seeds and every past finding (fuzz/seed-*/) once.
+fuzz-regress: fuzz-build
+	$(FUZZ_BUILD)/fuzz_core fuzz/seed-core/*
+	$(FUZZ_BUILD)/fuzz_lua fuzz/seed-lua/*
+
+# New findings land in $(FUZZ_BUILD) as crash-*/leak-*/timeout-* files.
+fuzz: fuzz-regress
+	$(FUZZ_BUILD)/fuzz_core -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	  -artifact_prefix=$(FUZZ_BUILD)/ $(FUZZ_BUILD)/corpus-core fuzz/seed-core
+	$(FUZZ_BUILD)/fuzz_lua -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	  -rss_limit_mb=1024 -artifact_prefix=$(FUZZ_BUILD)/ \
+	  $(FUZZ_BUILD)/corpus-lua fuzz/seed-lua
+
+# ---- embedding: libraries and host programs --------------------------------
+#   make lib          $(BUILD)/libobb.a and libobb.so (core + binding) and
+#                     libobbcore.a (the core alone, for engines without Lua)
+#   make embed-test   builds examples/embed/ against libobb.a and runs it: a
+#                     host that preloads obb and checks a game script's
+#                     answers, and two states used from two threads at once
+# The hosts link the interpreter's library, EMBED_LUALIB.
+AR          ?= ar
+EMBED_LUALIB ?= $(if $(filter luajit,$(LUA)),-lluajit-5.1,-l$(LUA))
+LIB_STATIC   = $(BUILD)/libobb.a
+LIB_SHARED   = $(BUILD)/libobb.so
+LIB_CORE     = $(BUILD)/libobbcore.a
+EMBED_HOSTS  = $(BUILD)/embed-host $(BUILD)/embed-threads $(BUILD)/embed-core
+
+.PHONY: lib embed-test embed-tsan check-globals
+
+lib: $(LIB_STATIC) $(LIB_SHARED) $(LIB_CORE)
+
+$(LIB_STATIC): $(CORE_OBJ) $(BIND_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(LIB_CORE): $(CORE_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+# Lua's symbols stay undefined: the host program that loads it supplies them.
+$(LIB_SHARED): $(CORE_OBJ) $(BIND_OBJ)
+	$(CC) $(LIBFLAG) $(LDFLAGS) -Wl,-soname,libobb.so -o $@ $^ $(LDLIBS)
+
+$(BUILD)/embed-host: examples/embed/host.c $(LIB_STATIC) $(HEADERS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_STATIC) $(EMBED_LUALIB) $(LDLIBS) -ldl
+
+$(BUILD)/embed-threads: examples/embed/threads.c $(LIB_STATIC) $(HEADERS)
+	$(CC) $(ALL_CFLAGS) -pthread -o $@ $< $(LIB_STATIC) $(EMBED_LUALIB) $(LDLIBS) -ldl
+
+# The core alone: no Lua headers, no liblua.
+$(BUILD)/embed-core: examples/embed/core_only.c $(LIB_CORE) src/obb.h
+	$(CC) $(WARNFLAGS) $(CFLAGS) -Isrc -o $@ $< $(LIB_CORE) $(LDLIBS)
+
+embed-test: deps-build check-globals $(EMBED_HOSTS)
+	$(BUILD)/embed-core
+	$(BUILD)/embed-host examples/embed/game.lua
+	$(BUILD)/embed-threads
+
+# The threads host once more, with obb and the host built by clang's
+# ThreadSanitizer (Lua itself is not instrumented).
+embed-tsan: deps-build
+	mkdir -p $(BUILD)
+	$(SAN_CC) $(WARNFLAGS) -O1 -g -fsanitize=thread -pthread -I$(LUA_INCDIR) -Isrc \
+	  -o $(BUILD)/embed-threads-tsan examples/embed/threads.c $(CORE_SRC) $(BIND_SRC) \
+	  $(EMBED_LUALIB) $(LDLIBS) -ldl
+	$(BUILD)/embed-threads-tsan
+
+# No C globals: no object may hold a data object in a writable section
+# (.data, .bss, common; const tables with pointers sit in .data.rel.ro).
+check-globals: $(CORE_OBJ) $(BIND_OBJ)
+	@bad=$$(objdump -t $^ | grep -E ' O (\.data|\.bss|\*COM\*|\.tbss|\.tdata)' | grep -v '\.data\.rel\.ro' || true); \
+	if [ -n "$$bad" ]; then echo "writable globals in obb:"; echo "$$bad"; exit 1; fi; \
+	echo "no writable globals in obb's objects"
+
+# ---- benchmarks (not tests) --------------------------------------------------
+#   make bench        prints one table, every row measured in this run: the C
+#                     core's pair tests (bench/core_bench.c), the pair test
+#                     from Lua against an empty C function (bench/emptyc.c)
+#                     and a pure-Lua test, memory per box, then the worlds
+#                     (bench/world.lua, when present). Default flags only.
+BENCH_C     = $(BUILD)/benchc.so
+BENCH_CORE  = $(BUILD)/core_bench
+BENCH_WORLD = $(BUILD)/world_bench
+
+.PHONY: bench
+
+$(BENCH_C): bench/emptyc.c src/lobb.h | $(BUILD)
+	$(CC) $(ALL_CFLAGS) $(LIBFLAG) $(LDFLAGS) -o $@ bench/emptyc.c
+
+$(BENCH_CORE): bench/core_bench.c $(CORE_OBJ) $(HEADERS)
+	$(CC) $(WARNFLAGS) $(CFLAGS) -Isrc $(LDFLAGS) -o $@ bench/core_bench.c $(CORE_OBJ) $(LDLIBS)
+
+# The world benchmark's C half: obb_world against the O(n^2) loop, no Lua.
+$(BENCH_WORLD): bench/world_bench.c $(CORE_OBJ) $(HEADERS)
+	$(CC) $(WARNFLAGS) $(CFLAGS) -Isrc $(LDFLAGS) -o $@ bench/world_bench.c $(CORE_OBJ) $(LDLIBS)
+
+bench: deps-build $(MODULE) $(BENCH_C) $(BENCH_CORE) $(BENCH_WORLD)
+	LUA_CPATH='./$(BUILD)/?.so;;' LUA_PATH='./bench/?.lua;./lua/?.lua;./lua/?/init.lua;;' \
+	  OBB_WORLD_BENCH='./$(BENCH_WORLD)' $(LUA) bench/run.lua $(BENCH_CORE)
+
+#   make fitratio     the README's table: volume (area) of the tight fits
+#                     over the covariance fits on several point sets
+.PHONY: fitratio
+fitratio: deps-build $(MODULE)
+	LUA_CPATH='./$(BUILD)/?.so;;' $(LUA) bench/fit_ratio.lua
 
 clean:
 	rm -rf build

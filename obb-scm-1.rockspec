@@ -20,8 +20,11 @@ dependencies = {
 test_dependencies = {
    "busted",
 }
+-- `luarocks make` then `luarocks test`: the suite against the module built
+-- here (the "luarocks" task in .busted).
 test = {
    type = "busted",
+   flags = { "--run=luarocks" },
 }
 build = {
    type = "builtin",
@@ -31,12 +34,29 @@ build = {
             "src/obb2.c",
             "src/obb3.c",
             "src/obb_fit.c",
+            "src/obb_hull2.c",
+            "src/obb_tightfit2.c",
+            "src/obb_tightfit3.c",
             "src/lobb.c",
             "src/lobb_obb2.c",
             "src/lobb_obb3.c",
+            "src/obb_ray.c",
+            "src/obb_distance.c",
+            "src/obb_prims.c",
+            "src/obb_merge.c",
+            "src/lobb_query.c",
+            "src/obb_penetrate.c",
+            "src/obb_contact.c",
+            "src/obb_sweep.c",
+            "src/lobb_collide.c",
+            "src/obb_tree.c",
+            "src/obb_world.c",
+            "src/obb_grid.c",
+            "src/lobb_world.c",
          },
          incdirs = { "src" },
          libraries = { "m" },
       },
+      ["obb.svg"] = "lua/obb/svg.lua",
    },
 }

@@ -26,7 +26,7 @@ static const char *lobb_typename(lua_State *L, int idx) {
     name = lua_tostring(L, -1);
     lua_pop(L, 1);
   }
-  return name != NULL ? name : luaL_typename(L, idx);
+  return name != NULL ? name : lobb_basetypename(L, idx);
 }
 
 int lobb_typeerror(lua_State *L, int idx, const char *expected) {
@@ -116,7 +116,7 @@ size_t lobb_checkpoints(lua_State *L, int idx, int dim, double **out) {
   size_t len, n, i;
   int nested;
   double *buf;
-  luaL_checktype(L, idx, LUA_TTABLE);
+  if (lua_type(L, idx) != LUA_TTABLE) lobb_typeerror(L, idx, "table");
   len = lobb_rawlen(L, idx);
   lua_rawgeti(L, idx, 1);
   nested = lua_type(L, -1) == LUA_TTABLE;
@@ -159,19 +159,23 @@ size_t lobb_checkpoints(lua_State *L, int idx, int dim, double **out) {
 
 /* ---- boxes: creation and checks ------------------------------------- */
 
-static void *new_box(lua_State *L, size_t size, int uv) {
-  void *p = lobb_newuserdata(L, size);
-  lua_pushvalue(L, lua_upvalueindex(uv));
-  lua_setmetatable(L, -2);
-  return p;
-}
+/* The tags after each box (lobb_internal.h explains them). */
+const char lobb_box_tags[2] = {2, 3};
 
 obb2 *lobb_new2(lua_State *L) {
-  return (obb2 *)new_box(L, sizeof(obb2), LOBB_UV_OBB2);
+  lobb_ud2 *p = (lobb_ud2 *)lobb_newuserdata(L, sizeof *p);
+  p->tag = LOBB_TAG2;
+  lua_pushvalue(L, lua_upvalueindex(LOBB_UV_OBB2));
+  lua_setmetatable(L, -2);
+  return &p->box;
 }
 
 obb3 *lobb_new3(lua_State *L) {
-  return (obb3 *)new_box(L, sizeof(obb3), LOBB_UV_OBB3);
+  lobb_ud3 *p = (lobb_ud3 *)lobb_newuserdata(L, sizeof *p);
+  p->tag = LOBB_TAG3;
+  lua_pushvalue(L, lua_upvalueindex(LOBB_UV_OBB3));
+  lua_setmetatable(L, -2);
+  return &p->box;
 }
 
 obb2 *lobb_check2(lua_State *L, int idx) {
@@ -186,41 +190,23 @@ obb3 *lobb_check3(lua_State *L, int idx) {
   return b;
 }
 
-/* The exported trio works from any C function, without our upvalues. */
-static void *test_registry(lua_State *L, int idx, const char *tname,
-                           size_t size) {
-  void *p = lua_touserdata(L, idx);
-  if (p != NULL && lua_getmetatable(L, idx)) {
-    int ok;
-    lua_getfield(L, LUA_REGISTRYINDEX, tname);
-    ok = lua_rawequal(L, -1, -2);
-    lua_pop(L, 2);
-    if (ok && lobb_rawlen(L, idx) == size) return p;
-  }
-  return NULL;
-}
-
-static void *push_registry(lua_State *L, const char *tname, size_t size,
-                           const void *src) {
-  void *p;
+/* The exported trio works from any C function, without our upvalues: the
+** checks need none (the tag), pushing takes the metatable from the
+** registry. */
+static void push_registry_meta(lua_State *L, const char *tname) {
   lua_getfield(L, LUA_REGISTRYINDEX, tname);
   if (!lua_istable(L, -1)) {
     lua_pop(L, 1);
     luaL_error(L, "module '" LOBB_LIBNAME "' is not open in this state");
   }
-  p = lobb_newuserdata(L, size);
-  memcpy(p, src, size);
-  lua_insert(L, -2);
-  lua_setmetatable(L, -2);
-  return p;
 }
 
 obb2 *lobb_testobb2(lua_State *L, int idx) {
-  return (obb2 *)test_registry(L, idx, LOBB_OBB2, sizeof(obb2));
+  return lobb_to2(L, idx);
 }
 
 obb3 *lobb_testobb3(lua_State *L, int idx) {
-  return (obb3 *)test_registry(L, idx, LOBB_OBB3, sizeof(obb3));
+  return lobb_to3(L, idx);
 }
 
 obb2 *lobb_checkobb2(lua_State *L, int idx) {
@@ -236,19 +222,39 @@ obb3 *lobb_checkobb3(lua_State *L, int idx) {
 }
 
 obb2 *lobb_pushobb2(lua_State *L, const obb2 *b) {
-  return (obb2 *)push_registry(L, LOBB_OBB2, sizeof(obb2), b);
+  lobb_ud2 *p;
+  push_registry_meta(L, LOBB_OBB2);
+  p = (lobb_ud2 *)lobb_newuserdata(L, sizeof *p);
+  p->box = *b;
+  p->tag = LOBB_TAG2;
+  lua_insert(L, -2);
+  lua_setmetatable(L, -2);
+  return &p->box;
 }
 
 obb3 *lobb_pushobb3(lua_State *L, const obb3 *b) {
-  return (obb3 *)push_registry(L, LOBB_OBB3, sizeof(obb3), b);
+  lobb_ud3 *p;
+  push_registry_meta(L, LOBB_OBB3);
+  p = (lobb_ud3 *)lobb_newuserdata(L, sizeof *p);
+  p->box = *b;
+  p->tag = LOBB_TAG3;
+  lua_insert(L, -2);
+  lua_setmetatable(L, -2);
+  return &p->box;
 }
 
 /* ---- the module ----------------------------------------------------- */
 
-/* obb.type(v): "obb2", "obb3" or nil, never an error. */
+/* obb.type(v): "obb2", "obb3" or nil, never an error. Like io.type it
+** answers for Lua's view of the type too: a box that debug.setmetatable
+** gave another metatable is no longer called a box here (the methods, which
+** only need the memory to be a box, still take it). */
 static int l_type(lua_State *L) {
-  if (lobb_to2(L, 1)) lua_pushliteral(L, "obb2");
-  else if (lobb_to3(L, 1)) lua_pushliteral(L, "obb3");
+  if (lobb_to2(L, 1) && lobb_toudata(L, 1, LOBB_UV_OBB2, sizeof(lobb_ud2)))
+    lua_pushliteral(L, "obb2");
+  else if (lobb_to3(L, 1) &&
+           lobb_toudata(L, 1, LOBB_UV_OBB3, sizeof(lobb_ud3)))
+    lua_pushliteral(L, "obb3");
   else lua_pushnil(L);
   return 1;
 }
@@ -296,6 +302,20 @@ int luaopen_obb(lua_State *L) {
   set_closures(L, mt2, mt3, lib_funcs);
   set_closures(L, mt2, mt3, lobb_obb2_funcs);
   set_closures(L, mt2, mt3, lobb_obb3_funcs);
+  set_closures(L, mt2, mt3, lobb_query_funcs);
+  lua_getfield(L, mt2, "__index"); /* query methods: lobb_query.c */
+  set_closures(L, mt2, mt3, lobb_query2_methods);
+  lua_pop(L, 1);
+  lua_getfield(L, mt3, "__index"); /* query methods: lobb_query.c */
+  set_closures(L, mt2, mt3, lobb_query3_methods);
+  lua_pop(L, 1);
+  lua_getfield(L, mt2, "__index"); /* collide methods: lobb_collide.c */
+  set_closures(L, mt2, mt3, lobb_collide2_methods);
+  lua_pop(L, 1);
+  lua_getfield(L, mt3, "__index"); /* collide methods: lobb_collide.c */
+  set_closures(L, mt2, mt3, lobb_collide3_methods);
+  lua_pop(L, 1);
+  lobb_open_world(L, mt2, mt3); /* worlds: lobb_world.c */
   lua_pushliteral(L, OBB_VERSION);
   lua_setfield(L, -2, "_VERSION");
   lua_getfield(L, mt2, "__index");

@@ -10,12 +10,15 @@
 #ifndef LOBB_H
 #define LOBB_H
 
-#include "lua.h"
 #include "obb.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* Inside extern "C", as lua.hpp does it: Lua's headers have no guard of
+** their own, and a C++ host would otherwise see C++ linkage for them. */
+#include "lua.h"
 
 #define LOBB_LIBNAME "obb"
 #define LOBB_OBB2 "obb.obb2" /* metatable names in the registry */

@@ -2,10 +2,19 @@
 ** lobb_internal.h: what the binding's .c files share (internal).
 **
 ** Every function the module registers carries the two metatables as
-** upvalues, so checking a box's type is a pointer compare, not the registry
-** lookup (a string hash) that luaL_checkudata does. The userdata size is
-** checked too: debug.setmetatable could put our metatable on some other
-** userdata, and that must fail cleanly rather than be read as a box.
+** upvalues, so checking a userdata's type is a pointer compare, not the
+** registry lookup (a string hash) that luaL_checkudata does. The userdata
+** size is checked too: debug.setmetatable could put our metatable on some
+** other userdata, and that must fail cleanly rather than be read as a box.
+**
+** Boxes, checked on every pair test, go further (bench/, `make bench`: the
+** metatable compare costs four Lua API calls per argument, more than the
+** 2D test itself). A box's userdata is the box followed by a tag, the
+** address of a constant in lobb.c; a userdata of exactly that size whose
+** tag matches is a box, two API calls and a compare. Scripts cannot write
+** raw bytes into a userdata, other modules do not know the address, and
+** debug.setmetatable cannot forge the tag; lua_touserdata still points at
+** the box itself.
 */
 #ifndef LOBB_INTERNAL_H
 #define LOBB_INTERNAL_H
@@ -28,8 +37,25 @@ static inline void *lobb_toudata(lua_State *L, int idx, int uv, size_t size) {
   return NULL;
 }
 
-#define lobb_to2(L, i) ((obb2 *)lobb_toudata((L), (i), LOBB_UV_OBB2, sizeof(obb2)))
-#define lobb_to3(L, i) ((obb3 *)lobb_toudata((L), (i), LOBB_UV_OBB3, sizeof(obb3)))
+/* The userdata of a box: the box, then its tag (see above). */
+typedef struct lobb_ud2 { obb2 box; const void *tag; } lobb_ud2;
+typedef struct lobb_ud3 { obb3 box; const void *tag; } lobb_ud3;
+extern const char lobb_box_tags[2]; /* lobb.c; only the addresses matter */
+#define LOBB_TAG2 ((const void *)&lobb_box_tags[0])
+#define LOBB_TAG3 ((const void *)&lobb_box_tags[1])
+
+/* The box at idx, or NULL for any other value. */
+static inline obb2 *lobb_to2(lua_State *L, int idx) {
+  lobb_ud2 *p = (lobb_ud2 *)lua_touserdata(L, idx);
+  return p != NULL && lobb_rawlen(L, idx) == sizeof *p && p->tag == LOBB_TAG2
+             ? &p->box : NULL;
+}
+
+static inline obb3 *lobb_to3(lua_State *L, int idx) {
+  lobb_ud3 *p = (lobb_ud3 *)lua_touserdata(L, idx);
+  return p != NULL && lobb_rawlen(L, idx) == sizeof *p && p->tag == LOBB_TAG3
+             ? &p->box : NULL;
+}
 
 obb2 *lobb_check2(lua_State *L, int idx);
 obb3 *lobb_check3(lua_State *L, int idx);
@@ -58,5 +84,12 @@ size_t lobb_checkpoints(lua_State *L, int idx, int dim, double **out);
 
 extern const luaL_Reg lobb_obb2_funcs[], lobb_obb2_methods[], lobb_obb2_meta[];
 extern const luaL_Reg lobb_obb3_funcs[], lobb_obb3_methods[], lobb_obb3_meta[];
+extern const luaL_Reg lobb_query2_methods[], lobb_query3_methods[],
+    lobb_query_funcs[]; /* lobb_query.c */
+extern const luaL_Reg lobb_collide2_methods[],
+    lobb_collide3_methods[]; /* lobb_collide.c */
+/* lobb_world.c: the world type and obb.world2/world3, registered into the
+** module table on top; worlds need a third metatable upvalue. */
+void lobb_open_world(lua_State *L, int mt2, int mt3);
 
 #endif

@@ -52,14 +52,32 @@ static int l_from_axes2(lua_State *L) {
   return 1;
 }
 
-/* obb.fit2(points) */
+/* obb.fit2(points [, method]): method "tight" (the default: the
+** minimum-area rectangle) or "covariance". The tight fit's scratch is a
+** userdata, so an error cannot leak it. */
 static int l_fit2(lua_State *L) {
+  static const char *const methods[] = {"tight", "covariance", NULL};
   obb2 b;
-  double *pts;
+  double *pts, *scratch;
   size_t n;
-  lobb_checknargs(L, 1);
+  int tight;
+  lobb_checknargs(L, 2);
+  /* the option first: lobb_checkpoints pushes its buffer, which would
+  ** take an absent argument 2's place. LuaJIT's checkoption would take
+  ** a table or a boolean for the default: refuse them as 5.4 does. */
+  if (!lua_isnoneornil(L, 2) && !lua_isstring(L, 2))
+    lobb_typeerror(L, 2, "string");
+  tight = luaL_checkoption(L, 2, "tight", methods) == 0;
   n = lobb_checkpoints(L, 1, 2, &pts);
-  push_status(L, 1, obb2_fit_points(&b, pts, n));
+  if (tight) {
+    if (n > ((size_t)-1 / sizeof(double) - 4) / 6)
+      return luaL_argerror(L, 1, "too many points");
+    scratch = (double *)lobb_newuserdata(
+        L, OBB2_TIGHT_SCRATCH(n) * sizeof(double));
+    push_status(L, 1, obb2_fit_points_tight(&b, pts, n, scratch));
+  } else {
+    push_status(L, 1, obb2_fit_points(&b, pts, n));
+  }
   *lobb_new2(L) = b;
   return 1;
 }

@@ -68,15 +68,33 @@ static int l_from_axes3(lua_State *L) {
   return 1;
 }
 
-/* obb.fit3(points) */
+/* obb.fit3(points [, method]): method "tight" (the default) or
+** "covariance". The tight fit's scratch is a userdata, so an error cannot
+** leak it. */
 static int l_fit3(lua_State *L) {
+  static const char *const methods[] = {"tight", "covariance", NULL};
   obb3 b;
-  double *pts;
+  double *pts, *scratch;
   size_t n;
+  int tight;
   obb_status s;
-  lobb_checknargs(L, 1);
+  lobb_checknargs(L, 2);
+  /* the option first: lobb_checkpoints pushes its buffer, which would
+  ** take an absent argument 2's place. LuaJIT's checkoption would take
+  ** a table or a boolean for the default: refuse them as 5.4 does. */
+  if (!lua_isnoneornil(L, 2) && !lua_isstring(L, 2))
+    lobb_typeerror(L, 2, "string");
+  tight = luaL_checkoption(L, 2, "tight", methods) == 0;
   n = lobb_checkpoints(L, 1, 3, &pts);
-  s = obb3_fit_points(&b, pts, n);
+  if (tight) {
+    if (n > ((size_t)-1 / sizeof(double) - 4) / 8)
+      return luaL_argerror(L, 1, "too many points");
+    scratch = (double *)lobb_newuserdata(
+        L, OBB3_TIGHT_SCRATCH(n) * sizeof(double));
+    s = obb3_fit_points_tight(&b, pts, n, scratch);
+  } else {
+    s = obb3_fit_points(&b, pts, n);
+  }
   if (s != OBB_OK) return lobb_statuserror(L, 1, s);
   *lobb_new3(L) = b;
   return 1;

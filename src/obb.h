@@ -135,6 +135,212 @@ obb_status obb3_transform(obb3 *b, const double m[12]);
 void obb3_corners(const obb3 *b, double out[24]);
 void obb3_aabb(const obb3 *b, double out[6]); /* min xyz, max xyz */
 
+/* ---- queries: rays, closest points, distances, primitives, merging --- */
+/* (src/obb_ray.c, src/obb_distance.c, src/obb_prims.c, src/obb_merge.c)
+** Points are arrays of 2 or 3 doubles. Nothing here allocates. */
+
+/* Ray cast results. */
+#define OBB_RAY_MISS 0
+#define OBB_RAY_HIT 1    /* *t >= 0 is the entry, n the unit outward normal */
+#define OBB_RAY_INSIDE 2 /* the origin is in the box: *t = 0, n = 0 */
+
+/* Casts the ray o + t*d, t in [0, max_t] (max_t may be +inf), against the
+** closed box. t is in units of d (d need not be unit; max_t = 1 casts the
+** segment o..o+d). d must not be zero (a zero d is a miss unless o is in
+** the box). On a hit n is the outward normal of the face entered first;
+** at an edge or corner the face of the axis with the largest entry time,
+** lower axis index on ties. Grazing a face, edge or corner is a hit. */
+int obb2_raycast(const obb2 *b, const double o[2], const double d[2],
+                 double max_t, double *t, double n[2]);
+int obb3_raycast(const obb3 *b, const double o[3], const double d[3],
+                 double max_t, double *t, double n[3]);
+
+/* Closed segment p..q against the closed box (a point when p == q). */
+int obb2_intersects_segment(const obb2 *b, const double p[2],
+                            const double q[2]);
+int obb3_intersects_segment(const obb3 *b, const double p[3],
+                            const double q[3]);
+
+/* The point of the box nearest p (p itself when inside); the distance to
+** it (0 inside); the signed distance (minus the distance to the nearest
+** face inside, 0 on the boundary). */
+void obb2_closest_point(const obb2 *b, const double p[2], double out[2]);
+double obb2_distance_point(const obb2 *b, const double p[2]);
+double obb2_signed_distance(const obb2 *b, const double p[2]);
+void obb3_closest_point(const obb3 *b, const double p[3], double out[3]);
+double obb3_distance_point(const obb3 *b, const double p[3]);
+double obb3_signed_distance(const obb3 *b, const double p[3]);
+
+/* Distance between two boxes with a closest point on each (pa on a, pb on
+** b). Exact: the minimum over vertex-box pairs both ways (and, in 3D,
+** edge-edge pairs). When the boxes touch or overlap the result is 0 and
+** pa = pb is a point of both: b's center if a contains it, else a's center
+** if b contains it, else the middle of the first edge (a's edges, then
+** b's) that crosses the other box. */
+double obb2_distance(const obb2 *a, const obb2 *b, double pa[2],
+                     double pb[2]);
+double obb3_distance(const obb3 *a, const obb3 *b, double pa[3],
+                     double pb[3]);
+
+/* Containment classification of b against a. */
+#define OBB_DISJOINT 0
+#define OBB_INTERSECTS 1 /* they touch or overlap, a does not contain b */
+#define OBB_CONTAINS 2   /* every point of b is in a */
+int obb2_classify(const obb2 *a, const obb2 *b);
+int obb3_classify(const obb3 *a, const obb3 *b);
+
+/* Closed disc / ball of radius r >= 0 against the closed box. */
+int obb2_intersects_circle(const obb2 *b, const double c[2], double r);
+int obb3_intersects_sphere(const obb3 *b, const double c[3], double r);
+
+/* Side of the plane n.x = d (n non-zero, any length): 1 when the whole box
+** is strictly on the side n points to, -1 strictly behind, 0 when the
+** plane crosses or touches the box. */
+int obb3_plane_side(const obb3 *b, const double n[3], double d);
+
+/* A box enclosing both a and b (out may alias either). Candidate frames:
+** a's, b's, their average (Eberly: b's frame first re-labelled to the
+** equivalent one nearest a's, then the rotations averaged), and one along
+** the line of centers; for each the extents come from the projected
+** corners of both boxes, and the smallest area (volume) wins, earlier
+** candidates on ties. Rounding is absorbed by growing the extents until
+** obbN_contains_box holds for both. */
+void obb2_merge(const obb2 *a, const obb2 *b, obb2 *out);
+void obb3_merge(const obb3 *a, const obb3 *b, obb3 *out);
+
+/* ---- tight fits (src/obb_tightfit2.c, src/obb_tightfit3.c) ---------- */
+
+/* How many doubles of scratch the tight fits need for n points. The core
+** never allocates: the caller passes the buffer (the Lua binding uses a
+** userdata, so an error cannot leak it). */
+#define OBB2_TIGHT_SCRATCH(n) (6 * (size_t)(n) + 4)
+#define OBB3_TIGHT_SCRATCH(n) (8 * (size_t)(n) + 4)
+
+/* The minimum-area rectangle enclosing n points xy[2*i], xy[2*i+1]: exact
+** up to rounding (convex hull with exact orientation tests, then rotating
+** calipers), O(n log n). Axis 0 runs along the longer side and points to
+** +x (+y when vertical). Encloses every point exactly, like
+** obb2_fit_points. Fails with OBB_EEMPTY or OBB_ENOTFINITE. */
+obb_status obb2_fit_points_tight(obb2 *b, const double *xy, size_t n,
+                                 double *scratch);
+/* A box enclosing n points xyz[3*i..3*i+2], never larger in volume than
+** obb3_fit_points' and usually much smaller: the best of many candidate
+** axes (covariance axes, DiTO-26 directions and triangles), each with the
+** exact minimum-area rectangle of the points projected across it, refined
+** by coordinate descent. Not the optimal box in general. Axes are ordered
+** by decreasing extent. Encloses every point exactly. */
+obb_status obb3_fit_points_tight(obb3 *b, const double *xyz, size_t n,
+                                 double *scratch);
+
+/* ---- worlds: many boxes behind a broad phase (obb_world.c) ----------- */
+/*
+** A world holds boxes of one dimension (all obb2 or all obb3; the `box`
+** pointers below point to that type), each under a small integer id that
+** the world assigns and reuses after removal. Queries walk a dynamic
+** bounding-volume tree and confirm every candidate with the exact test
+** (obbN_intersects, obbN_contains_point, obbN_raycast), so they
+** answer exactly what testing each box in turn would; all pairs at once
+** come from a hierarchical grid rebuilt per call (linear in the items).
+**
+** Memory comes from an allocator with lua_Alloc's contract (NULL: realloc
+** and free). Calls return -1 when it fails and then change nothing.
+** Callbacks must not add, update or remove items of the world they are
+** called from; queries allocate nothing unless the tree is far deeper than
+** its balancing allows.
+*/
+typedef void *(*obb_alloc)(void *ud, void *ptr, size_t osize, size_t nsize);
+typedef struct obb_world obb_world;
+
+/* How far a leaf's bounding box reaches beyond the item's, as a fraction of
+** the item's largest half side: an item moving less stays in its leaf. */
+#define OBB_WORLD_MARGIN 0.25
+
+/* dim is 2 or 3; a margin outside [0, 1e6] (or NaN) means the default. */
+obb_world *obb_world_new(int dim, double margin, obb_alloc alloc, void *ud);
+void obb_world_free(obb_world *w);
+int obb_world_dim(const obb_world *w);
+int obb_world_count(const obb_world *w);
+size_t obb_world_memory(const obb_world *w); /* bytes held, all arrays */
+
+/* Returns the new item's id (>= 0), or -1 when memory runs out. */
+int obb_world_add(obb_world *w, const void *box);
+/* Makes room for one more item and returns the id the next add will get
+** (an add right after a successful reserve cannot fail), or -1. */
+int obb_world_reserve(obb_world *w);
+/* id must be live (obb_world_box is not NULL for it). */
+void obb_world_update(obb_world *w, int id, const void *box);
+void obb_world_remove(obb_world *w, int id);
+const void *obb_world_box(const obb_world *w, int id); /* NULL if not live */
+
+/* Every item whose box intersects box / contains point p, in no order.
+** Queries take a non-const world: updates reach the tree lazily, when a
+** query next needs it (results never depend on it). */
+typedef void (*obb_world_hit_fn)(void *ctx, int id);
+int obb_world_query_box(obb_world *w, const void *box,
+                        obb_world_hit_fn f, void *ctx);
+int obb_world_query_point(obb_world *w, const double *p,
+                          obb_world_hit_fn f, void *ctx);
+
+/* Items the segment o + t*d, t in [0, maxt] (maxt may be +inf), touches, in
+** no order, with the entry parameter t and the outward unit normal n (3
+** numbers, z = 0 in 2D) of the face entered; an origin inside a box gives
+** t = 0 and a zero normal. f returns the new maxt: maxt itself to see every
+** hit, t to see only nearer ones next. */
+typedef double (*obb_world_ray_fn)(void *ctx, int id, double t,
+                                   const double n[3], double maxt);
+int obb_world_raycast(obb_world *w, const double *o, const double *d,
+                      double maxt, obb_world_ray_fn f, void *ctx);
+
+/* Every intersecting pair once, lower id first, in no order. */
+typedef void (*obb_world_pair_fn)(void *ctx, int a, int b);
+int obb_world_pairs(obb_world *w, obb_world_pair_fn f, void *ctx);
+
+/* ---- penetration, contacts, sweeps (src/obb_penetrate.c, obb_contact.c,
+** obb_sweep.c) ------------------------------------------------------- */
+/*
+** The normal n returned below always points the way a must move to leave
+** b (away from b); b leaves along -n. Candidate axes, which are also the
+** tie-breaking order (the first of equal ones wins): a's axes 0, 1(, 2),
+** then b's axes, then in 3D the edge axes a_i x b_j, i major; exactly
+** parallel edges give no edge axis. Every function reports nothing
+** exactly when obbN_intersects is false (at the start, for sweeps).
+*/
+
+/* Minimum translation: when a and b intersect, returns 1, the unit normal
+** n and depth >= 0 such that moving a by n * depth leaves the boxes
+** touching and any shorter move leaves them overlapping (touching boxes:
+** depth 0). Exact: the least overlap over all candidate axes. Returns 0,
+** leaving n and depth alone, when they are apart. */
+int obb2_penetration(const obb2 *a, const obb2 *b, double n[2],
+                     double *depth);
+int obb3_penetration(const obb3 *a, const obb3 *b, double n[3],
+                     double *depth);
+
+/* Contact manifold of intersecting boxes: returns the number of points
+** (2D: 1 or 2; 3D: 1 to 4), 0 when apart. n and the deepest depth are
+** those of obbN_penetration. pts holds x, y, depth (2D) or x, y, z, depth
+** (3D) per point. A face axis clips the incident box's face most opposed
+** to the reference face to that face's sides and keeps the vertices on
+** or below it (more than 4 in 3D are reduced to the deepest and the 3 that
+** span the most area); an edge axis gives one point. Points lie midway
+** between the two surfaces (for an edge pair, between the edges' closest
+** points), so swapping a and b gives the same points. */
+#define OBB2_MAX_CONTACTS 2
+#define OBB3_MAX_CONTACTS 4
+int obb2_contacts(const obb2 *a, const obb2 *b, double n[2], double pts[6]);
+int obb3_contacts(const obb3 *a, const obb3 *b, double n[3],
+                  double pts[16]);
+
+/* Boxes a and b move by va and vb (without turning) over a step t in
+** [0, 1]. Returns 1 with the time t of first contact and the unit normal
+** n there (a's way out, as above), or 0 when they do not touch during the
+** step. Boxes touching or overlapping at the start give t = 0 and the
+** penetration normal. */
+int obb2_sweep(const obb2 *a, const obb2 *b, const double va[2],
+               const double vb[2], double *t, double n[2]);
+int obb3_sweep(const obb3 *a, const obb3 *b, const double va[3],
+               const double vb[3], double *t, double n[3]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -96,6 +96,7 @@ double obb2_angle(const obb2 *b) {
 int obb2_intersects(const obb2 *a, const obb2 *b) {
   double d[2], t0, t1, c, s, ac, as;
   const double *ea = a->e, *eb = b->e;
+  int apart;
   d[0] = b->c[0] - a->c[0];
   d[1] = b->c[1] - a->c[1];
   t0 = d[0] * a->u[0] + d[1] * a->u[1];
@@ -103,14 +104,21 @@ int obb2_intersects(const obb2 *a, const obb2 *b) {
   /* b's axis 0 in a's frame is (c, s); b's axis 1 is (-s, c). */
   c = a->u[0] * b->u[0] + a->u[1] * b->u[1];
   s = a->u[0] * b->u[1] - a->u[1] * b->u[0];
-  ac = fabs(c); as = fabs(s);
-  if (fabs(t0) > ea[0] + eb[0] * ac + eb[1] * as) return 0;
-  if (fabs(t1) > ea[1] + eb[0] * as + eb[1] * ac) return 0;
-  if (fabs(d[0] * b->u[0] + d[1] * b->u[1]) > eb[0] + ea[0] * ac + ea[1] * as)
-    return 0;
-  if (fabs(d[1] * b->u[0] - d[0] * b->u[1]) > eb[1] + ea[0] * as + ea[1] * ac)
-    return 0;
-  return 1;
+  /* Snapped up to 1 when within rounding of it (obb_math.h): a box turned
+  ** a quarter turn then reaches as far as containment says it does. */
+  ac = obb_abs_up(c); as = obb_abs_up(s);
+  /* All four axes, joined with '|' rather than returning at the first
+  ** separating one: the work is a few multiply-adds, and on a mix of
+  ** overlapping and separate pairs the early returns cost more in
+  ** mispredicted branches than they save (bench/core_bench.c: about 16 ns
+  ** per test with them, 9 ns without, on the README's machine). */
+  apart = (fabs(t0) > ea[0] + eb[0] * ac + eb[1] * as) |
+          (fabs(t1) > ea[1] + eb[0] * as + eb[1] * ac) |
+          (fabs(d[0] * b->u[0] + d[1] * b->u[1]) >
+           eb[0] + ea[0] * ac + ea[1] * as) |
+          (fabs(d[1] * b->u[0] - d[0] * b->u[1]) >
+           eb[1] + ea[0] * as + ea[1] * ac);
+  return !apart;
 }
 
 int obb2_contains_point(const obb2 *b, double x, double y) {

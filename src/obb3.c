@@ -175,22 +175,20 @@ static int intersects_precise(const obb3 *a, const obb3 *b) {
   double d[3];
   int i, k;
   for (i = 0; i < 3; i++) d[i] = b->c[i] - a->c[i];
-  for (i = 0; i < 15; i++) {
+  /* Only the 9 edge-edge axes: the fast test has already found that no
+  ** face axis separates, with the same snapped numbers that containment
+  ** uses, and testing those again unsnapped could contradict it. */
+  for (i = 0; i < 9; i++) {
     double l[3], ra = 0, rb = 0;
-    if (i < 3) {
-      l[0] = a->u[i][0]; l[1] = a->u[i][1]; l[2] = a->u[i][2];
-    } else if (i < 6) {
-      l[0] = b->u[i - 3][0]; l[1] = b->u[i - 3][1]; l[2] = b->u[i - 3][2];
-    } else {
-      const double *p = a->u[(i - 6) / 3], *q = b->u[(i - 6) % 3];
-      l[0] = diff_of_products(p[1], q[2], p[2], q[1]);
-      l[1] = diff_of_products(p[2], q[0], p[0], q[2]);
-      l[2] = diff_of_products(p[0], q[1], p[1], q[0]);
-      if (!obb_normalize3(l)) continue;
-    }
+    const double *p = a->u[i / 3], *q = b->u[i % 3];
+    l[0] = diff_of_products(p[1], q[2], p[2], q[1]);
+    l[1] = diff_of_products(p[2], q[0], p[0], q[2]);
+    l[2] = diff_of_products(p[0], q[1], p[1], q[0]);
+    if (!obb_normalize3(l)) continue;
+    /* snapped up too: an edge axis can be a face axis (x cross z is y) */
     for (k = 0; k < 3; k++) {
-      ra += a->e[k] * fabs(obb_dot3(a->u[k], l));
-      rb += b->e[k] * fabs(obb_dot3(b->u[k], l));
+      ra += a->e[k] * obb_abs_up(obb_dot3(a->u[k], l));
+      rb += b->e[k] * obb_abs_up(obb_dot3(b->u[k], l));
     }
     if (fabs(obb_dot3(d, l)) > ra + rb) return 0;
   }
@@ -217,15 +215,21 @@ int obb3_intersects(const obb3 *a, const obb3 *b) {
     t[i] = obb_dot3(d, a->u[i]);
     for (j = 0; j < 3; j++) {
       R[i][j] = obb_dot3(a->u[i], b->u[j]);
-      AR[i][j] = fabs(R[i][j]);
+      /* snapped up to 1 within rounding (obb_math.h), so that a box
+      ** turned by quarter turns reaches as far as containment says */
+      AR[i][j] = obb_abs_up(R[i][j]);
     }
   }
   for (i = 0; i < 3; i++)
     if (fabs(t[i]) > ea[i] + eb[0] * AR[i][0] + eb[1] * AR[i][1] +
                          eb[2] * AR[i][2])
       return 0;
+  /* b's face axes project d directly rather than through t and R: the
+  ** same cost, no extra rounding, and then every face test gives the same
+  ** answer whichever box comes first (a point on a's boundary that
+  ** obb3_contains_point accepts is never separated from a by rounding). */
   for (j = 0; j < 3; j++)
-    if (fabs(t[0] * R[0][j] + t[1] * R[1][j] + t[2] * R[2][j]) >
+    if (fabs(obb_dot3(d, b->u[j])) >
         eb[j] + ea[0] * AR[0][j] + ea[1] * AR[1][j] + ea[2] * AR[2][j])
       return 0;
   tol = SAT_UNSURE * (fabs(t[0]) + fabs(t[1]) + fabs(t[2]) + ea[0] + ea[1] +
@@ -308,7 +312,13 @@ obb_status obb3_transform(obb3 *b, const double m[12]) {
       const double *src = lu[i == 0 ? q : r];
       double dp = obb_dot3(src, fp);
       for (k = 0; k < 3; k++) fq[k] = src[k] - dp * fp[k];
-      if (obb_normalize3(fq)) break;
+      if (!obb_normalize3(fq)) continue;
+      /* When src is (nearly) parallel to fp, as under a rank-1 matrix,
+      ** what is left is rounding noise, not a direction orthogonal to fp.
+      ** A second pass makes it orthogonal, or gives up on src. */
+      dp = obb_dot3(fq, fp);
+      for (k = 0; k < 3; k++) fq[k] -= dp * fp[k];
+      if (fabs(dp) < 0.5 && obb_normalize3(fq)) break;
     }
     if (i == 2) any_perpendicular(fp, fq);
     /* the remaining slot completes a right-handed frame */

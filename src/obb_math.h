@@ -79,4 +79,14 @@ static inline double obb_snap_abs(double r) {
   return r;
 }
 
+/* |cos| snapped up to exactly 1 when within rounding of it, never down:
+** the intersection tests use it for projection radii, so that a box turned
+** by quarter turns (whose axes are unit only to an ulp) reaches as far as
+** containment says it does, while no radius ever shrinks (which could
+** separate boxes that touch). Touching stays intersecting. */
+static inline double obb_abs_up(double r) {
+  r = fabs(r);
+  return r > 1.0 - 8 * DBL_EPSILON ? 1.0 : r;
+}
+
 #endif

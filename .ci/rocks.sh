@@ -1,0 +1,81 @@
+#!/bin/sh
+# LuaRocks check, for each Lua given (default: all five):
+#   - the rockspec lists every C source in src/ (a missing one would build
+#     a module with undefined symbols);
+#   - `luarocks --lua-version=V make` installs into a temporary tree, and a
+#     plain interpreter with only that tree on its paths requires obb and
+#     obb.svg and uses them;
+#   - `luarocks test` runs the busted suite against the module it built
+#     (on the Luas in ROCKS_TEST, default lua5.4: `make test LUA=...` runs
+#     the same suite on every Lua already).
+# Offline there is no busted rock to install, so a stand-in rock is put in
+# the temporary tree whose `busted` runs Debian's busted with that Lua, and
+# a temporary LuaRocks config makes that tree the only one searched.
+# LuaJIT builds with the 5.1 rockspec tooling and LuaJIT's headers.
+#
+#   sh .ci/rocks.sh [lua5.1 lua5.2 lua5.3 lua5.4 luajit]
+#   ROCKS_TEST="lua5.1 luajit" sh .ci/rocks.sh
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+rockspec=obb-scm-1.rockspec
+
+missing=""
+for f in src/*.c; do
+  grep -q "\"$f\"" "$rockspec" || missing="$missing $f"
+done
+if [ -n "$missing" ]; then
+  echo "rocks: $rockspec does not list:$missing" >&2
+  exit 1
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# The stand-in busted rock: its executable hands over to Debian's busted.
+mkdir "$work/busted-shim"
+cat >"$work/busted-shim/busted-0-0.rockspec" <<'EOF'
+package = "busted"
+version = "0-0"
+source = { url = "." }
+build = { type = "builtin", modules = {}, install = { bin = { busted = "busted.sh" } } }
+EOF
+
+for lua in ${*:-lua5.1 lua5.2 lua5.3 lua5.4 luajit}; do
+  case $lua in
+    luajit) ver=5.1; vars="LUA_INCDIR=/usr/include/luajit-2.1" ;;
+    lua5.[1-4]) ver=${lua#lua}; vars="" ;;
+    *) echo "rocks: unknown Lua '$lua'" >&2; exit 2 ;;
+  esac
+  tree=$work/tree-$lua
+  # A copy of the sources: the build leaves objects where it runs.
+  copy=$work/src-$lua
+  mkdir "$copy"
+  cp -R src lua spec .busted README.md "$rockspec" "$copy/"
+  log=$work/$lua.log
+  # shellcheck disable=SC2086
+  if ! (cd "$copy" && luarocks --lua-version="$ver" --tree="$tree" make "$rockspec" $vars) >"$log" 2>&1; then
+    cat "$log"; echo "rocks: luarocks make failed for $lua" >&2; exit 1
+  fi
+  (cd /tmp && LUA_CPATH="$tree/lib/lua/$ver/?.so" \
+    LUA_PATH="$tree/share/lua/$ver/?.lua;$tree/share/lua/$ver/?/init.lua" \
+    "$lua" -e '
+      local obb = require "obb"
+      local svg = require "obb.svg"
+      assert(obb.new2(0, 0, 1, 1):intersects(obb.new2(2, 0, 1, 1)))
+      assert(not obb.new3(0, 0, 0, 1, 1, 1):intersects(obb.new3(3, 0, 0, 1, 1, 1)))
+      assert(svg.new():box(obb.new2(0, 0, 1, 1)):tostring():find("<polygon", 1, true))
+      io.write("rocks: ", (jit and jit.version or _VERSION), ": obb ", obb._VERSION, " from the rock tree\n")')
+
+  case " ${ROCKS_TEST:-lua5.4} " in *" $lua "*) ;; *) continue ;; esac
+  printf '#!/bin/sh\nexec busted --lua=%s "$@"\n' "$lua" >"$work/busted-shim/busted.sh"
+  printf 'rocks_trees = { { name = "ci", root = "%s" } }\n' "$tree" >"$work/config-$lua.lua"
+  export LUAROCKS_CONFIG="$work/config-$lua.lua"
+  (cd "$work/busted-shim" && luarocks --lua-version="$ver" --tree="$tree" make busted-0-0.rockspec) \
+    >>"$log" 2>&1 || { cat "$log"; exit 1; }
+  if ! (cd "$copy" && luarocks --lua-version="$ver" --tree="$tree" test "$rockspec") >"$log" 2>&1; then
+    tail -n 40 "$log"; echo "rocks: luarocks test failed for $lua" >&2; exit 1
+  fi
+  echo "rocks: $lua: luarocks test: $(grep -E '^[0-9]+ successes' "$log" | tail -n 1)"
+  unset LUAROCKS_CONFIG
+done

@@ -1,0 +1,11 @@
+-- luacheck configuration: `luacheck lua spec examples bench`.
+-- The Lua code runs on every Lua from 5.1 to 5.4 and LuaJIT, so it may use
+-- only what their union offers, and must guard the rest (table.unpack or
+-- unpack, and so on).
+std = "max"
+max_line_length = 120
+
+files["spec/**/*.lua"] = { std = "+busted" }
+
+-- The embedded host calls this global function once a frame.
+files["examples/embed/game.lua"] = { globals = { "frame" } }

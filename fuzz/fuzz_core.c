@@ -1,0 +1,531 @@
+/*
+** fuzz_core.c: libFuzzer harness for the geometry core (no Lua).
+**
+** The input is read as a stream of numbers: each starts with a tag byte
+** that picks a hostile special value (NaN, infinities, subnormals, 1e300,
+** zero, ...), a small exact value (multiples of 1/4, so touching boxes are
+** common), or eight raw bytes. Boxes, points and matrices are built from
+** them and every answer is checked against the documented contract, not
+** only for crashes:
+**   - a constructor either fails (leaving its output untouched) or gives a
+**     valid box with finite numbers;
+**   - 2D intersects is symmetric, a box intersects and contains itself,
+**     contains(box) implies intersects (unless the pair touches, within
+**     PRECISION_BAND), a box contains its center and (within rounding) its
+**     corners, and its aabb holds its corners;
+**   - intersects and contains agree with a reference computed in long
+**     double unless the configuration is within PRECISION_BAND of touching,
+**     the band the README promises;
+**   - a fitted box contains every point exactly;
+**   - transform either fails leaving the box unchanged or encloses the
+**     image of every corner;
+**   - no NaN or infinity comes out for inputs of moderate size.
+** A broken rule calls abort(), which libFuzzer reports as a crash.
+*/
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "obb.h"
+
+/* Relative width of the band around touching in which either answer is
+** accepted: 1e-12 of the configuration's size (center distance plus all
+** half extents). The README's "Precision" section states this number. */
+#define PRECISION_BAND 1e-12
+
+/* Inputs at most this large cannot overflow a sum of a few of them. */
+#define MODERATE 1e300
+
+/* An absolute floor under every tolerance: subnormal numbers round by a
+** fixed 5e-324, which no relative tolerance covers. */
+#define TINY 1e-300
+
+typedef struct reader {
+  const uint8_t *p;
+  size_t n;
+} reader;
+
+static const double specials[] = {
+  0.0, -0.0, 1.0, -1.0, 0.5, 2.0, 3.0, 1e-3, 1e-6, 1e-12, 1e6, 1e7,
+  1e-300, -1e-300, 4.9406564584124654e-324, 2.2250738585072014e-308,
+  1e300, -1e300, DBL_MAX, -DBL_MAX, DBL_EPSILON, 1.0 + DBL_EPSILON,
+  1.0 - DBL_EPSILON / 2, 0.70710678118654752, 3.14159265358979324,
+  1.57079632679489662, HUGE_VAL, -HUGE_VAL
+};
+#define NSPECIALS (sizeof specials / sizeof specials[0])
+
+static int byte(reader *r) {
+  if (r->n == 0) return 0;
+  r->n--;
+  return *r->p++;
+}
+
+static double number(reader *r) {
+  int tag = byte(r);
+  if (tag < 64) return specials[tag % NSPECIALS];
+  if (tag == 64) return nan("");
+  if (tag < 192) return (tag - 128) / 4.0; /* -15.75 .. 15.75 exactly */
+  {
+    double x = 0.0;
+    uint8_t raw[8] = {0};
+    size_t k = r->n < 8 ? r->n : 8;
+    memcpy(raw, r->p, k);
+    r->p += k; r->n -= k;
+    memcpy(&x, raw, sizeof x);
+    return x;
+  }
+}
+
+#define FAIL(what) fail(what, __LINE__)
+static void fail(const char *what, int line) {
+  fprintf(stderr, "fuzz_core: broken rule at line %d: %s\n", line, what);
+  abort();
+}
+
+static int finite_all(const double *v, int n) {
+  int i;
+  for (i = 0; i < n; i++)
+    if (!isfinite(v[i])) return 0;
+  return 1;
+}
+
+static int moderate_all(const double *v, int n) {
+  int i;
+  for (i = 0; i < n; i++)
+    if (!(fabs(v[i]) <= MODERATE)) return 0;
+  return 1;
+}
+
+/* ---- long double references ---------------------------------------- */
+
+/* Largest signed gap over the separating axes (positive: apart by that
+** much; negative: overlapping on every axis). Cross products use Kahan's
+** a*b - c*d, accurate relative to their own size, so nearly parallel edges
+** still give a well-directed axis. */
+static double dop(double a, double b, double c, double d) {
+  double w = c * d;
+  return fma(a, b, -w) + fma(-c, d, w);
+}
+
+static long double gap_on(const long double d[3], const long double l[3],
+                          const obb3 *a, const obb3 *b) {
+  long double ra = 0, rb = 0, t = d[0] * l[0] + d[1] * l[1] + d[2] * l[2];
+  int k;
+  for (k = 0; k < 3; k++) {
+    ra += a->e[k] * fabsl(a->u[k][0] * l[0] + a->u[k][1] * l[1] +
+                          a->u[k][2] * l[2]);
+    rb += b->e[k] * fabsl(b->u[k][0] * l[0] + b->u[k][1] * l[1] +
+                          b->u[k][2] * l[2]);
+  }
+  return fabsl(t) - ra - rb;
+}
+
+static long double ref_gap3(const obb3 *a, const obb3 *b) {
+  long double d[3], best = -HUGE_VALL;
+  int i, k;
+  for (k = 0; k < 3; k++) d[k] = (long double)b->c[k] - a->c[k];
+  for (i = 0; i < 15; i++) {
+    long double l[3], g, len;
+    if (i < 6) {
+      const double *u = i < 3 ? a->u[i] : b->u[i - 3];
+      l[0] = u[0]; l[1] = u[1]; l[2] = u[2];
+    } else {
+      const double *p = a->u[(i - 6) / 3], *q = b->u[(i - 6) % 3];
+      l[0] = dop(p[1], q[2], p[2], q[1]);
+      l[1] = dop(p[2], q[0], p[0], q[2]);
+      l[2] = dop(p[0], q[1], p[1], q[0]);
+    }
+    len = sqrtl(l[0] * l[0] + l[1] * l[1] + l[2] * l[2]);
+    if (!(len > 0)) continue;
+    for (k = 0; k < 3; k++) l[k] /= len;
+    g = gap_on(d, l, a, b);
+    if (g > best) best = g;
+  }
+  return best;
+}
+
+static obb3 lift2(const obb2 *b) {
+  obb3 r;
+  r.c[0] = b->c[0]; r.c[1] = b->c[1]; r.c[2] = 0;
+  r.e[0] = b->e[0]; r.e[1] = b->e[1]; r.e[2] = 0;
+  r.u[0][0] = b->u[0]; r.u[0][1] = b->u[1]; r.u[0][2] = 0;
+  r.u[1][0] = -b->u[1]; r.u[1][1] = b->u[0]; r.u[1][2] = 0;
+  r.u[2][0] = 0; r.u[2][1] = 0; r.u[2][2] = 1;
+  return r;
+}
+
+/* How much inner sticks out of outer (<= 0: inside). */
+static long double ref_excess3(const obb3 *outer, const obb3 *inner) {
+  long double worst = -HUGE_VALL;
+  int i, j;
+  for (i = 0; i < 3; i++) {
+    long double l = 0, r;
+    for (j = 0; j < 3; j++)
+      l += ((long double)inner->c[j] - outer->c[j]) * outer->u[i][j];
+    r = fabsl(l);
+    for (j = 0; j < 3; j++)
+      r += inner->e[j] * fabsl((long double)outer->u[i][0] * inner->u[j][0] +
+                               (long double)outer->u[i][1] * inner->u[j][1] +
+                               (long double)outer->u[i][2] * inner->u[j][2]);
+    r -= outer->e[i];
+    if (r > worst) worst = r;
+  }
+  return worst;
+}
+
+static long double size3(const obb3 *a, const obb3 *b) {
+  long double s = 0;
+  int k;
+  for (k = 0; k < 3; k++)
+    s += fabsl((long double)b->c[k] - a->c[k]) + a->e[k] + b->e[k];
+  return s;
+}
+
+/* Whether the configuration is within the band around touching, where
+** either answer is right and two queries may even disagree (a point on the
+** boundary of a turned box, whose axes are unit only to an ulp, can be
+** contained and yet be separated from it by an ulp). */
+static int touching(long double margin, long double size) {
+  if (!(size <= MODERATE)) return 1; /* sums may overflow: no promise */
+  return fabsl(margin) <= PRECISION_BAND * size + TINY;
+}
+
+/* Whether the answer matches the reference (or the case is within the
+** band, where either answer is right). */
+static int answer_ok(int got, long double margin, long double size) {
+  long double band;
+  if (!(size <= MODERATE)) return 1; /* sums may overflow: no promise */
+  band = PRECISION_BAND * size + TINY;
+  return !(margin > band && got) && !(margin < -band && !got);
+}
+
+/* Prints a box to stderr before a broken rule, so a finding can be turned
+** into a spec without a debugger. */
+static void dump3(const char *name, const obb3 *b) {
+  fprintf(stderr,
+          "%s: c = %.17g %.17g %.17g, e = %.17g %.17g %.17g\n"
+          "  u0 = %.17g %.17g %.17g\n  u1 = %.17g %.17g %.17g\n"
+          "  u2 = %.17g %.17g %.17g\n",
+          name, b->c[0], b->c[1], b->c[2], b->e[0], b->e[1], b->e[2],
+          b->u[0][0], b->u[0][1], b->u[0][2], b->u[1][0], b->u[1][1],
+          b->u[1][2], b->u[2][0], b->u[2][1], b->u[2][2]);
+}
+
+static void dump2(const char *name, const obb2 *b) {
+  fprintf(stderr, "%s: c = %.17g %.17g, e = %.17g %.17g, u = %.17g %.17g\n",
+          name, b->c[0], b->c[1], b->e[0], b->e[1], b->u[0], b->u[1]);
+}
+
+/* ---- 2D ------------------------------------------------------------- */
+
+static int build2(reader *r, obb2 *b) {
+  obb2 before;
+  obb_status s;
+  double v[6];
+  int i, kind = byte(r) % 3;
+  for (i = 0; i < 6; i++) v[i] = number(r);
+  memset(b, 0xAB, sizeof *b);
+  before = *b;
+  if (kind == 0) s = obb2_init(b, v[0], v[1], v[2], v[3], v[4]);
+  else if (kind == 1) s = obb2_from_aabb(b, v[0], v[1], v[2], v[3]);
+  else s = obb2_from_axis(b, v[0], v[1], v[2], v[3], v[4], v[5]);
+  if (s != OBB_OK) {
+    if (memcmp(b, &before, sizeof *b) != 0) FAIL("failed 2D constructor wrote");
+    return 0;
+  }
+  if (!obb2_is_valid(b)) FAIL("2D constructor made an invalid box");
+  return 1;
+}
+
+static void check_box2(const obb2 *b) {
+  double corners[8], box[4], a = obb2_angle(b);
+  double m = fabs(b->c[0]) + fabs(b->c[1]) + b->e[0] + b->e[1];
+  double tol = 8 * DBL_EPSILON * m + TINY;
+  obb2 big = *b;
+  int k;
+  if (!obb2_intersects(b, b)) FAIL("2D box does not intersect itself");
+  if (!obb2_contains_box(b, b)) FAIL("2D box does not contain itself");
+  if (!obb2_contains_point(b, b->c[0], b->c[1])) FAIL("2D center not inside");
+  if (!(a > -3.14159265358979324 && a <= 3.14159265358979324))
+    FAIL("2D angle out of (-pi, pi]");
+  if (!moderate_all(b->c, 2) || !moderate_all(b->e, 2)) return;
+  obb2_corners(b, corners);
+  obb2_aabb(b, box);
+  if (!finite_all(corners, 8) || !finite_all(box, 4))
+    FAIL("2D corners or aabb not finite");
+  big.e[0] += tol; big.e[1] += tol;
+  for (k = 0; k < 4; k++) {
+    double x = corners[2 * k], y = corners[2 * k + 1];
+    if (!obb2_contains_point(&big, x, y)) FAIL("2D corner outside its box");
+    if (x < box[0] - tol || x > box[2] + tol || y < box[1] - tol ||
+        y > box[3] + tol)
+      FAIL("2D corner outside its aabb");
+  }
+}
+
+static void pair2(reader *r) {
+  obb2 a, b;
+  obb3 a3, b3;
+  double p[2];
+  int ab, ba, cab;
+  const char *broken = NULL;
+  if (!build2(r, &a) || !build2(r, &b)) return;
+  check_box2(&a);
+  check_box2(&b);
+  ab = obb2_intersects(&a, &b);
+  ba = obb2_intersects(&b, &a);
+  cab = obb2_contains_box(&a, &b);
+  a3 = lift2(&a); b3 = lift2(&b);
+  if (ab != ba) broken = "2D intersects not symmetric";
+  else if (cab && !ab && !touching(ref_gap3(&a3, &b3), size3(&a3, &b3)))
+    broken = "2D contains(box) without intersects";
+  else if (!answer_ok(ab, ref_gap3(&a3, &b3), size3(&a3, &b3)))
+    broken = "2D intersects wrong";
+  else if (!answer_ok(cab, ref_excess3(&a3, &b3), size3(&a3, &b3)))
+    broken = "2D contains(box) wrong";
+  p[0] = number(r); p[1] = number(r);
+  if (broken == NULL && isfinite(p[0]) && isfinite(p[1])) {
+    obb3 pt;
+    memset(&pt, 0, sizeof pt);
+    pt.c[0] = p[0]; pt.c[1] = p[1];
+    pt.u[0][0] = pt.u[1][1] = pt.u[2][2] = 1;
+    if (!answer_ok(obb2_contains_point(&a, p[0], p[1]), ref_excess3(&a3, &pt),
+                   size3(&a3, &pt))) {
+      fprintf(stderr, "point %.17g %.17g\n", p[0], p[1]);
+      broken = "2D contains(point) wrong";
+    }
+  }
+  if (broken != NULL) {
+    dump2("a", &a);
+    dump2("b", &b);
+    FAIL(broken);
+  }
+}
+
+static void transform2(reader *r) {
+  obb2 b, before;
+  double m[6], corners[8];
+  int i;
+  if (!build2(r, &b)) return;
+  for (i = 0; i < 6; i++) m[i] = number(r);
+  before = b;
+  obb2_corners(&b, corners);
+  if (obb2_transform(&b, m) != OBB_OK) {
+    if (memcmp(&b, &before, sizeof b) != 0) FAIL("failed 2D transform wrote");
+    return;
+  }
+  if (!obb2_is_valid(&b)) FAIL("2D transform made an invalid box");
+  if (!moderate_all(m, 6) || !moderate_all(before.c, 2) ||
+      !moderate_all(before.e, 2) || !finite_all(corners, 8))
+    return;
+  {
+    /* Every image corner within the result, up to rounding relative to
+    ** the numbers involved. */
+    double s = fabs(b.c[0]) + fabs(b.c[1]) + b.e[0] + b.e[1], tol;
+    obb2 big = b;
+    for (i = 0; i < 6; i++) s += fabs(m[i]) * (1 + fabs(before.c[0]) +
+                                               fabs(before.c[1]) +
+                                               before.e[0] + before.e[1]);
+    tol = 1e-12 * s + TINY;
+    if (!isfinite(tol)) return;
+    big.e[0] += tol; big.e[1] += tol;
+    for (i = 0; i < 4; i++) {
+      double x = corners[2 * i], y = corners[2 * i + 1];
+      double tx = m[0] * x + m[2] * y + m[4], ty = m[1] * x + m[3] * y + m[5];
+      if (isfinite(tx) && isfinite(ty) && !obb2_contains_point(&big, tx, ty))
+        FAIL("2D transform does not enclose the image");
+    }
+  }
+}
+
+static void fit2(reader *r) {
+  double pts[2 * 16];
+  obb2 b;
+  size_t n = (size_t)(byte(r) % 16) + 1, i;
+  for (i = 0; i < 2 * n; i++) pts[i] = number(r);
+  memset(&b, 0xAB, sizeof b);
+  if (obb2_fit_points(&b, pts, n) != OBB_OK) return;
+  if (!obb2_is_valid(&b)) FAIL("2D fit made an invalid box");
+  for (i = 0; i < n; i++)
+    if (!obb2_contains_point(&b, pts[2 * i], pts[2 * i + 1]))
+      FAIL("2D fitted box misses a point");
+}
+
+/* ---- 3D ------------------------------------------------------------- */
+
+static int build3(reader *r, obb3 *b) {
+  obb3 before, q;
+  obb_status s;
+  double c[3], e[3], v[4], axes[3][3];
+  int i, j, kind = byte(r) % 3;
+  for (i = 0; i < 3; i++) c[i] = number(r);
+  for (i = 0; i < 3; i++) e[i] = number(r);
+  for (i = 0; i < 4; i++) v[i] = number(r);
+  memset(b, 0xAB, sizeof *b);
+  before = *b;
+  if (kind == 0) {
+    s = obb3_init(b, c, e, v);
+  } else if (kind == 1) {
+    s = obb3_from_aabb(b, c, e);
+  } else {
+    /* axes of a quaternion, nudged by a small amount, maybe reflected */
+    double eps = number(r) * 1e-7;
+    if (obb3_init(&q, c, e, v) != OBB_OK) return 0;
+    for (i = 0; i < 3; i++)
+      for (j = 0; j < 3; j++) axes[i][j] = q.u[i][j] + (i == j ? eps : 0);
+    if (byte(r) & 1)
+      for (j = 0; j < 3; j++) axes[2][j] = -axes[2][j];
+    s = obb3_from_axes(b, c, e, (const double(*)[3])axes);
+  }
+  if (s != OBB_OK) {
+    if (memcmp(b, &before, sizeof *b) != 0) FAIL("failed 3D constructor wrote");
+    return 0;
+  }
+  if (!obb3_is_valid(b)) FAIL("3D constructor made an invalid box");
+  return 1;
+}
+
+static void check_box3(const obb3 *b) {
+  double corners[24], box[6], q[4], m = 0, tol;
+  obb3 big = *b, again;
+  int k;
+  if (!obb3_intersects(b, b)) FAIL("3D box does not intersect itself");
+  if (!obb3_contains_box(b, b)) FAIL("3D box does not contain itself");
+  if (!obb3_contains_point(b, b->c)) FAIL("3D center not inside");
+  obb3_rotation(b, q);
+  if (!finite_all(q, 4) || q[3] < 0 ||
+      fabs(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] - 1) > 1e-15)
+    FAIL("3D rotation not a unit quaternion with w >= 0");
+  if (obb3_init(&again, b->c, b->e, q) != OBB_OK) FAIL("3D rotation rejected");
+  for (k = 0; k < 9; k++)
+    if (fabs(again.u[k / 3][k % 3] - b->u[k / 3][k % 3]) > 1e-14)
+      FAIL("3D rotation does not give back the axes");
+  if (!moderate_all(b->c, 3) || !moderate_all(b->e, 3)) return;
+  for (k = 0; k < 3; k++) m += fabs(b->c[k]) + b->e[k];
+  tol = 16 * DBL_EPSILON * m + TINY;
+  obb3_corners(b, corners);
+  obb3_aabb(b, box);
+  if (!finite_all(corners, 24) || !finite_all(box, 6))
+    FAIL("3D corners or aabb not finite");
+  for (k = 0; k < 3; k++) big.e[k] += tol;
+  for (k = 0; k < 8; k++) {
+    const double *p = corners + 3 * k;
+    int i;
+    if (!obb3_contains_point(&big, p)) FAIL("3D corner outside its box");
+    for (i = 0; i < 3; i++)
+      if (p[i] < box[i] - tol || p[i] > box[i + 3] + tol)
+        FAIL("3D corner outside its aabb");
+  }
+}
+
+static void pair3(reader *r) {
+  obb3 a, b, pt;
+  long double size;
+  int ab, ba, cab, cba;
+  const char *broken = NULL;
+  if (!build3(r, &a) || !build3(r, &b)) return;
+  check_box3(&a);
+  check_box3(&b);
+  ab = obb3_intersects(&a, &b);
+  ba = obb3_intersects(&b, &a);
+  cab = obb3_contains_box(&a, &b);
+  cba = obb3_contains_box(&b, &a);
+  size = size3(&a, &b);
+  if ((cab || cba) && !(ab && ba) && !touching(ref_gap3(&a, &b), size))
+    broken = "3D contains(box) without intersects";
+  else if (!answer_ok(ab, ref_gap3(&a, &b), size))
+    broken = "3D intersects(a, b) wrong";
+  else if (!answer_ok(ba, ref_gap3(&a, &b), size))
+    broken = "3D intersects(b, a) wrong";
+  else if (!answer_ok(cab, ref_excess3(&a, &b), size))
+    broken = "3D contains(box) wrong";
+  memset(&pt, 0, sizeof pt);
+  pt.c[0] = number(r); pt.c[1] = number(r); pt.c[2] = number(r);
+  pt.u[0][0] = pt.u[1][1] = pt.u[2][2] = 1;
+  if (broken == NULL && finite_all(pt.c, 3) &&
+      !answer_ok(obb3_contains_point(&a, pt.c), ref_excess3(&a, &pt),
+                 size3(&a, &pt))) {
+    fprintf(stderr, "point %.17g %.17g %.17g\n", pt.c[0], pt.c[1], pt.c[2]);
+    broken = "3D contains(point) wrong";
+  }
+  if (broken != NULL) {
+    fprintf(stderr, "ab %d ba %d cab %d cba %d\n", ab, ba, cab, cba);
+    dump3("a", &a);
+    dump3("b", &b);
+    FAIL(broken);
+  }
+}
+
+static void transform3(reader *r) {
+  obb3 b, before;
+  double m[12], corners[24];
+  int i, k;
+  if (!build3(r, &b)) return;
+  for (i = 0; i < 12; i++) m[i] = number(r);
+  before = b;
+  obb3_corners(&b, corners);
+  if (obb3_transform(&b, m) != OBB_OK) {
+    if (memcmp(&b, &before, sizeof b) != 0) FAIL("failed 3D transform wrote");
+    return;
+  }
+  if (!obb3_is_valid(&b)) FAIL("3D transform made an invalid box");
+  if (!moderate_all(m, 12) || !moderate_all(before.c, 3) ||
+      !moderate_all(before.e, 3) || !finite_all(corners, 24))
+    return;
+  {
+    double s = 0, t = 1, tol;
+    obb3 big = b;
+    for (k = 0; k < 3; k++) {
+      s += fabs(b.c[k]) + b.e[k];
+      t += fabs(before.c[k]) + before.e[k];
+    }
+    for (i = 0; i < 12; i++) s += fabs(m[i]) * t;
+    tol = 1e-12 * s + TINY;
+    if (!isfinite(tol)) return;
+    for (k = 0; k < 3; k++) big.e[k] += tol;
+    for (i = 0; i < 8; i++) {
+      const double *p = corners + 3 * i;
+      double tp[3];
+      for (k = 0; k < 3; k++)
+        tp[k] = m[4 * k] * p[0] + m[4 * k + 1] * p[1] + m[4 * k + 2] * p[2] +
+                m[4 * k + 3];
+      if (finite_all(tp, 3) && !obb3_contains_point(&big, tp))
+        FAIL("3D transform does not enclose the image");
+    }
+  }
+}
+
+static void fit3(reader *r) {
+  double pts[3 * 16];
+  obb3 b;
+  size_t n = (size_t)(byte(r) % 16) + 1, i;
+  for (i = 0; i < 3 * n; i++) pts[i] = number(r);
+  memset(&b, 0xAB, sizeof b);
+  if (obb3_fit_points(&b, pts, n) != OBB_OK) return;
+  if (!obb3_is_valid(&b)) FAIL("3D fit made an invalid box");
+  for (i = 0; i < n; i++)
+    if (!obb3_contains_point(&b, pts + 3 * i))
+      FAIL("3D fitted box misses a point");
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  reader r;
+  r.p = data;
+  r.n = size;
+  while (r.n > 0) {
+    switch (byte(&r) % 6) {
+      case 0: pair2(&r); break;
+      case 1: transform2(&r); break;
+      case 2: fit2(&r); break;
+      case 3: pair3(&r); break;
+      case 4: transform3(&r); break;
+      default: fit3(&r); break;
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,139 @@
+-- spec/doc_coverage_spec.lua: every function the module registers has a
+-- reference entry in README.md.
+--
+-- An entry is a heading line (starting with #) whose code names the
+-- function, so the check reads headings only, never prose:
+--   library function obb.f      "### `obb.f(...)`"
+--   method m of any type        "### `box:m(...)`" (any receiver: box, a,
+--                               world; several forms may share a heading,
+--                               separated by " / ")
+--   metamethods                 __tostring: "tostring(box)", __eq: "a == b",
+--                               __len: "#world", __close: the heading of the
+--                               method of the same job (close); __gc and
+--                               __index are not user calls.
+-- The types walked are the 2D and 3D boxes and, where the module has them,
+-- the 2D and 3D worlds; a function added to any of them later is found
+-- without touching this spec.
+local obb = require "obb"
+
+local function read_readme()
+  local f = assert(io.open("README.md", "r"), "README.md not found (run from the repository root)")
+  local text = f:read("*a")
+  f:close()
+  return text
+end
+
+local function headings(text)
+  local out = {}
+  for line in (text .. "\n"):gmatch("([^\n]*)\n") do
+    if line:match("^#+ ") then out[#out + 1] = line end
+  end
+  return out
+end
+
+local HEADINGS = headings(read_readme())
+
+local function plain_find(s, needle) return s:find(needle, 1, true) ~= nil end
+
+local function has_heading(pred)
+  for _, h in ipairs(HEADINGS) do
+    if pred(h) then return true end
+  end
+  return false
+end
+
+local function documented_libfunc(name)
+  return has_heading(function(h) return plain_find(h, "obb." .. name .. "(") end)
+end
+
+local function documented_method(name)
+  return has_heading(function(h)
+    for code in h:gmatch("`([^`]*)`") do
+      if code:match("^[%w_]+:" .. name .. "%(") then return true end
+    end
+    return false
+  end)
+end
+
+-- How a heading shows each metamethod a script can reach.
+local META_FORMS = {
+  __tostring = "tostring(", __eq = " == ", __len = "`#", __lt = " < ", __le = " <= ",
+  __concat = " .. ", __call = "(",
+}
+local META_SKIP = { __index = true, __gc = true, __name = true, __metatable = true, __mode = true }
+
+local function documented_meta(name, methods)
+  if META_SKIP[name] then return true end
+  if name == "__close" then
+    -- documented with the method that does the same job
+    return methods.close ~= nil and documented_method("close")
+  end
+  local form = META_FORMS[name]
+  if not form then return has_heading(function(h) return plain_find(h, name) end) end
+  return has_heading(function(h) return plain_find(h, form) end)
+end
+
+-- The types to walk: {label, metatable} for each kind of userdata.
+local function types()
+  local list = {
+    { "obb2", getmetatable(obb.new2(0, 0, 1, 1)) },
+    { "obb3", getmetatable(obb.new3(0, 0, 0, 1, 1, 1)) },
+  }
+  for _, ctor in ipairs({ "world2", "world3" }) do
+    if type(obb[ctor]) == "function" then
+      local w = obb[ctor]()
+      list[#list + 1] = { ctor, getmetatable(w) }
+      if type(w.close) == "function" then w:close() end
+    end
+  end
+  return list
+end
+
+local function sorted_keys(t)
+  local keys = {}
+  for k in pairs(t) do
+    if type(k) == "string" then keys[#keys + 1] = k end
+  end
+  table.sort(keys)
+  return keys
+end
+
+describe("README reference coverage", function()
+  it("finds headings to check against", function()
+    assert.is_true(#HEADINGS > 20)
+    assert.is_true(documented_libfunc("new2"))
+    assert.is_false(documented_libfunc("no_such_function"))
+    assert.is_false(documented_method("no_such_method"))
+  end)
+
+  it("has an entry for every library function", function()
+    local missing = {}
+    for _, name in ipairs(sorted_keys(obb)) do
+      if type(obb[name]) == "function" and not documented_libfunc(name) then
+        missing[#missing + 1] = "obb." .. name
+      end
+    end
+    assert.are.same({}, missing)
+  end)
+
+  for _, t in ipairs(types()) do
+    local label, mt = t[1], t[2]
+    it("has an entry for every method and metamethod of " .. label, function()
+      assert.is_table(mt)
+      local methods = type(mt.__index) == "table" and mt.__index or {}
+      local missing = {}
+      for _, name in ipairs(sorted_keys(methods)) do
+        if type(methods[name]) == "function" and not documented_method(name) then
+          missing[#missing + 1] = label .. ":" .. name
+        end
+      end
+      for _, name in ipairs(sorted_keys(mt)) do
+        if name:sub(1, 2) == "__" and type(mt[name]) == "function" and
+           not documented_meta(name, methods) then
+          missing[#missing + 1] = label .. " " .. name
+        end
+      end
+      assert.are.same({}, missing)
+    end)
+  end
+end)

@@ -1,0 +1,464 @@
+-- spec/helpers.lua: what the obb specs share.
+--
+-- Written for every Lua the module supports (5.1 to 5.4 and LuaJIT): no
+-- integer division, no goto, no bit operators, no 5.4-only library calls.
+--
+-- Tolerances are stated here once:
+--   TOL      relative tolerance for results that are exact up to rounding
+--            (transforms that keep a box a box, accessors after setters);
+--   SLACK    how close to touching (relative to the configuration's size)
+--            a randomised case may be and still be excluded as ambiguous.
+local M = {}
+
+M.TOL = 1e-12
+M.SLACK = 1e-9
+
+M.unpack = table.unpack or unpack
+M.pack = function(...) return { n = select("#", ...), ... } end
+
+-- ---- deterministic random numbers -------------------------------------
+-- Park-Miller "minimal standard" generator. Every product stays below 2^53,
+-- so doubles (5.1, LuaJIT) and integers (5.3, 5.4) give the same sequence,
+-- unlike math.random, which differs between Lua versions.
+local MOD, MUL = 2147483647, 16807
+
+function M.rng(seed)
+  local s = seed % MOD
+  if s <= 0 then s = s + MOD - 1 end
+  local r = {}
+  local function step()
+    s = (s * MUL) % MOD
+    return s
+  end
+  -- uniform in [0, 1) with about 62 random bits
+  function r.uniform()
+    return ((step() - 1) + (step() - 1) / (MOD - 1)) / (MOD - 1)
+  end
+  function r.range(lo, hi) return lo + (hi - lo) * r.uniform() end
+  function r.int(lo, hi) -- integer in [lo, hi]
+    local n = lo + math.floor((hi - lo + 1) * r.uniform())
+    if n > hi then n = hi end
+    return n
+  end
+  function r.normal() -- Box-Muller
+    local u = r.uniform()
+    if u < 1e-300 then u = 1e-300 end
+    return math.sqrt(-2 * math.log(u)) * math.cos(2 * math.pi * r.uniform())
+  end
+  function r.quat() -- uniformly distributed unit quaternion (x, y, z, w)
+    local x, y, z, w, n
+    repeat
+      x, y, z, w = r.normal(), r.normal(), r.normal(), r.normal()
+      n = math.sqrt(x * x + y * y + z * z + w * w)
+    until n > 1e-6
+    return x / n, y / n, z / n, w / n
+  end
+  return r
+end
+
+-- ---- comparisons --------------------------------------------------------
+
+-- |a - b| <= tol * max(1, |a|, |b|) (relative, absolute near zero).
+function M.near(a, b, tol)
+  tol = tol or M.TOL
+  local s = math.max(1, math.abs(a), math.abs(b))
+  return math.abs(a - b) <= tol * s
+end
+
+-- Asserts that two lists of numbers agree element by element.
+function M.assert_near_list(got, want, tol, what)
+  assert(#got == #want, (what or "list") .. ": expected " .. #want ..
+    " values, got " .. #got)
+  for i = 1, #want do
+    if not M.near(got[i], want[i], tol) then
+      error((what or "list") .. ": value " .. i .. " is " ..
+        string.format("%.17g", got[i]) .. ", expected " ..
+        string.format("%.17g", want[i]), 2)
+    end
+  end
+end
+
+-- ---- error messages -----------------------------------------------------
+-- Lua versions name functions differently ('obb.new2', 'new2', '?') and
+-- format floats differently (5.1 prints -1, 5.3+ prints -1.0), so a check
+-- compares the argument number exactly, the function name by its last
+-- component, and the text in parentheses with ".0" dropped after integers.
+
+local function strip_float_zero(s)
+  return (s:gsub("(%d)%.0([^%d])", "%1%2"):gsub("(%d)%.0$", "%1"))
+end
+
+-- Calls f(...) and returns its error message (a string) or raises.
+function M.error_of(f, ...)
+  local ok, err = pcall(f, ...)
+  if ok then error("expected an error, but the call succeeded", 3) end
+  return tostring(err)
+end
+
+-- Asserts that f(...) raises "bad argument #argn to '<fname>' (<text>)".
+-- argn may be nil for errors that are not about one argument; fname may be
+-- nil to skip the name check.
+function M.assert_argerror(argn, fname, text, f, ...)
+  local msg = M.error_of(f, ...)
+  local want = strip_float_zero(argn and "(" .. text .. ")" or text)
+  local norm = strip_float_zero(msg)
+  if argn then
+    local n, name = msg:match("bad argument #(%d+) to '([^']*)'")
+    -- LuaJIT cannot name a function called in tail position (`return
+    -- b:m(...)`): it says '?' and, not knowing it was a method call,
+    -- counts self too. Every other Lua names it and counts as written.
+    local jit_tail = rawget(_G, "jit") ~= nil and name == "?" and tonumber(n) == argn + 1
+    if tonumber(n) ~= argn and not jit_tail then
+      error("expected bad argument #" .. argn .. ", got: " .. msg, 2)
+    end
+    if fname and name ~= "?" and name ~= fname and
+       name:sub(-#fname - 1) ~= "." .. fname then
+      error("expected function name '" .. fname .. "', got: " .. msg, 2)
+    end
+  end
+  if not norm:find(want, 1, true) then
+    error("expected message containing '" .. want .. "', got: " .. msg, 2)
+  end
+  return msg
+end
+
+-- Asserts f(...) raises an error whose message contains text (plain).
+function M.assert_error_text(text, f, ...)
+  local msg = M.error_of(f, ...)
+  if not msg:find(text, 1, true) then
+    error("expected message containing '" .. text .. "', got: " .. msg, 2)
+  end
+  return msg
+end
+
+-- ---- box snapshots ------------------------------------------------------
+
+-- Everything observable about a box, as one list of numbers.
+function M.state(b)
+  local t = {}
+  for _, m in ipairs({ "center", "half_extents", "axes" }) do
+    for _, v in ipairs({ b[m](b) }) do t[#t + 1] = v end
+  end
+  return t
+end
+
+function M.assert_same_state(a, b, what)
+  assert(#a == #b, (what or "state") .. ": length differs")
+  for i = 1, #a do
+    if a[i] ~= b[i] then
+      error((what or "state") .. " changed at value " .. i .. ": " ..
+        string.format("%.17g", a[i]) .. " -> " .. string.format("%.17g", b[i]), 2)
+    end
+  end
+end
+
+-- ---- independent geometry in Lua ----------------------------------------
+
+-- Axes of a 2D box from its angle: u and perp(u) = (-u.y, u.x).
+function M.axes2(angle)
+  local c, s = math.cos(angle), math.sin(angle)
+  return { { c, s }, { -s, c } }
+end
+
+-- Columns of the rotation matrix of unit quaternion (x, y, z, w): the
+-- images of the world x, y and z axes, which are the box's axes.
+function M.quat_axes(x, y, z, w)
+  return {
+    { 1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w) },
+    { 2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w) },
+    { 2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y) },
+  }
+end
+
+-- Quaternion product a*b (apply b first, then a).
+function M.quat_mul(a, b)
+  local ax, ay, az, aw = a[1], a[2], a[3], a[4]
+  local bx, by, bz, bw = b[1], b[2], b[3], b[4]
+  return {
+    aw * bx + ax * bw + ay * bz - az * by,
+    aw * by - ax * bz + ay * bw + az * bx,
+    aw * bz + ax * by - ay * bx + az * bw,
+    aw * bw - ax * bx - ay * by - az * bz,
+  }
+end
+
+-- Quaternion of a turn by angle about unit axis (x, y, z).
+function M.quat_axis_angle(x, y, z, angle)
+  local s = math.sin(angle / 2)
+  return { x * s, y * s, z * s, math.cos(angle / 2) }
+end
+
+-- A box description in plain Lua: { c = {..}, u = {{..}, ..}, e = {..} },
+-- with dim 2 or 3. These are what the reference methods below work on.
+function M.desc2(cx, cy, hx, hy, angle)
+  return { c = { cx, cy }, u = M.axes2(angle or 0), e = { hx, hy },
+    angle = angle or 0 }
+end
+
+function M.desc3(c, e, q)
+  local n = math.sqrt(q[1] * q[1] + q[2] * q[2] + q[3] * q[3] + q[4] * q[4])
+  return { c = c, u = M.quat_axes(q[1] / n, q[2] / n, q[3] / n, q[4] / n), e = e,
+    q = q }
+end
+
+-- Reads a box's description back from the module (through its accessors).
+function M.desc_of(b)
+  local c, e, a = { b:center() }, { b:half_extents() }, { b:axes() }
+  if #c == 2 then
+    return { c = c, e = e, u = { { a[1], a[2] }, { a[3], a[4] } } }
+  end
+  return { c = c, e = e, u = { { a[1], a[2], a[3] }, { a[4], a[5], a[6] },
+    { a[7], a[8], a[9] } } }
+end
+
+local function dot(a, b)
+  local s = 0
+  for i = 1, #a do s = s + a[i] * b[i] end
+  return s
+end
+M.dot = dot
+
+-- Local coordinates of point p in box d.
+function M.local_coords(d, p)
+  local r, q = {}, {}
+  for i = 1, #p do q[i] = p[i] - d.c[i] end
+  for i = 1, #d.e do r[i] = dot(q, d.u[i]) end
+  return r
+end
+
+-- How far p is inside box d (negative: outside), as the smallest
+-- e_i - |local_i|: the signed margin of the tightest slab.
+function M.point_margin(d, p)
+  local l, m = M.local_coords(d, p), math.huge
+  for i = 1, #l do m = math.min(m, d.e[i] - math.abs(l[i])) end
+  return m
+end
+
+-- Corners of a box description, as a list of points. 2D order is
+-- counter-clockwise (-,-), (+,-), (+,+), (-,+); 3D corner k has bit i of k
+-- selecting + on axis i.
+function M.corners(d)
+  local out = {}
+  if #d.e == 2 then
+    local sx, sy = { -1, 1, 1, -1 }, { -1, -1, 1, 1 }
+    for k = 1, 4 do
+      out[k] = {
+        d.c[1] + sx[k] * d.e[1] * d.u[1][1] + sy[k] * d.e[2] * d.u[2][1],
+        d.c[2] + sx[k] * d.e[1] * d.u[1][2] + sy[k] * d.e[2] * d.u[2][2],
+      }
+    end
+    return out
+  end
+  for k = 0, 7 do
+    local s = { k % 2 == 1 and 1 or -1, math.floor(k / 2) % 2 == 1 and 1 or -1,
+      math.floor(k / 4) % 2 == 1 and 1 or -1 }
+    local p = {}
+    for i = 1, 3 do
+      p[i] = d.c[i]
+      for j = 1, 3 do p[i] = p[i] + s[j] * d.e[j] * d.u[j][i] end
+    end
+    out[k + 1] = p
+  end
+  return out
+end
+
+-- A copy of d with every half extent changed by delta (clamped at 0).
+function M.grow(d, delta)
+  local e = {}
+  for i = 1, #d.e do e[i] = math.max(0, d.e[i] + delta) end
+  return { c = d.c, u = d.u, e = e }
+end
+
+-- Size of a pair's configuration: the scale SLACK is relative to.
+function M.scale(a, b)
+  local s = 0
+  for _, d in ipairs({ a, b }) do
+    for i = 1, #d.e do s = math.max(s, d.e[i]) end
+  end
+  local dist = 0
+  for i = 1, #a.c do dist = math.max(dist, math.abs(a.c[i] - b.c[i])) end
+  return math.max(s, dist, 1e-300)
+end
+
+-- 2D reference: Sutherland-Hodgman clipping of a's rectangle by b's four
+-- closed half-planes. Non-empty output means the rectangles share a point.
+-- Not a separating-axis test: it constructs the intersection.
+function M.clip_nonempty2(a, b)
+  local poly = M.corners(a)
+  local bc = M.corners(b)
+  for k = 1, 4 do
+    local p, q = bc[k], bc[k % 4 + 1]
+    -- inside: on the left of (or on) the directed edge p->q, since b's
+    -- corners run counter-clockwise; for a degenerate edge (zero extent)
+    -- use the box's axis instead, so that the half-plane is still right.
+    local ex, ey = q[1] - p[1], q[2] - p[2]
+    if ex == 0 and ey == 0 then
+      local ax = b.u[(k % 2 == 1) and 1 or 2]
+      local sign = (k == 1 or k == 2) and 1 or -1
+      ex, ey = sign * ax[1], sign * ax[2]
+    end
+    local function side(v) return ex * (v[2] - p[2]) - ey * (v[1] - p[1]) end
+    local out, n = {}, #poly
+    for i = 1, n do
+      local cur, nxt = poly[i], poly[i % n + 1]
+      local sc, sn = side(cur), side(nxt)
+      if sc >= 0 then out[#out + 1] = cur end
+      if (sc >= 0) ~= (sn >= 0) then
+        local t = sc / (sc - sn)
+        out[#out + 1] = { cur[1] + t * (nxt[1] - cur[1]),
+          cur[2] + t * (nxt[2] - cur[2]) }
+      end
+    end
+    poly = out
+    if #poly == 0 then return false end
+  end
+  return true
+end
+
+-- 3D reference: a box pair intersects iff the convex polytope a & b is
+-- non-empty, and then it has a vertex. Every vertex lies on three of the
+-- twelve face planes, so it is a corner of one box inside the other, or an
+-- edge of one box crossing a face plane of the other. Enumerate those
+-- candidate points and test them against both boxes' inequalities with a
+-- rounding allowance tol. Not a separating-axis test.
+local EDGES3 = {}
+for k = 0, 7 do
+  for _, bit in ipairs({ 1, 2, 4 }) do
+    if math.floor(k / bit) % 2 == 0 then
+      EDGES3[#EDGES3 + 1] = { k + 1, k + bit + 1 }
+    end
+  end
+end
+M.EDGES3 = EDGES3
+
+local function inside3(d, p, tol)
+  local x, y, z = p[1] - d.c[1], p[2] - d.c[2], p[3] - d.c[3]
+  for i = 1, 3 do
+    local u = d.u[i]
+    if math.abs(x * u[1] + y * u[2] + z * u[3]) > d.e[i] + tol then return false end
+  end
+  return true
+end
+M.inside3 = inside3
+
+local function edges_cross_faces(a, b, ca, tol)
+  -- edges of a against the six face planes of b
+  for _, ed in ipairs(EDGES3) do
+    local p, q = ca[ed[1]], ca[ed[2]]
+    for i = 1, 3 do
+      local u = b.u[i]
+      local sp = (p[1] - b.c[1]) * u[1] + (p[2] - b.c[2]) * u[2] + (p[3] - b.c[3]) * u[3]
+      local sq = (q[1] - b.c[1]) * u[1] + (q[2] - b.c[2]) * u[2] + (q[3] - b.c[3]) * u[3]
+      for s = -1, 1, 2 do
+        local h = s * b.e[i]
+        if (sp - h) * (sq - h) <= 0 and sp ~= sq then
+          local t = (h - sp) / (sq - sp)
+          local v = { p[1] + t * (q[1] - p[1]), p[2] + t * (q[2] - p[2]),
+            p[3] + t * (q[3] - p[3]) }
+          if inside3(a, v, tol) and inside3(b, v, tol) then return true end
+        end
+      end
+    end
+  end
+  return false
+end
+
+function M.polytope_nonempty3(a, b, tol)
+  local ca, cb = M.corners(a), M.corners(b)
+  for k = 1, 8 do
+    if inside3(b, ca[k], tol) then return true end
+    if inside3(a, cb[k], tol) then return true end
+  end
+  return edges_cross_faces(a, b, ca, tol) or edges_cross_faces(b, a, cb, tol)
+end
+
+-- Classifies a pair with a reference test ref(a, b): "in" when the boxes
+-- shrunk by slack*size still meet (so the originals surely do), "out" when
+-- the boxes grown by slack*size are still apart (so the originals surely
+-- are), nil when the pair is within slack of touching (or the reference
+-- contradicts itself, which it counts as ambiguous too).
+function M.classify(a, b, ref, slack)
+  local d = (slack or M.SLACK) * M.scale(a, b)
+  local sure_in = ref(M.grow(a, -d), M.grow(b, -d))
+  local sure_out = not ref(M.grow(a, d), M.grow(b, d))
+  if sure_in and not sure_out then return "in" end
+  if sure_out and not sure_in then return "out" end
+  return nil
+end
+
+function M.ref2(a, b) return M.clip_nonempty2(a, b) end
+
+function M.ref3(a, b)
+  return M.polytope_nonempty3(a, b, 1e-13 * M.scale(a, b))
+end
+
+-- Is every corner of inner inside outer, with margin slack*size? Returns
+-- "in", "out" or nil (ambiguous) like classify.
+function M.classify_contains(outer, inner, slack)
+  local d = (slack or M.SLACK) * M.scale(outer, inner)
+  local worst = math.huge
+  for _, p in ipairs(M.corners(inner)) do
+    worst = math.min(worst, M.point_margin(outer, p))
+  end
+  if worst >= d then return "in" end
+  if worst <= -d then return "out" end
+  return nil
+end
+
+-- Constructs a module box from a description: through from_axes2/3 or,
+-- every other call when the description has them, through new2/new3 with
+-- its angle or quaternion, so that randomised checks exercise both.
+local alternate = false
+function M.box_of(obb, d)
+  alternate = not alternate
+  if alternate and d.angle then
+    return obb.new2(d.c[1], d.c[2], d.e[1], d.e[2], d.angle)
+  elseif alternate and d.q then
+    return obb.new3(d.c[1], d.c[2], d.c[3], d.e[1], d.e[2], d.e[3],
+      d.q[1], d.q[2], d.q[3], d.q[4])
+  end
+  if #d.e == 2 then
+    return obb.from_axes2(d.c[1], d.c[2], d.e[1], d.e[2], d.u[1][1], d.u[1][2])
+  end
+  return obb.from_axes3(d.c[1], d.c[2], d.c[3], d.e[1], d.e[2], d.e[3],
+    d.u[1][1], d.u[1][2], d.u[1][3], d.u[2][1], d.u[2][2], d.u[2][3],
+    d.u[3][1], d.u[3][2], d.u[3][3])
+end
+
+-- Applies a 2D affine matrix (a, b, c, d, e, f) to a point.
+function M.apply2(m, p)
+  return { m[1] * p[1] + m[3] * p[2] + m[5], m[2] * p[1] + m[4] * p[2] + m[6] }
+end
+
+-- Applies a row-major 3x4 matrix to a point.
+function M.apply3(m, p)
+  return {
+    m[1] * p[1] + m[2] * p[2] + m[3] * p[3] + m[4],
+    m[5] * p[1] + m[6] * p[2] + m[7] * p[3] + m[8],
+    m[9] * p[1] + m[10] * p[2] + m[11] * p[3] + m[12],
+  }
+end
+
+-- Asserts that box b (from the module) and description d are the same set
+-- of points: the same corners in some order, within tol relative to size.
+function M.assert_same_set(b, d, tol, what)
+  local got = M.corners(M.desc_of(b))
+  local want = M.corners(d)
+  local size = 1
+  for _, p in ipairs(want) do
+    for i = 1, #p do size = math.max(size, math.abs(p[i])) end
+  end
+  for _, p in ipairs(want) do
+    local best = math.huge
+    for _, q in ipairs(got) do
+      local dd = 0
+      for i = 1, #p do dd = math.max(dd, math.abs(p[i] - q[i])) end
+      best = math.min(best, dd)
+    end
+    if best > (tol or M.TOL) * size then
+      error((what or "box") .. ": corner off by " .. best, 2)
+    end
+  end
+end
+
+return M

@@ -1,0 +1,49 @@
+/*
+** obb_prims.c: boxes against the other shapes game scripts pair them with
+** (circles, spheres, planes), and containment classification of two boxes.
+** All closed: touching counts.
+*/
+#include "obb.h"
+#include "obb_query.h"
+
+int obb2_classify(const obb2 *a, const obb2 *b) {
+  if (obb2_contains_box(a, b)) return OBB_CONTAINS;
+  return obb2_intersects(a, b) ? OBB_INTERSECTS : OBB_DISJOINT;
+}
+
+int obb3_classify(const obb3 *a, const obb3 *b) {
+  if (obb3_contains_box(a, b)) return OBB_CONTAINS;
+  return obb3_intersects(a, b) ? OBB_INTERSECTS : OBB_DISJOINT;
+}
+
+/* The disc meets the box iff the box's closest point to its center is
+** within r. Squared lengths, no square root: a circle exactly touching a
+** face compares equal. */
+int obb2_intersects_circle(const obb2 *b, const double c[2], double r) {
+  double l[2], x, y;
+  obb2_local(b->c, b->u, c[0], c[1], l);
+  x = obb_excess(l[0], b->e[0]);
+  y = obb_excess(l[1], b->e[1]);
+  return x * x + y * y <= r * r;
+}
+
+int obb3_intersects_sphere(const obb3 *b, const double c[3], double r) {
+  double l[3], x, y, z;
+  obb3_local(b->c, b->u, c, l);
+  x = obb_excess(l[0], b->e[0]);
+  y = obb_excess(l[1], b->e[1]);
+  z = obb_excess(l[2], b->e[2]);
+  return x * x + y * y + z * z <= r * r;
+}
+
+/* The box spans n.c +- rad along n, rad = sum e_i |n.u_i| (its projection
+** radius); compared with d, both scaled by |n|, so n need not be unit. */
+int obb3_plane_side(const obb3 *b, const double n[3], double d) {
+  double s = obb_dot3(n, b->c) - d;
+  double rad = b->e[0] * fabs(obb_dot3(n, b->u[0])) +
+               b->e[1] * fabs(obb_dot3(n, b->u[1])) +
+               b->e[2] * fabs(obb_dot3(n, b->u[2]));
+  if (s > rad) return 1;
+  if (s < -rad) return -1;
+  return 0;
+}

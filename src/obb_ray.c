@@ -1,0 +1,112 @@
+/*
+** obb_ray.c: ray, segment and line casts against boxes.
+**
+** Ericson's slab test (Real-Time Collision Detection, 5.3.3) in the box's
+** local frame: the ray is clipped to each pair of parallel faces in turn;
+** it hits when the entry into the last slab comes before the exit from the
+** first. A direction component that is exactly zero (or -0.0) is treated as
+** parallel to that slab, so no division by zero and no NaN: the ray is in
+** the slab for all t or for none.
+*/
+#include "obb.h"
+#include "obb_query.h"
+
+/* The slab test on local origin lo and local direction ld (n axes).
+** Returns OBB_RAY_MISS, OBB_RAY_INSIDE, or OBB_RAY_HIT with the entry time
+** and the entered face: axis *axis, side *sign (+1 the positive face). */
+static int slab_cast(int n, const double *lo, const double *ld,
+                     const double *e, double max_t, double *t, int *axis,
+                     double *sign) {
+  double tin = -HUGE_VAL, tout = HUGE_VAL;
+  int i, inside = 1, k = -1;
+  for (i = 0; i < n; i++)
+    if (fabs(lo[i]) > e[i]) inside = 0;
+  if (inside) return OBB_RAY_INSIDE;
+  for (i = 0; i < n; i++) {
+    if (ld[i] == 0.0) {
+      if (fabs(lo[i]) > e[i]) return OBB_RAY_MISS;
+    } else {
+      /* entering through the face the direction points against */
+      double near_face = ld[i] > 0.0 ? -e[i] : e[i];
+      double t1 = (near_face - lo[i]) / ld[i];
+      double t2 = (-near_face - lo[i]) / ld[i];
+      if (t1 > tin) { tin = t1; k = i; }
+      if (t2 < tout) tout = t2;
+    }
+  }
+  /* The origin is outside, so some slab excludes it: either its whole
+  ** interval lies behind the origin (tout < 0) or the entry is ahead. */
+  if (k < 0 || tin > tout || tout < 0.0 || !(tin <= max_t) ||
+      !obb_finite(tin))
+    return OBB_RAY_MISS;
+  *t = tin > 0.0 ? tin : 0.0; /* rounding at a boundary origin; never -0 */
+  *axis = k;
+  *sign = ld[k] > 0.0 ? -1.0 : 1.0;
+  return OBB_RAY_HIT;
+}
+
+int obb2_raycast(const obb2 *b, const double o[2], const double d[2],
+                 double max_t, double *t, double n[2]) {
+  double lo[2], ld[2], sign = 0.0, tt = 0.0;
+  int axis = 0, r;
+  obb2_local(b->c, b->u, o[0], o[1], lo);
+  ld[0] = d[0] * b->u[0] + d[1] * b->u[1];
+  ld[1] = d[1] * b->u[0] - d[0] * b->u[1];
+  r = slab_cast(2, lo, ld, b->e, max_t, &tt, &axis, &sign);
+  if (r == OBB_RAY_HIT) {
+    *t = tt;
+    if (axis == 0) {
+      n[0] = sign * b->u[0]; n[1] = sign * b->u[1];
+    } else {
+      n[0] = -sign * b->u[1]; n[1] = sign * b->u[0];
+    }
+    n[0] += 0.0; n[1] += 0.0; /* no -0.0 in results */
+  } else if (r == OBB_RAY_INSIDE) {
+    *t = 0.0; n[0] = n[1] = 0.0;
+  }
+  return r;
+}
+
+int obb3_raycast(const obb3 *b, const double o[3], const double d[3],
+                 double max_t, double *t, double n[3]) {
+  double lo[3], ld[3], sign = 0.0, tt = 0.0;
+  int axis = 0, r, i;
+  obb3_local(b->c, b->u, o, lo);
+  for (i = 0; i < 3; i++) ld[i] = obb_dot3(d, b->u[i]);
+  r = slab_cast(3, lo, ld, b->e, max_t, &tt, &axis, &sign);
+  if (r == OBB_RAY_HIT) {
+    *t = tt;
+    for (i = 0; i < 3; i++) n[i] = sign * b->u[axis][i] + 0.0;
+  } else if (r == OBB_RAY_INSIDE) {
+    *t = 0.0; n[0] = n[1] = n[2] = 0.0;
+  }
+  return r;
+}
+
+int obb2_intersects_segment(const obb2 *b, const double p[2],
+                            const double q[2]) {
+  double lp[2], lq[2], ld[2], lo = 0.0, hi = 1.0;
+  obb2_local(b->c, b->u, p[0], p[1], lp);
+  obb2_local(b->c, b->u, q[0], q[1], lq);
+  /* An endpoint `contains` accepts is a hit whatever the clip rounds to. */
+  if ((fabs(lp[0]) <= b->e[0] && fabs(lp[1]) <= b->e[1]) ||
+      (fabs(lq[0]) <= b->e[0] && fabs(lq[1]) <= b->e[1]))
+    return 1;
+  ld[0] = lq[0] - lp[0]; ld[1] = lq[1] - lp[1];
+  return obb_clip_slabs(2, lp, ld, b->e, &lo, &hi);
+}
+
+int obb3_intersects_segment(const obb3 *b, const double p[3],
+                            const double q[3]) {
+  double lp[3], lq[3], ld[3], lo = 0.0, hi = 1.0;
+  int i;
+  obb3_local(b->c, b->u, p, lp);
+  obb3_local(b->c, b->u, q, lq);
+  if ((fabs(lp[0]) <= b->e[0] && fabs(lp[1]) <= b->e[1] &&
+       fabs(lp[2]) <= b->e[2]) ||
+      (fabs(lq[0]) <= b->e[0] && fabs(lq[1]) <= b->e[1] &&
+       fabs(lq[2]) <= b->e[2]))
+    return 1;
+  for (i = 0; i < 3; i++) ld[i] = lq[i] - lp[i];
+  return obb_clip_slabs(3, lp, ld, b->e, &lo, &hi);
+}

@@ -1,0 +1,380 @@
+/*
+** obb_world.c: many boxes behind a broad phase, queried exactly.
+**
+** Each item has an id (a small integer, reused after removal), its box, its
+** tight bounding box and a leaf in the dynamic tree (obb_tree.c) holding
+** the fat bounding box. A query walks the tree, rejects candidates whose
+** tight bounding box misses, and decides the rest with the exact test on
+** the boxes themselves, so a world answers exactly what testing every item
+** one by one would. All pairs at once come from a hierarchical grid built
+** afresh from the tight bounding boxes (obb_grid.c) instead: when every
+** item moves each frame, that is linear and needs no tree upkeep.
+*/
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <string.h>
+
+#include "obb_grid.h"
+#include "obb_math.h"
+#include "obb_tree.h"
+
+typedef struct world_item {
+  double aabb[6]; /* tight, padded against rounding (see tight_aabb); min >
+                  ** max while the id is free, so the grid skips it */
+  int leaf;       /* OBB_TREE_NULL while the id is free */
+  int next_free;
+  int stale;      /* the box left its leaf; the tree is told lazily */
+} world_item;
+
+struct obb_world {
+  int dim;
+  size_t box_size; /* sizeof(obb2) or sizeof(obb3) */
+  double margin;
+  obb_tree tree;
+  world_item *items;
+  unsigned char *boxes;
+  int cap, count, free_id;
+  int box_cap; /* boxes can run ahead of items after a failed growth */
+  int moves;   /* leaves moved since the tree was last compacted */
+  obb_grid grid;
+  int *stale;  /* ids whose leaf must move before the next tree query */
+  int nstale, stale_cap;
+};
+
+#define BOX(w, id) ((void *)((w)->boxes + (size_t)(id) * (w)->box_size))
+
+obb_world *obb_world_new(int dim, double margin, obb_alloc alloc, void *ud) {
+  obb_world *w;
+  obb_tree tree;
+  if (dim != 2 && dim != 3) return NULL;
+  if (!(margin >= 0 && margin <= 1e6)) margin = OBB_WORLD_MARGIN;
+  obb_tree_init(&tree, alloc, ud); /* resolves a NULL alloc */
+  w = (obb_world *)tree.alloc(tree.ud, NULL, 0, sizeof(obb_world));
+  if (w == NULL) return NULL;
+  w->dim = dim;
+  w->box_size = dim == 2 ? sizeof(obb2) : sizeof(obb3);
+  w->margin = margin;
+  w->tree = tree;
+  w->items = NULL;
+  w->boxes = NULL;
+  w->cap = w->count = w->box_cap = w->moves = 0;
+  obb_grid_init(&w->grid, w->tree.alloc, w->tree.ud);
+  w->stale = NULL;
+  w->nstale = w->stale_cap = 0;
+  w->free_id = -1;
+  return w;
+}
+
+void obb_world_free(obb_world *w) {
+  obb_alloc alloc;
+  void *ud;
+  if (w == NULL) return;
+  alloc = w->tree.alloc;
+  ud = w->tree.ud;
+  if (w->items != NULL)
+    alloc(ud, w->items, (size_t)w->cap * sizeof(world_item), 0);
+  if (w->boxes != NULL)
+    alloc(ud, w->boxes, (size_t)w->box_cap * w->box_size, 0);
+  obb_tree_free(&w->tree);
+  obb_grid_free(&w->grid);
+  if (w->stale != NULL)
+    alloc(ud, w->stale, (size_t)w->stale_cap * sizeof(int), 0);
+  alloc(ud, w, sizeof(obb_world), 0);
+}
+
+int obb_world_dim(const obb_world *w) { return w->dim; }
+int obb_world_count(const obb_world *w) { return w->count; }
+
+size_t obb_world_memory(const obb_world *w) {
+  return sizeof(obb_world) + (size_t)w->cap * sizeof(world_item) +
+         (size_t)w->box_cap * w->box_size + obb_tree_memory(&w->tree) +
+         obb_grid_memory(&w->grid) + (size_t)w->stale_cap * sizeof(int);
+}
+
+const void *obb_world_box(const obb_world *w, int id) {
+  if (id < 0 || id >= w->cap || w->items[id].leaf == OBB_TREE_NULL)
+    return NULL;
+  return BOX(w, id);
+}
+
+/* The box's bounding box, grown by a few ulps of its coordinates: the exact
+** tests round too, and a pair they call touching must never be dropped
+** because its bounding boxes, rounded the other way, just missed. */
+static void tight_aabb(const obb_world *w, const void *box, double out[6]) {
+  double h[3], c[3];
+  int i;
+  if (w->dim == 2) {
+    const obb2 *b = (const obb2 *)box;
+    h[0] = b->e[0] * fabs(b->u[0]) + b->e[1] * fabs(b->u[1]);
+    h[1] = b->e[0] * fabs(b->u[1]) + b->e[1] * fabs(b->u[0]);
+    h[2] = 0;
+    c[0] = b->c[0]; c[1] = b->c[1]; c[2] = 0;
+  } else {
+    const obb3 *b = (const obb3 *)box;
+    for (i = 0; i < 3; i++) {
+      h[i] = b->e[0] * fabs(b->u[0][i]) + b->e[1] * fabs(b->u[1][i]) +
+             b->e[2] * fabs(b->u[2][i]);
+      c[i] = b->c[i];
+    }
+  }
+  for (i = 0; i < 3; i++) {
+    double pad = (fabs(c[i]) + h[i]) * (8 * DBL_EPSILON);
+    out[i] = c[i] - h[i] - pad;
+    out[i + 3] = c[i] + h[i] + pad;
+  }
+}
+
+/* The leaf's box: the tight box grown on every side by margin times its
+** largest half side, so small moves stay inside it. */
+static void fat_aabb(const obb_world *w, const double tight[6],
+                     double out[6]) {
+  double m = 0;
+  int i;
+  for (i = 0; i < w->dim; i++) {
+    double h = (tight[i + 3] - tight[i]) * 0.5;
+    if (h > m) m = h;
+  }
+  m *= w->margin;
+  for (i = 0; i < 3; i++) {
+    out[i] = i < w->dim ? tight[i] - m : tight[i];
+    out[i + 3] = i < w->dim ? tight[i + 3] + m : tight[i + 3];
+  }
+}
+
+static int contains_aabb(const double outer[6], const double inner[6]) {
+  return outer[0] <= inner[0] && outer[1] <= inner[1] &&
+         outer[2] <= inner[2] && inner[3] <= outer[3] &&
+         inner[4] <= outer[4] && inner[5] <= outer[5];
+}
+
+static int grow(obb_world *w) {
+  obb_alloc alloc = w->tree.alloc;
+  void *ud = w->tree.ud, *p;
+  int cap = w->cap == 0 ? 16 : w->cap * 2, i;
+  if (w->cap > INT_MAX / 4) return 0;
+  if ((size_t)cap > ((size_t)-1) / sizeof(obb3)) return 0;
+  if (w->box_cap < cap) {
+    p = alloc(ud, w->boxes, (size_t)w->box_cap * w->box_size,
+              (size_t)cap * w->box_size);
+    if (p == NULL) return 0;
+    w->boxes = (unsigned char *)p;
+    w->box_cap = cap;
+  }
+  p = alloc(ud, w->items, (size_t)w->cap * sizeof(world_item),
+            (size_t)cap * sizeof(world_item));
+  if (p == NULL) return 0; /* boxes grew, harmlessly: a later try reuses it */
+  w->items = (world_item *)p;
+  /* link the new ids so that the lowest comes out first */
+  for (i = cap - 1; i >= w->cap; i--) {
+    w->items[i].leaf = OBB_TREE_NULL;
+    w->items[i].aabb[0] = 1;
+    w->items[i].aabb[3] = -1;
+    w->items[i].stale = 0;
+    w->items[i].next_free = w->free_id;
+    w->free_id = i;
+  }
+  w->cap = cap;
+  return 1;
+}
+
+int obb_world_reserve(obb_world *w) {
+  if (w->free_id < 0 && !grow(w)) return -1;
+  if (!obb_tree_reserve(&w->tree, 2)) return -1;
+  return w->free_id;
+}
+
+int obb_world_add(obb_world *w, const void *box) {
+  double fat[6];
+  world_item *it;
+  int id, leaf;
+  if (w->free_id < 0 && !grow(w)) return -1;
+  id = w->free_id;
+  it = &w->items[id];
+  tight_aabb(w, box, it->aabb);
+  fat_aabb(w, it->aabb, fat);
+  leaf = obb_tree_insert(&w->tree, fat, id);
+  if (leaf == OBB_TREE_NULL) return -1;
+  w->moves++;
+  w->free_id = it->next_free;
+  it->leaf = leaf;
+  it->stale = 0;
+  memcpy(BOX(w, id), box, w->box_size);
+  w->count++;
+  return id;
+}
+
+static void move_leaf(obb_world *w, int id) {
+  world_item *it = &w->items[id];
+  double fat[6];
+  fat_aabb(w, it->aabb, fat);
+  obb_tree_move(&w->tree, it->leaf, fat);
+  it->stale = 0;
+  w->moves++;
+}
+
+/* An update only records the box; a box that left its leaf is queued, and
+** the tree catches up before its next use (pairs do not use it), so a
+** frame that updates everything and asks for pairs does no tree work. */
+void obb_world_update(obb_world *w, int id, const void *box) {
+  world_item *it = &w->items[id];
+  memcpy(BOX(w, id), box, w->box_size);
+  tight_aabb(w, box, it->aabb);
+  if (it->stale || contains_aabb(w->tree.nodes[it->leaf].box, it->aabb))
+    return;
+  if (w->nstale == w->stale_cap) {
+    int cap = w->stale_cap == 0 ? 64 : w->stale_cap * 2;
+    int *p = cap > INT_MAX / 4 ? NULL
+        : (int *)w->tree.alloc(w->tree.ud, w->stale,
+                               (size_t)w->stale_cap * sizeof(int),
+                               (size_t)cap * sizeof(int));
+    if (p == NULL) { /* no room to defer: move it now (never allocates) */
+      move_leaf(w, id);
+      return;
+    }
+    w->stale = p;
+    w->stale_cap = cap;
+  }
+  w->stale[w->nstale++] = id;
+  it->stale = 1;
+}
+
+/* Moves the queued leaves, then renumbers the tree's nodes depth-first
+** once a quarter of the items have moved since the last time: the copy
+** costs about one traversal, and traversals after it run much faster on a
+** large world (their steps walk memory nearly in order). */
+static void on_moved(void *ctx, int id, int leaf) {
+  ((obb_world *)ctx)->items[id].leaf = leaf;
+}
+
+static void refresh(obb_world *w) {
+  int i;
+  for (i = 0; i < w->nstale; i++) {
+    int id = w->stale[i];
+    if (w->items[id].stale && w->items[id].leaf != OBB_TREE_NULL)
+      move_leaf(w, id);
+  }
+  w->nstale = 0;
+  if (w->count >= 256 && w->moves >= w->count / 4) {
+    if (obb_tree_compact(&w->tree, on_moved, w) == 0) w->moves = 0;
+  }
+}
+
+void obb_world_remove(obb_world *w, int id) {
+  world_item *it = &w->items[id];
+  obb_tree_remove(&w->tree, it->leaf);
+  it->leaf = OBB_TREE_NULL;
+  it->stale = 0;
+  it->aabb[0] = 1;
+  it->aabb[3] = -1;
+  it->next_free = w->free_id;
+  w->free_id = id;
+  w->count--;
+}
+
+/* ---- the exact tests behind the broad phase ------------------------- */
+
+static int box_box(const obb_world *w, const void *a, const void *b) {
+  return w->dim == 2 ? obb2_intersects((const obb2 *)a, (const obb2 *)b)
+                     : obb3_intersects((const obb3 *)a, (const obb3 *)b);
+}
+
+/* The segment against a box: obbN_raycast (obb_ray.c) gives the entry t
+** and the normal; an origin inside gives t = 0 and a zero normal. */
+static int ray_box(int dim, const void *box, const double o[3],
+                   const double d[3], double maxt, double *t, double n[3]) {
+  n[2] = 0;
+  return dim == 2 ? obb2_raycast((const obb2 *)box, o, d, maxt, t, n) != 0
+                  : obb3_raycast((const obb3 *)box, o, d, maxt, t, n) != 0;
+}
+
+/* ---- queries --------------------------------------------------------- */
+
+typedef struct query_ctx {
+  const obb_world *w;
+  const void *box;    /* query box, or NULL for a point */
+  double p[3];        /* the point; the segment origin */
+  double d[3];        /* the segment direction */
+  double aabb[6];     /* the query's tight bounding box */
+  obb_world_hit_fn hit;
+  obb_world_ray_fn ray;
+  obb_world_pair_fn pair;
+  void *ctx;
+} query_ctx;
+
+static void on_box(void *ctx, int id) {
+  query_ctx *q = (query_ctx *)ctx;
+  const obb_world *w = q->w;
+  if (obb_box_overlap(w->items[id].aabb, q->aabb) &&
+      box_box(w, q->box, BOX(w, id)))
+    q->hit(q->ctx, id);
+}
+
+int obb_world_query_box(obb_world *w, const void *box,
+                        obb_world_hit_fn f, void *ctx) {
+  query_ctx q;
+  refresh(w);
+  q.w = w; q.box = box; q.hit = f; q.ctx = ctx;
+  tight_aabb(w, box, q.aabb);
+  return obb_tree_query(&w->tree, q.aabb, on_box, &q);
+}
+
+static void on_point(void *ctx, int id) {
+  query_ctx *q = (query_ctx *)ctx;
+  const obb_world *w = q->w;
+  const void *b = BOX(w, id);
+  if (!obb_box_overlap(w->items[id].aabb, q->aabb)) return;
+  if (w->dim == 2 ? obb2_contains_point((const obb2 *)b, q->p[0], q->p[1])
+                  : obb3_contains_point((const obb3 *)b, q->p))
+    q->hit(q->ctx, id);
+}
+
+int obb_world_query_point(obb_world *w, const double *p,
+                          obb_world_hit_fn f, void *ctx) {
+  query_ctx q;
+  int i;
+  refresh(w);
+  q.w = w; q.hit = f; q.ctx = ctx;
+  for (i = 0; i < 3; i++) {
+    q.p[i] = i < w->dim ? p[i] : 0;
+    q.aabb[i] = q.aabb[i + 3] = q.p[i];
+  }
+  return obb_tree_query(&w->tree, q.aabb, on_point, &q);
+}
+
+static double on_ray(void *ctx, int id, double maxt) {
+  query_ctx *q = (query_ctx *)ctx;
+  const obb_world *w = q->w;
+  double t, n[3];
+  if (!obb_box_ray(w->items[id].aabb, q->p, q->d, maxt)) return maxt;
+  if (!ray_box(w->dim, BOX(w, id), q->p, q->d, maxt, &t, n)) return maxt;
+  return q->ray(q->ctx, id, t, n, maxt);
+}
+
+int obb_world_raycast(obb_world *w, const double *o, const double *d,
+                      double maxt, obb_world_ray_fn f, void *ctx) {
+  query_ctx q;
+  int i;
+  refresh(w);
+  q.w = w; q.ray = f; q.ctx = ctx;
+  for (i = 0; i < 3; i++) {
+    q.p[i] = i < w->dim ? o[i] : 0;
+    q.d[i] = i < w->dim ? d[i] : 0;
+  }
+  return obb_tree_raycast(&w->tree, q.p, q.d, maxt, on_ray, &q);
+}
+
+static void on_pair(void *ctx, int a, int b) {
+  query_ctx *q = (query_ctx *)ctx;
+  const obb_world *w = q->w;
+  if (box_box(w, BOX(w, a), BOX(w, b))) q->pair(q->ctx, a, b); /* a < b */
+}
+
+int obb_world_pairs(obb_world *w, obb_world_pair_fn f, void *ctx) {
+  query_ctx q;
+  if (w->count == 0) return 0;
+  q.w = w; q.pair = f; q.ctx = ctx;
+  return obb_grid_pairs(&w->grid, w->dim, w->items[0].aabb,
+                        sizeof(world_item), w->cap,
+                        on_pair, &q);
+}
