@@ -98,9 +98,17 @@ describe("worlds under load", function()
       assert.equal(N_ITEMS, w:count())
       local out = {}
       assert.equal(1, w:query_point(500.1, 5.1, out))
+      local full = w:memory()
+      assert.truthy(full > 64 * N_ITEMS, "a full world holds only " .. full .. " B")
       for i = 1, N_ITEMS do w:remove(i) end
       assert.equal(0, w:count())
+      -- emptied but alive: the C arrays and the item tables are given back
+      assert.truthy(w:memory() < 1024, "emptied world holds " .. w:memory() .. " B")
+      local alive = full_gc()
+      assert.truthy(alive - base < 64, "emptied world keeps " .. (alive - base) .. " KiB of Lua heap")
       assert.equal(0, w:query_point(500.1, 5.1, out))
+      w:add("again", 500.1, 5.1, 1, 1) -- still usable, from scratch
+      assert.equal(1, w:query_point(500.1, 5.1, out))
       w:close()
       w = nil -- luacheck: ignore
       local after = full_gc()
@@ -111,12 +119,6 @@ describe("worlds under load", function()
       local grown = math.max(rss[3], rss[4]) - rss[2]
       assert.truthy(grown < 8 * 1024, "process grew by " .. grown .. " KiB over two more cycles")
     end
-  end)
-
-  it("an emptied world gives back its capacity while it lives", function()
-    -- Lua tables do not shrink when entries are removed, and the core keeps
-    -- its arrays, so an emptied world holds what it held until closed.
-    pending("worlds keep their capacity until closed or collected")
   end)
 
   it("regrowing an emptied world does not leak", function()

@@ -39,6 +39,7 @@ typedef struct scratch {
 } scratch;
 
 typedef struct lworld {
+  const void *tag; /* &world_tag: what marks a world (see to_world) */
   obb_world *w; /* NULL once closed */
   int dim;
   int lock; /* > 0 while results are copied out and filters run */
@@ -47,8 +48,17 @@ typedef struct lworld {
   void *ud;
 } lworld;
 
+/* A world is a userdata of exactly sizeof(lworld) starting with the
+** address of this constant, as boxes are told apart in lobb_internal.h:
+** two API calls and a compare instead of the metatable's four, on every
+** method call (w:update runs once per item and frame). Scripts cannot
+** write raw bytes into a userdata, nor other modules know the address. */
+static const char world_tag = 'w';
+
 static lworld *to_world(lua_State *L, int idx) {
-  return (lworld *)lobb_toudata(L, idx, UV_WORLD, sizeof(lworld));
+  lworld *lw = (lworld *)lua_touserdata(L, idx);
+  return lw != NULL && lobb_rawlen(L, idx) == sizeof(lworld) &&
+                 lw->tag == &world_tag ? lw : NULL;
 }
 
 static lworld *check_world(lua_State *L) {
@@ -172,6 +182,7 @@ static int new_world(lua_State *L, int dim) {
       luaL_argerror(L, 1, "margin must be in [0, 1e6]");
   }
   lw = (lworld *)lobb_newuserdatan(L, sizeof(lworld), 2);
+  lw->tag = &world_tag;
   lw->w = NULL;
   lw->dim = dim;
   lw->lock = 0;
@@ -193,10 +204,14 @@ static int new_world(lua_State *L, int dim) {
 static int l_world2(lua_State *L) { return new_world(L, 2); }
 static int l_world3(lua_State *L) { return new_world(L, 3); }
 
-static void release(lworld *lw) {
+static void free_buffer(lworld *lw) {
   if (lw->buf.p != NULL) lw->alloc(lw->ud, lw->buf.p, lw->buf.cap, 0);
   lw->buf.p = NULL;
   lw->buf.cap = 0;
+}
+
+static void release(lworld *lw) {
+  free_buffer(lw);
   obb_world_free(lw->w);
   lw->w = NULL;
 }
@@ -261,9 +276,46 @@ static int m_add(lua_State *L) {
   return 1;
 }
 
+/* w:update(item, cx, cy, hx, hy, angle) on a 2D world, the call a game
+** makes for every moving item and frame, with every check of the general
+** path below but fewer API calls; returns 0 (having changed nothing) for
+** anything else, or anything wrong, which the general path then takes (and
+** reports). */
+static int update2_fast(lua_State *L) {
+  lworld *lw = to_world(L, 1);
+  lua_Number v[5];
+  obb2 b;
+  lua_Integer id;
+  int i;
+  if (lw == NULL || lw->w == NULL || lw->lock > 0 || lw->dim != 2 ||
+      lua_gettop(L) != 7)
+    return 0;
+  for (i = 0; i < 5; i++) {
+    if (lua_type(L, 3 + i) != LUA_TNUMBER) return 0;
+    v[i] = lua_tonumber(L, 3 + i);
+    if (v[i] - v[i] != 0) return 0; /* NaN or infinite */
+  }
+  if (v[2] < 0 || v[3] < 0) return 0;
+  lobb_getuv(L, 1, UV_BYITEM);
+  lua_pushvalue(L, 2); /* nil or NaN finds nothing: the slow path says so */
+  lua_rawget(L, -2);
+  if (lua_type(L, -1) != LUA_TNUMBER) return 0;
+  id = lua_tointeger(L, -1);
+  b.c[0] = v[0]; b.c[1] = v[1];
+  b.e[0] = v[2]; b.e[1] = v[3];
+  obb2_set_angle(&b, v[4]);
+  obb_world_update(lw->w, (int)id, &b);
+  lua_settop(L, 1);
+  return 1;
+}
+
 /* w:update(item, box | numbers) -> w */
 static int m_update(lua_State *L) {
-  lworld *lw = check_mutable(L, "update");
+  lworld *lw;
+  int top = lua_gettop(L);
+  if (update2_fast(L)) return 1;
+  lua_settop(L, top);
+  lw = check_mutable(L, "update");
   int id = check_id(L, 2);
   anybox b;
   box_args(L, lw, 3, &b, obb_world_box(lw->w, id));
@@ -285,6 +337,13 @@ static int m_remove(lua_State *L) {
   lua_pushnil(L);
   lua_rawseti(L, -2, id + 1);
   obb_world_remove(lw->w, id);
+  if (obb_world_count(lw->w) == 0) { /* the core freed its arrays */
+    free_buffer(lw);
+    lua_newtable(L); /* fresh tables: emptied ones keep their size */
+    lobb_setuv(L, 1, UV_BYITEM);
+    lua_newtable(L);
+    lobb_setuv(L, 1, UV_BYID);
+  }
   lua_settop(L, 1);
   return 1;
 }
@@ -304,6 +363,15 @@ static int m_has(lua_State *L) {
 static int m_count(lua_State *L) {
   lworld *lw = check_world(L);
   lua_pushinteger(L, obb_world_count(lw->w));
+  return 1;
+}
+
+/* w:memory() -> bytes the world holds outside Lua's heap (its C arrays
+** and scratch; collectgarbage("count") does not see them) */
+static int m_memory(lua_State *L) {
+  lworld *lw = check_world(L);
+  lobb_checknargs(L, 1);
+  lua_pushnumber(L, (lua_Number)(obb_world_memory(lw->w) + lw->buf.cap));
   return 1;
 }
 
@@ -630,6 +698,7 @@ static const luaL_Reg world_methods[] = {
   {"add", m_add},
   {"update", m_update},
   {"remove", m_remove},
+  {"memory", m_memory},
   {"has", m_has},
   {"get", m_get},
   {"count", m_count},

@@ -28,11 +28,15 @@ typedef struct gent {
 typedef struct gcell { /* a cell of a sparse (hashed) level */
   long long k[3];
   int level;
+  int slot; /* its slot in the hash table, to empty it after */
 } gcell;
 
 typedef struct glevel {
   long long lo[3], hi[3]; /* bounds of its boxes' corner cells */
-  long long w[3];         /* a dense level's extent in cells */
+  long long o[3], w[3];   /* a dense level's first cell and extent, with
+                          ** a border of empty cells: no neighbour of an
+                          ** occupied cell falls outside, so the pair loops
+                          ** need no bounds checks */
   size_t base;            /* a dense level's first slot */
   double scale;           /* 2^-level */
   int count, dense;
@@ -170,6 +174,12 @@ typedef struct grid_run {
   void *ctx;
 } grid_run;
 
+/* A dense level's slot of cell k. */
+static size_t dense_slot(const glevel *v, const long long k[3]) {
+  return v->base + (size_t)(((k[2] - v->o[2]) * v->w[1] + (k[1] - v->o[1])) *
+                                v->w[0] + (k[0] - v->o[0]));
+}
+
 /* The slot of cell k at level index l, or -1 when no box is filed there. */
 static long slot_at(const grid_run *r, int l, const long long k[3]) {
   const glevel *v = &r->lv[l];
@@ -177,9 +187,7 @@ static long slot_at(const grid_run *r, int l, const long long k[3]) {
   for (j = 0; j < 3; j++)
     if (k[j] < v->lo[j] || k[j] > v->hi[j]) return -1;
   if (v->dense) {
-    return (long)(v->base + (size_t)(((k[2] - v->lo[2]) * v->w[1] +
-                                      (k[1] - v->lo[1])) * v->w[0] +
-                                     (k[0] - v->lo[0])));
+    return (long)dense_slot(v, k);
   } else {
     int c = *find_slot((int *)r->sl, r->cell, r->mask, k, l);
     return c < 0 ? -1 : (long)(r->hashed0 + (size_t)c);
@@ -201,6 +209,7 @@ static void report(const grid_run *r, int a, int b) {
 static void cell_pairs(const grid_run *r, long s, int l, const long long k[3],
                        int nhalf) {
   const gent *en = r->en;
+  const glevel *v = &r->lv[l];
   int p, q, a0 = r->end[s - 1], a1 = r->end[s], h;
   for (p = a0; p < a1; p++)
     for (q = p + 1; q < a1; q++)
@@ -212,8 +221,13 @@ static void cell_pairs(const grid_run *r, long s, int l, const long long k[3],
     m[0] = k[0] + half[h][0];
     m[1] = k[1] + half[h][1];
     m[2] = k[2] + half[h][2];
-    t = slot_at(r, l, m);
-    if (t < 0) continue;
+    if (v->dense) { /* a fixed step away, inside the border */
+      t = s + (long)((half[h][2] * v->w[1] + half[h][1]) * v->w[0] +
+                     half[h][0]);
+    } else {
+      t = slot_at(r, l, m);
+      if (t < 0) continue;
+    }
     b0 = r->end[t - 1];
     b1 = r->end[t];
     for (p = a0; p < a1; p++)
@@ -305,10 +319,12 @@ int obb_grid_pairs(obb_grid *g, int dim, const void *base, size_t stride,
     double cells = 1;
     if (!(used >> l & 1)) continue;
     for (j = 0; j < 3; j++) {
-      v->w[j] = v->hi[j] - v->lo[j] + 1;
+      int pad = j < dim ? 1 : 0;
+      v->o[j] = v->lo[j] - pad;
+      v->w[j] = v->hi[j] - v->lo[j] + 1 + 2 * pad;
       cells *= (double)v->w[j];
     }
-    v->dense = cells <= 2.0 * v->count + 16;
+    v->dense = cells <= 3.0 * v->count + 64;
     if (v->dense) {
       v->base = S;
       S += (size_t)cells;
@@ -347,15 +363,14 @@ int obb_grid_pairs(obb_grid *g, int dim, const void *base, size_t stride,
     const gbox *x = &gb[o];
     const glevel *v = &lv[x->level];
     if (v->dense) {
-      s = v->base + (size_t)(((x->c[2] - v->lo[2]) * v->w[1] +
-                              (x->c[1] - v->lo[1])) * v->w[0] +
-                             (x->c[0] - v->lo[0]));
+      s = dense_slot(v, x->c);
     } else {
       int *p = find_slot(sl, cell, mask, x->c, x->level);
       if (*p < 0) {
         gcell *nc = &cell[ncells];
         nc->k[0] = x->c[0]; nc->k[1] = x->c[1]; nc->k[2] = x->c[2];
         nc->level = x->level;
+        nc->slot = (int)(p - sl);
         *p = ncells++;
       }
       s = S + (size_t)*p;
@@ -387,24 +402,45 @@ int obb_grid_pairs(obb_grid *g, int dim, const void *base, size_t stride,
     const glevel *v = &lv[l];
     long long k[3];
     if (!(used >> l & 1) || !v->dense) continue;
-    s = v->base;
     for (k[2] = v->lo[2]; k[2] <= v->hi[2]; k[2]++)
-      for (k[1] = v->lo[1]; k[1] <= v->hi[1]; k[1]++)
-        for (k[0] = v->lo[0]; k[0] <= v->hi[0]; k[0]++, s++)
+      for (k[1] = v->lo[1]; k[1] <= v->hi[1]; k[1]++) {
+        k[0] = v->lo[0];
+        s = dense_slot(v, k);
+        for (; k[0] <= v->hi[0]; k[0]++, s++)
           if (end[(long)s - 1] < end[s]) cell_pairs(&r, (long)s, l, k, nhalf);
+      }
   }
   for (i = 0; i < ncells; i++)
     cell_pairs(&r, (long)(S + (size_t)i), cell[i].level, cell[i].k, nhalf);
-  /* coarser levels: each box looks into the cells there that could hold a
-  ** box reaching it: a box's corner cell is at most one below its low
-  ** corner's cell on each axis, and not above its high corner's */
+  /* across levels: of each two levels, the boxes of one look into the
+  ** cells of the other that could hold a box reaching them: a box's corner
+  ** cell is at most one below the low corner's cell on each axis, and not
+  ** above the high corner's. Either side finds every pair once; the side
+  ** with fewer cells to look at does it (few huge boxes look into the fine
+  ** level rather than every small box into the huge ones' cells). */
   if ((used & (used - 1)) != 0) {
+    unsigned long long probe[MAX_LEVELS];
+    int a, b;
+    for (a = 0; a < MAX_LEVELS; a++) probe[a] = 0;
+    for (a = 0; a < MAX_LEVELS; a++) {
+      if (!(used >> a & 1)) continue;
+      for (b = a + 1; b < MAX_LEVELS; b++) {
+        double up, down; /* cells a box of a looks at in b, and back */
+        if (!(used >> b & 1)) continue;
+        up = (double)lv[a].count * pow(3.0, dim);
+        down = b - a > 30 ? HUGE_VAL
+             : (double)lv[b].count * pow(ldexp(1.0, b - a) + 2, dim);
+        if (down < up) probe[b] |= 1ULL << a;
+        else probe[a] |= 1ULL << b;
+      }
+    }
     for (o = 0; o < np; o++) {
       const gent *e = &en[o];
-      for (l = e->level + 1; l < MAX_LEVELS; l++) {
+      unsigned long long m = probe[e->level];
+      for (l = 0; m != 0; l++, m >>= 1) {
         long long c0[3] = {0, 0, 0}, c1[3] = {0, 0, 0}, k[3];
         const glevel *v = &lv[l];
-        if (!(used >> l & 1)) continue;
+        if (!(m & 1)) continue;
         for (j = 0; j < dim; j++) {
           c0[j] = cell_of(e->lo[j], v->scale) - 1;
           c1[j] = cell_of(e->hi[j], v->scale);
@@ -424,7 +460,6 @@ int obb_grid_pairs(obb_grid *g, int dim, const void *base, size_t stride,
       }
     }
   }
-  for (i = 0; i < ncells; i++) /* all slots empty again */
-    *find_slot(sl, cell, mask, cell[i].k, cell[i].level) = -1;
+  for (i = 0; i < ncells; i++) sl[cell[i].slot] = -1; /* all empty again */
   return 0;
 }

@@ -24,7 +24,7 @@ typedef struct world_item {
                   ** max while the id is free, so the grid skips it */
   int leaf;       /* OBB_TREE_NULL while the id is free */
   int next_free;
-  int stale;      /* the box left its leaf; the tree is told lazily */
+  int stale;      /* queued: the tree has not checked its last update */
 } world_item;
 
 struct obb_world {
@@ -66,21 +66,30 @@ obb_world *obb_world_new(int dim, double margin, obb_alloc alloc, void *ud) {
   return w;
 }
 
-void obb_world_free(obb_world *w) {
-  obb_alloc alloc;
-  void *ud;
-  if (w == NULL) return;
-  alloc = w->tree.alloc;
-  ud = w->tree.ud;
+/* Frees every array and leaves w empty, as obb_world_new made it. */
+static void release_arrays(obb_world *w) {
+  obb_alloc alloc = w->tree.alloc;
+  void *ud = w->tree.ud;
   if (w->items != NULL)
     alloc(ud, w->items, (size_t)w->cap * sizeof(world_item), 0);
   if (w->boxes != NULL)
     alloc(ud, w->boxes, (size_t)w->box_cap * w->box_size, 0);
-  obb_tree_free(&w->tree);
-  obb_grid_free(&w->grid);
   if (w->stale != NULL)
     alloc(ud, w->stale, (size_t)w->stale_cap * sizeof(int), 0);
-  alloc(ud, w, sizeof(obb_world), 0);
+  obb_tree_free(&w->tree);
+  obb_grid_free(&w->grid);
+  w->items = NULL;
+  w->boxes = NULL;
+  w->stale = NULL;
+  w->cap = w->count = w->box_cap = w->moves = 0;
+  w->nstale = w->stale_cap = 0;
+  w->free_id = -1;
+}
+
+void obb_world_free(obb_world *w) {
+  if (w == NULL) return;
+  release_arrays(w);
+  w->tree.alloc(w->tree.ud, w, sizeof(obb_world), 0);
 }
 
 int obb_world_dim(const obb_world *w) { return w->dim; }
@@ -213,15 +222,15 @@ static void move_leaf(obb_world *w, int id) {
   w->moves++;
 }
 
-/* An update only records the box; a box that left its leaf is queued, and
-** the tree catches up before its next use (pairs do not use it), so a
-** frame that updates everything and asks for pairs does no tree work. */
+/* An update only records the box and queues the item (once): whether it
+** left its leaf is asked when the tree is next used (pairs do not use it),
+** so a frame that updates everything and asks for pairs does no tree work,
+** and an update never reads the tree (a cache miss on a large world). */
 void obb_world_update(obb_world *w, int id, const void *box) {
   world_item *it = &w->items[id];
   memcpy(BOX(w, id), box, w->box_size);
   tight_aabb(w, box, it->aabb);
-  if (it->stale || contains_aabb(w->tree.nodes[it->leaf].box, it->aabb))
-    return;
+  if (it->stale) return;
   if (w->nstale == w->stale_cap) {
     int cap = w->stale_cap == 0 ? 64 : w->stale_cap * 2;
     int *p = cap > INT_MAX / 4 ? NULL
@@ -251,8 +260,10 @@ static void refresh(obb_world *w) {
   int i;
   for (i = 0; i < w->nstale; i++) {
     int id = w->stale[i];
-    if (w->items[id].stale && w->items[id].leaf != OBB_TREE_NULL)
-      move_leaf(w, id);
+    world_item *it = &w->items[id];
+    if (!it->stale || it->leaf == OBB_TREE_NULL) continue;
+    if (contains_aabb(w->tree.nodes[it->leaf].box, it->aabb)) it->stale = 0;
+    else move_leaf(w, id);
   }
   w->nstale = 0;
   if (w->count >= 256 && w->moves >= w->count / 4) {
@@ -269,7 +280,10 @@ void obb_world_remove(obb_world *w, int id) {
   it->aabb[3] = -1;
   it->next_free = w->free_id;
   w->free_id = id;
-  w->count--;
+  /* An emptied world gives all its memory back (a level that held 100,000
+  ** items and is cleared must not keep megabytes of arrays); ids restart
+  ** from 0, which is safe since no item holds one any more. */
+  if (--w->count == 0) release_arrays(w);
 }
 
 /* ---- the exact tests behind the broad phase ------------------------- */
