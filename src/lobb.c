@@ -64,6 +64,13 @@ void lobb_checknargs(lua_State *L, int n) {
   if (lua_gettop(L) > n) lobb_typeerror(L, n + 1, "no value");
 }
 
+int lobb_pushnumbers(lua_State *L, const double *v, int n) {
+  int i;
+  luaL_checkstack(L, n, NULL);
+  for (i = 0; i < n; i++) lua_pushnumber(L, v[i]);
+  return n;
+}
+
 int lobb_statuserror(lua_State *L, int idx, obb_status s) {
   return luaL_argerror(L, idx, obb_status_string(s));
 }

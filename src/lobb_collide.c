@@ -8,13 +8,6 @@
 */
 #include "lobb_internal.h"
 
-static int push_numbers(lua_State *L, const double *v, int n) {
-  int i;
-  luaL_checkstack(L, n, NULL);
-  for (i = 0; i < n; i++) lua_pushnumber(L, v[i]);
-  return n;
-}
-
 /* a:penetration(b) -> nx, ny[, nz], depth | nil */
 static int m_penetration2(lua_State *L) {
   obb2 *a = lobb_check2(L, 1), *b = lobb_check2(L, 2);
@@ -24,7 +17,7 @@ static int m_penetration2(lua_State *L) {
     lua_pushnil(L);
     return 1;
   }
-  return push_numbers(L, v, 3);
+  return lobb_pushnumbers(L, v, 3);
 }
 
 static int m_penetration3(lua_State *L) {
@@ -35,7 +28,7 @@ static int m_penetration3(lua_State *L) {
     lua_pushnil(L);
     return 1;
   }
-  return push_numbers(L, v, 4);
+  return lobb_pushnumbers(L, v, 4);
 }
 
 /* The optional table of contacts(b [, out]): its index, or 0 when absent. */
@@ -60,9 +53,9 @@ static int push_contacts(lua_State *L, int out, int count, const double *n,
     }
   }
   lua_pushinteger(L, count);
-  push_numbers(L, n, dim);
+  lobb_pushnumbers(L, n, dim);
   if (out) return 1 + dim;
-  return 1 + dim + push_numbers(L, pts, count * stride);
+  return 1 + dim + lobb_pushnumbers(L, pts, count * stride);
 }
 
 /* a:contacts(b [, out]) -> count, nx, ny[, x, y, depth, ...] | nil */
@@ -100,7 +93,7 @@ static int m_sweep2(lua_State *L) {
     lua_pushnil(L);
     return 1;
   }
-  return push_numbers(L, r, 3);
+  return lobb_pushnumbers(L, r, 3);
 }
 
 /* a:sweep(b, vax, vay, vaz, vbx, vby, vbz) -> t, nx, ny, nz | nil */
@@ -115,7 +108,7 @@ static int m_sweep3(lua_State *L) {
     lua_pushnil(L);
     return 1;
   }
-  return push_numbers(L, r, 4);
+  return lobb_pushnumbers(L, r, 4);
 }
 
 const luaL_Reg lobb_collide2_methods[] = {

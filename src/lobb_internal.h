@@ -72,6 +72,9 @@ lua_Number lobb_checkextent(lua_State *L, int idx);
 /* At most n arguments: an extra one is reported, since it usually means a
 ** 3D call on a 2D box or a misplaced argument. */
 void lobb_checknargs(lua_State *L, int n);
+/* Pushes v[0..n-1] as numbers, returning n: how queries answer without
+** making a table. */
+int lobb_pushnumbers(lua_State *L, const double *v, int n);
 /* Raises the error for a failed core call on argument idx. */
 int lobb_statuserror(lua_State *L, int idx, obb_status s);
 

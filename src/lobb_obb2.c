@@ -117,38 +117,31 @@ static int m_transform(lua_State *L) {
   return 1;
 }
 
-static int push_numbers(lua_State *L, const double *v, int n) {
-  int i;
-  luaL_checkstack(L, n, NULL);
-  for (i = 0; i < n; i++) lua_pushnumber(L, v[i]);
-  return n;
-}
-
 static int m_corners(lua_State *L) {
   double v[8];
   obb2_corners(lobb_check2(L, 1), v);
-  return push_numbers(L, v, 8);
+  return lobb_pushnumbers(L, v, 8);
 }
 
 static int m_aabb(lua_State *L) {
   double v[4];
   obb2_aabb(lobb_check2(L, 1), v);
-  return push_numbers(L, v, 4);
+  return lobb_pushnumbers(L, v, 4);
 }
 
 static int m_center(lua_State *L) {
-  return push_numbers(L, lobb_check2(L, 1)->c, 2);
+  return lobb_pushnumbers(L, lobb_check2(L, 1)->c, 2);
 }
 
 static int m_half_extents(lua_State *L) {
-  return push_numbers(L, lobb_check2(L, 1)->e, 2);
+  return lobb_pushnumbers(L, lobb_check2(L, 1)->e, 2);
 }
 
 static int m_axes(lua_State *L) {
   obb2 *b = lobb_check2(L, 1);
   double v[4];
   v[0] = b->u[0]; v[1] = b->u[1]; v[2] = -b->u[1]; v[3] = b->u[0];
-  return push_numbers(L, v, 4);
+  return lobb_pushnumbers(L, v, 4);
 }
 
 static int m_angle(lua_State *L) {

@@ -140,41 +140,34 @@ static int m_transform(lua_State *L) {
   return 1;
 }
 
-static int push_numbers(lua_State *L, const double *v, int n) {
-  int i;
-  luaL_checkstack(L, n, NULL);
-  for (i = 0; i < n; i++) lua_pushnumber(L, v[i]);
-  return n;
-}
-
 static int m_corners(lua_State *L) {
   double v[24];
   obb3_corners(lobb_check3(L, 1), v);
-  return push_numbers(L, v, 24);
+  return lobb_pushnumbers(L, v, 24);
 }
 
 static int m_aabb(lua_State *L) {
   double v[6];
   obb3_aabb(lobb_check3(L, 1), v);
-  return push_numbers(L, v, 6);
+  return lobb_pushnumbers(L, v, 6);
 }
 
 static int m_center(lua_State *L) {
-  return push_numbers(L, lobb_check3(L, 1)->c, 3);
+  return lobb_pushnumbers(L, lobb_check3(L, 1)->c, 3);
 }
 
 static int m_half_extents(lua_State *L) {
-  return push_numbers(L, lobb_check3(L, 1)->e, 3);
+  return lobb_pushnumbers(L, lobb_check3(L, 1)->e, 3);
 }
 
 static int m_axes(lua_State *L) {
-  return push_numbers(L, &lobb_check3(L, 1)->u[0][0], 9);
+  return lobb_pushnumbers(L, &lobb_check3(L, 1)->u[0][0], 9);
 }
 
 static int m_rotation(lua_State *L) {
   double q[4];
   obb3_rotation(lobb_check3(L, 1), q);
-  return push_numbers(L, q, 4);
+  return lobb_pushnumbers(L, q, 4);
 }
 
 /* ---- in-place updates: each checks every argument before it writes ---- */

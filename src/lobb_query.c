@@ -14,12 +14,6 @@ static void check_vec(lua_State *L, int idx, int n, double *v) {
   for (i = 0; i < n; i++) v[i] = lobb_checkfinite(L, idx + i);
 }
 
-static int push_numbers(lua_State *L, const double *v, int n) {
-  int i;
-  for (i = 0; i < n; i++) lua_pushnumber(L, v[i]);
-  return n;
-}
-
 /* A direction: finite numbers, not all zero (the cast would be empty). */
 static void check_direction(lua_State *L, int idx, int n, double *d) {
   int i, zero = 1;
@@ -89,7 +83,7 @@ static int q2_closest_point(lua_State *L) {
   lobb_checknargs(L, 3);
   check_vec(L, 2, 2, p);
   obb2_closest_point(b, p, out);
-  return push_numbers(L, out, 2);
+  return lobb_pushnumbers(L, out, 2);
 }
 
 /* distance(x, y) -> d, or distance(box) -> d, ax, ay, bx, by */
@@ -106,7 +100,7 @@ static int q2_distance(lua_State *L) {
   if (b == NULL) return lobb_typeerror(L, 2, "number or " LOBB_OBB2);
   lobb_checknargs(L, 2);
   lua_pushnumber(L, obb2_distance(a, b, p, p + 2));
-  return 1 + push_numbers(L, p, 4);
+  return 1 + lobb_pushnumbers(L, p, 4);
 }
 
 static int q2_signed_distance(lua_State *L) {
@@ -164,7 +158,7 @@ static int q3_closest_point(lua_State *L) {
   lobb_checknargs(L, 4);
   check_vec(L, 2, 3, p);
   obb3_closest_point(b, p, out);
-  return push_numbers(L, out, 3);
+  return lobb_pushnumbers(L, out, 3);
 }
 
 static int q3_distance(lua_State *L) {
@@ -180,7 +174,7 @@ static int q3_distance(lua_State *L) {
   if (b == NULL) return lobb_typeerror(L, 2, "number or " LOBB_OBB3);
   lobb_checknargs(L, 2);
   lua_pushnumber(L, obb3_distance(a, b, p, p + 3));
-  return 1 + push_numbers(L, p, 6);
+  return 1 + lobb_pushnumbers(L, p, 6);
 }
 
 static int q3_signed_distance(lua_State *L) {

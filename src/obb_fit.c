@@ -8,9 +8,10 @@
 ** returns an orthonormal basis, and then zero extents on the flat
 ** directions. Extents are measured last, from the final center with the
 ** same arithmetic that obbN_contains_point uses, so every input point is
-** contained exactly, not just up to rounding.
+** contained exactly, not just up to rounding: obbN_enclose_points
+** (obb_fit.h), which the tight fits use too.
 */
-#include "obb.h"
+#include "obb_fit.h"
 #include "obb_math.h"
 
 static obb_status check_points(const double *p, size_t count) {
@@ -34,9 +35,7 @@ static double spread(const double *p, size_t n, int dim, const double *mean) {
 }
 
 obb_status obb2_fit_points(obb2 *b, const double *xy, size_t n) {
-  double mean[2] = {0, 0}, sxx = 0, syy = 0, sxy = 0, u[2], mid[2], c[2];
-  double lo[2] = {HUGE_VAL, HUGE_VAL}, hi[2] = {-HUGE_VAL, -HUGE_VAL};
-  double e[2] = {0, 0}, scale;
+  double mean[2] = {0, 0}, sxx = 0, syy = 0, sxy = 0, u[2], scale;
   size_t i;
   obb_status s = check_points(xy, 2 * n);
   if (s != OBB_OK) return s;
@@ -55,29 +54,7 @@ obb_status obb2_fit_points(obb2 *b, const double *xy, size_t n) {
     double a = 0.5 * atan2(2 * sxy, sxx - syy);
     u[0] = cos(a); u[1] = sin(a);
   }
-  for (i = 0; i < n; i++) {
-    double l[2];
-    obb2_local(mean, u, xy[2 * i], xy[2 * i + 1], l);
-    lo[0] = fmin(lo[0], l[0]); hi[0] = fmax(hi[0], l[0]);
-    lo[1] = fmin(lo[1], l[1]); hi[1] = fmax(hi[1], l[1]);
-  }
-  mid[0] = 0.5 * (lo[0] + hi[0]);
-  mid[1] = 0.5 * (lo[1] + hi[1]);
-  c[0] = mean[0] + mid[0] * u[0] - mid[1] * u[1];
-  c[1] = mean[1] + mid[0] * u[1] + mid[1] * u[0];
-  for (i = 0; i < n; i++) {
-    double l[2];
-    obb2_local(c, u, xy[2 * i], xy[2 * i + 1], l);
-    e[0] = fmax(e[0], fabs(l[0]));
-    e[1] = fmax(e[1], fabs(l[1]));
-  }
-  if (!obb_finite(c[0]) || !obb_finite(c[1]) || !obb_finite(e[0]) ||
-      !obb_finite(e[1]))
-    return OBB_ENOTFINITE;
-  b->c[0] = c[0]; b->c[1] = c[1];
-  b->u[0] = u[0]; b->u[1] = u[1];
-  b->e[0] = e[0]; b->e[1] = e[1];
-  return OBB_OK;
+  return obb2_enclose_points(b, xy, n, mean, u);
 }
 
 /* Cyclic Jacobi eigenvectors of a symmetric 3x3 matrix a (destroyed); the
@@ -118,9 +95,7 @@ static void jacobi3(double a[3][3], double v[3][3]) {
 }
 
 obb_status obb3_fit_points(obb3 *b, const double *xyz, size_t n) {
-  double mean[3] = {0, 0, 0}, cov[3][3] = {{0}}, u[3][3], c[3], d, scale;
-  double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL};
-  double hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL}, e[3] = {0, 0, 0};
+  double mean[3] = {0, 0, 0}, cov[3][3] = {{0}}, u[3][3], d, scale;
   size_t i;
   int j, k;
   obb_status s = check_points(xyz, 3 * n);
@@ -151,21 +126,60 @@ obb_status obb3_fit_points(obb3 *b, const double *xyz, size_t n) {
   for (k = 0; k < 3; k++) u[1][k] -= d * u[0][k];
   obb_normalize3(u[1]);
   obb_cross3(u[0], u[1], u[2]);
+  return obb3_enclose_points(b, xyz, n, mean, (const double(*)[3])u);
+}
+
+obb_status obb2_enclose_points(obb2 *b, const double *xy, size_t n,
+                               const double ref[2], const double u[2]) {
+  double lo[2] = {HUGE_VAL, HUGE_VAL}, hi[2] = {-HUGE_VAL, -HUGE_VAL};
+  double mid[2], c[2], e[2] = {0, 0};
+  size_t i;
+  for (i = 0; i < n; i++) {
+    double l[2];
+    obb2_local(ref, u, xy[2 * i], xy[2 * i + 1], l);
+    lo[0] = fmin(lo[0], l[0]); hi[0] = fmax(hi[0], l[0]);
+    lo[1] = fmin(lo[1], l[1]); hi[1] = fmax(hi[1], l[1]);
+  }
+  mid[0] = 0.5 * (lo[0] + hi[0]);
+  mid[1] = 0.5 * (lo[1] + hi[1]);
+  c[0] = ref[0] + mid[0] * u[0] - mid[1] * u[1];
+  c[1] = ref[1] + mid[0] * u[1] + mid[1] * u[0];
+  for (i = 0; i < n; i++) {
+    double l[2];
+    obb2_local(c, u, xy[2 * i], xy[2 * i + 1], l);
+    e[0] = fmax(e[0], fabs(l[0]));
+    e[1] = fmax(e[1], fabs(l[1]));
+  }
+  if (!obb_finite(c[0]) || !obb_finite(c[1]) || !obb_finite(e[0]) ||
+      !obb_finite(e[1]))
+    return OBB_ENOTFINITE;
+  b->c[0] = c[0]; b->c[1] = c[1];
+  b->u[0] = u[0]; b->u[1] = u[1];
+  b->e[0] = e[0]; b->e[1] = e[1];
+  return OBB_OK;
+}
+
+obb_status obb3_enclose_points(obb3 *b, const double *xyz, size_t n,
+                               const double ref[3], const double u[3][3]) {
+  double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL};
+  double hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL}, c[3], e[3] = {0, 0, 0};
+  size_t i;
+  int j, k;
   for (i = 0; i < n; i++) {
     double l[3];
-    obb3_local(mean, (const double(*)[3])u, xyz + 3 * i, l);
+    obb3_local(ref, u, xyz + 3 * i, l);
     for (j = 0; j < 3; j++) {
       lo[j] = fmin(lo[j], l[j]);
       hi[j] = fmax(hi[j], l[j]);
     }
   }
   for (k = 0; k < 3; k++) {
-    c[k] = mean[k];
+    c[k] = ref[k];
     for (j = 0; j < 3; j++) c[k] += 0.5 * (lo[j] + hi[j]) * u[j][k];
   }
   for (i = 0; i < n; i++) {
     double l[3];
-    obb3_local(c, (const double(*)[3])u, xyz + 3 * i, l);
+    obb3_local(c, u, xyz + 3 * i, l);
     for (j = 0; j < 3; j++) e[j] = fmax(e[j], fabs(l[j]));
   }
   for (j = 0; j < 3; j++)

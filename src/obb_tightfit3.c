@@ -32,6 +32,7 @@
 ** ranked by area, then length, instead of by rounding noise.
 */
 #include "obb.h"
+#include "obb_fit.h"
 #include "obb_hull2.h"
 #include "obb_math.h"
 
@@ -259,42 +260,6 @@ static void dito_axes(const double s[NSAMPLE][3], double axes[][3], int *na) {
   }
 }
 
-/* Center and half extents of the points in frame u, measured like
-** obb_fit.c does: extremes from ref, then the center, then each point's
-** distance from it with obb3_local. */
-static obb_status measure(const double *p, size_t n, const double ref[3],
-                          const double u[3][3], obb3 *b) {
-  double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL};
-  double hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL}, c[3], e[3] = {0, 0, 0};
-  size_t i;
-  int j, k;
-  for (i = 0; i < n; i++) {
-    double l[3];
-    obb3_local(ref, u, p + 3 * i, l);
-    for (j = 0; j < 3; j++) {
-      lo[j] = fmin(lo[j], l[j]);
-      hi[j] = fmax(hi[j], l[j]);
-    }
-  }
-  for (k = 0; k < 3; k++) {
-    c[k] = ref[k];
-    for (j = 0; j < 3; j++) c[k] += 0.5 * (lo[j] + hi[j]) * u[j][k];
-  }
-  for (i = 0; i < n; i++) {
-    double l[3];
-    obb3_local(c, u, p + 3 * i, l);
-    for (j = 0; j < 3; j++) e[j] = fmax(e[j], fabs(l[j]));
-  }
-  for (j = 0; j < 3; j++)
-    if (!obb_finite(c[j]) || !obb_finite(e[j])) return OBB_ENOTFINITE;
-  for (j = 0; j < 3; j++) {
-    b->c[j] = c[j];
-    b->e[j] = e[j];
-    for (k = 0; k < 3; k++) b->u[j][k] = u[j][k];
-  }
-  return OBB_OK;
-}
-
 obb_status obb3_fit_points_tight(obb3 *b, const double *xyz, size_t n,
                                  double *scratch) {
   obb3 cov, fit;
@@ -364,7 +329,7 @@ obb_status obb3_fit_points_tight(obb3 *b, const double *xyz, size_t n,
   if (qg < qf * (1 - 1e-10)) copy_frame(f, (const double(*)[3])g);
   half_ranges(xyz, n, ref, (const double(*)[3])f, e);
   sort_frame(f, e); /* decreasing extent, as the covariance fit */
-  st = measure(xyz, n, ref, (const double(*)[3])f, &fit);
+  st = obb3_enclose_points(&fit, xyz, n, ref, (const double(*)[3])f);
   if (st != OBB_OK || quality(fit.e, inv) > quality(cov.e, inv)) {
     /* Reordering axes (and negating one) keeps the same box, exactly. */
     sort_frame(cov.u, cov.e);
