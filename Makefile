@@ -123,6 +123,8 @@ VALGRIND_FLAGS ?= -q --error-exitcode=1 --leak-check=full \
 # function, and runs the whole suite under `make sanitize`).
 VALGRIND_SPECS ?=
 FUZZ_SECONDS ?= 60
+# 0 lets libFuzzer pick a seed; a fixed one makes a run repeatable (CI).
+FUZZ_SEED   ?= 0
 FUZZ_BUILD  ?= $(BUILD)-fuzz
 FUZZ_FLAGS  ?= -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 LUA_LIB     ?= -l$(LUA)
@@ -163,8 +165,10 @@ fuzz-regress: fuzz-build
 # New findings land in $(FUZZ_BUILD) as crash-*/leak-*/timeout-* files.
 fuzz: fuzz-regress
 	$(FUZZ_BUILD)/fuzz_core -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	  -seed=$(FUZZ_SEED) \
 	  -artifact_prefix=$(FUZZ_BUILD)/ $(FUZZ_BUILD)/corpus-core fuzz/seed-core
 	$(FUZZ_BUILD)/fuzz_lua -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	  -seed=$(FUZZ_SEED) \
 	  -rss_limit_mb=1024 -artifact_prefix=$(FUZZ_BUILD)/ \
 	  $(FUZZ_BUILD)/corpus-lua fuzz/seed-lua
 

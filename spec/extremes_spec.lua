@@ -404,4 +404,44 @@ describe("findings of the fuzzers", function()
       end
     end
   end)
+  -- fuzz/seed-core/regress-transform2-subnormal-matrix: a matrix whose
+  -- entries are subnormal kept too few significant bits in L*u, so the
+  -- enclosing box pointed the wrong way and missed the image of a corner.
+  -- The linear part is now scaled by a power of two (exactly) first.
+  it("a transform by a subnormal or huge matrix still encloses the image", function()
+    local cases2 = {
+      { 2.1158239160005044e-314, 2.1158239160005044e-314, 2.1171710936902014e-317, 0, 0, 0 },
+      { 3e-310, -1e-312, 2e-311, 5e-309, 0, 0 },
+      { 1e300, 2e299, -3e299, 1e300, 0, 0 },
+    }
+    for mi, m in ipairs(cases2) do
+      local b = obb.from_axes2(0.2, 0.1, 0.9, 5.2566320018407256e+83,
+        0.68487031838355339, 0.72866497582717005)
+      if mi == 3 then b = obb.new2(0.2, 0.1, 0.9, 3, 0.8) end
+      local c = { b:corners() }
+      b:transform(m)
+      -- rounding of the image corners is relative to the whole box
+      local hx, hy = b:half_extents()
+      local tol = 1e-12 * math.max(hx, hy)
+      local big = b:clone():set_half_extents(hx + tol, hy + tol)
+      for k = 0, 3 do
+        local x, y = c[2 * k + 1], c[2 * k + 2]
+        assert.is_true(big:contains(m[1] * x + m[3] * y + m[5], m[2] * x + m[4] * y + m[6]),
+          "matrix " .. mi .. " corner " .. k)
+      end
+    end
+    local b = obb.new3(0.2, 0.1, 0.3, 0.9, 4e83, 2, 0.1, 0.2, 0.3, 0.9)
+    local c = { b:corners() }
+    local m = { 2e-314, 1e-315, 3e-316, 0, -1e-315, 2e-314, 5e-317, 0, 1e-316, 0, 2e-314, 0 }
+    b:transform(m)
+    local hx, hy, hz = b:half_extents()
+    local tol = 1e-12 * math.max(hx, hy, hz)
+    local big = b:clone():set_half_extents(hx + tol, hy + tol, hz + tol)
+    for k = 0, 7 do
+      local x, y, z = c[3 * k + 1], c[3 * k + 2], c[3 * k + 3]
+      assert.is_true(big:contains(m[1] * x + m[2] * y + m[3] * z + m[4],
+        m[5] * x + m[6] * y + m[7] * z + m[8], m[9] * x + m[10] * y + m[11] * z + m[12]),
+        "3D corner " .. k)
+    end
+  end)
 end)

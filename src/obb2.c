@@ -144,14 +144,17 @@ int obb2_contains_box(const obb2 *outer, const obb2 *inner) {
 ** edges, the longer one; aligned with edge direction f, its half extents are
 ** the support sum_i e_i |L u_i . f|. For a rectangle image this is exact. */
 obb_status obb2_transform(obb2 *b, const double m[6]) {
-  double lu[2][2], u[2], len[2], c[2], e[2];
-  int i, p;
+  static const int linear[4] = {0, 1, 2, 3};
+  double lu[2][2], u[2], len[2], c[2], e[2], l[4];
+  int i, p, ex;
   for (i = 0; i < 6; i++)
     if (!obb_finite(m[i])) return OBB_ENOTFINITE;
-  lu[0][0] = m[0] * b->u[0] + m[2] * b->u[1];
-  lu[0][1] = m[1] * b->u[0] + m[3] * b->u[1];
-  lu[1][0] = -m[0] * b->u[1] + m[2] * b->u[0];
-  lu[1][1] = -m[1] * b->u[1] + m[3] * b->u[0];
+  ex = obb_exponent_of_max(m, linear, 4);
+  for (i = 0; i < 4; i++) l[i] = ldexp(m[i], -ex);
+  lu[0][0] = l[0] * b->u[0] + l[2] * b->u[1];
+  lu[0][1] = l[1] * b->u[0] + l[3] * b->u[1];
+  lu[1][0] = -l[0] * b->u[1] + l[2] * b->u[0];
+  lu[1][1] = -l[1] * b->u[1] + l[3] * b->u[0];
   for (i = 0; i < 2; i++)
     len[i] = b->e[i] * sqrt(obb_dot2(lu[i], lu[i]));
   p = len[0] >= len[1] ? 0 : 1;
@@ -172,8 +175,8 @@ obb_status obb2_transform(obb2 *b, const double m[6]) {
     double f[2];
     f[0] = i == 0 ? u[0] : -u[1];
     f[1] = i == 0 ? u[1] : u[0];
-    e[i] = b->e[0] * fabs(obb_dot2(lu[0], f)) +
-           b->e[1] * fabs(obb_dot2(lu[1], f));
+    e[i] = ldexp(b->e[0] * fabs(obb_dot2(lu[0], f)) +
+                 b->e[1] * fabs(obb_dot2(lu[1], f)), ex);
   }
   c[0] = m[0] * b->c[0] + m[2] * b->c[1] + m[4];
   c[1] = m[1] * b->c[0] + m[3] * b->c[1] + m[5];

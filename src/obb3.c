@@ -427,12 +427,15 @@ static void any_perpendicular(const double v[3], double out[3]) {
 ** i to axis i); the half extents are the support sum_i e_i |L u_i . f_k|,
 ** exact when the image is a box and enclosing it otherwise. */
 obb_status obb3_transform(obb3 *b, const double m[12]) {
-  double lu[3][3], len[3], f[3][3], c[3], e[3];
-  int order[3] = {0, 1, 2}, i, j, k;
+  static const int linear[9] = {0, 1, 2, 4, 5, 6, 8, 9, 10};
+  double lu[3][3], len[3], f[3][3], c[3], e[3], l[12];
+  int order[3] = {0, 1, 2}, i, j, k, ex;
   for (i = 0; i < 12; i++)
     if (!obb_finite(m[i])) return OBB_ENOTFINITE;
+  ex = obb_exponent_of_max(m, linear, 9);
+  for (i = 0; i < 12; i++) l[i] = ldexp(m[i], -ex); /* see obb_math.h */
   for (i = 0; i < 3; i++) {
-    for (j = 0; j < 3; j++) lu[i][j] = obb_dot3(m + 4 * j, b->u[i]);
+    for (j = 0; j < 3; j++) lu[i][j] = obb_dot3(l + 4 * j, b->u[i]);
     len[i] = b->e[i] * sqrt(obb_dot3(lu[i], lu[i]));
   }
   for (i = 1; i < 3; i++) /* sort slots by edge length, longest first */
@@ -471,6 +474,7 @@ obb_status obb3_transform(obb3 *b, const double m[12]) {
   for (k = 0; k < 3; k++) {
     e[k] = 0.0;
     for (i = 0; i < 3; i++) e[k] += b->e[i] * fabs(obb_dot3(lu[i], f[k]));
+    e[k] = ldexp(e[k], ex);
     c[k] = obb_dot3(m + 4 * k, b->c) + m[4 * k + 3];
   }
   if (check_vec3(c) != OBB_OK || check_vec3(e) != OBB_OK)

@@ -50,6 +50,20 @@ static inline int obb_normalize2(double v[2]) {
   return 1;
 }
 
+/* The binary exponent of the largest |v[i]| for the indices in idx (0 when
+** they are all zero). A transform divides its linear part by 2^exponent,
+** exactly, before multiplying it out, and scales the extents back at the
+** end: entries that are subnormal (or huge) would otherwise lose their
+** significant bits in the products, and the box its direction. */
+static inline int obb_exponent_of_max(const double *v, const int *idx,
+                                      int n) {
+  double m = 0.0;
+  int i, e = 0;
+  for (i = 0; i < n; i++) m = fmax(m, fabs(v[idx[i]]));
+  if (m > 0.0) (void)frexp(m, &e);
+  return e;
+}
+
 /* Coordinates of point (x, y) in the frame of a 2D box. Every function that
 ** decides containment goes through here, so a box fitted to points (whose
 ** extents are measured with this same arithmetic) contains them exactly. */
