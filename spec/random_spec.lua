@@ -306,37 +306,23 @@ describe("randomised contains", function()
     return { c = c, u = d.u, e = e }
   end
 
-  it("2D contains(box) agrees with 'all 4 corners contained'", function()
-    local r, checked, yes = H.rng(777), 0, 0
-    for i = 1, 3000 do
-      local outer = random_desc2(r, 3)
-      local inner = inner_of(r, outer, 2)
-      local want = H.classify_contains(outer, inner)
-      if want then
-        local got = H.box_of(obb, outer):contains(H.box_of(obb, inner))
-        assert.are.equal(want == "in", got, "box case " .. i)
-        checked = checked + 1
-        if got then yes = yes + 1 end
+  for _, case in ipairs({ { 2, random_desc2, 4 }, { 3, random_desc3, 8 } }) do
+    local dim, make, corners = case[1], case[2], case[3]
+    it(dim .. "D contains(box) agrees with 'all " .. corners .. " corners contained'", function()
+      local r, checked, yes = H.rng(775 + dim), 0, 0
+      for i = 1, 3000 do
+        local outer = make(r, 3)
+        local inner = inner_of(r, outer, dim)
+        local want = H.classify_contains(outer, inner)
+        if want then
+          local got = H.box_of(obb, outer):contains(H.box_of(obb, inner))
+          assert.are.equal(want == "in", got, "box case " .. i)
+          checked = checked + 1
+          if got then yes = yes + 1 end
+        end
       end
-    end
-    assert.is_true(checked > 2500 and yes > 300 and checked - yes > 300,
-      checked .. " checked, " .. yes .. " contained")
-  end)
-
-  it("3D contains(box) agrees with 'all 8 corners contained'", function()
-    local r, checked, yes = H.rng(778), 0, 0
-    for i = 1, 3000 do
-      local outer = random_desc3(r, 3)
-      local inner = inner_of(r, outer, 3)
-      local want = H.classify_contains(outer, inner)
-      if want then
-        local got = H.box_of(obb, outer):contains(H.box_of(obb, inner))
-        assert.are.equal(want == "in", got, "box case " .. i)
-        checked = checked + 1
-        if got then yes = yes + 1 end
-      end
-    end
-    assert.is_true(checked > 2500 and yes > 300 and checked - yes > 300,
-      checked .. " checked, " .. yes .. " contained")
-  end)
+      assert.is_true(checked > 2500 and yes > 300 and checked - yes > 300,
+        checked .. " checked, " .. yes .. " contained")
+    end)
+  end
 end)

@@ -49,6 +49,11 @@ lua_Number lobb_checkfinite(lua_State *L, int idx) {
   return x;
 }
 
+void lobb_checkvec(lua_State *L, int idx, int n, double *v) {
+  int i;
+  for (i = 0; i < n; i++) v[i] = lobb_checkfinite(L, idx + i);
+}
+
 lua_Number lobb_optfinite(lua_State *L, int idx, lua_Number def) {
   return lua_isnoneornil(L, idx) ? def : lobb_checkfinite(L, idx);
 }

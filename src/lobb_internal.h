@@ -66,6 +66,8 @@ obb3 *lobb_new3(lua_State *L);
 int lobb_typeerror(lua_State *L, int idx, const char *expected);
 /* A finite number (not a numeric string): NaN and infinities are errors. */
 lua_Number lobb_checkfinite(lua_State *L, int idx);
+/* n finite numbers at idx, idx + 1, ... into v. */
+void lobb_checkvec(lua_State *L, int idx, int n, double *v);
 lua_Number lobb_optfinite(lua_State *L, int idx, lua_Number def);
 /* A finite number >= 0. */
 lua_Number lobb_checkextent(lua_State *L, int idx);

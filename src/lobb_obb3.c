@@ -5,11 +5,6 @@
 
 #include "lobb_internal.h"
 
-static void check3(lua_State *L, int idx, double v[3]) {
-  int i;
-  for (i = 0; i < 3; i++) v[i] = lobb_checkfinite(L, idx + i);
-}
-
 static void check_extents3(lua_State *L, int idx, double v[3]) {
   int i;
   for (i = 0; i < 3; i++) v[i] = lobb_checkextent(L, idx + i);
@@ -28,7 +23,7 @@ static int l_new3(lua_State *L) {
   obb3 b;
   double c[3], e[3], q[4] = {0, 0, 0, 1};
   lobb_checknargs(L, 10);
-  check3(L, 1, c);
+  lobb_checkvec(L, 1, 3, c);
   check_extents3(L, 4, e);
   if (!lua_isnoneornil(L, 7) || lua_gettop(L) > 7) check_quat(L, 7, q);
   obb3_init(&b, c, e, q);
@@ -42,8 +37,8 @@ static int l_from_aabb3(lua_State *L) {
   double lo[3], hi[3];
   int i;
   lobb_checknargs(L, 6);
-  check3(L, 1, lo);
-  check3(L, 4, hi);
+  lobb_checkvec(L, 1, 3, lo);
+  lobb_checkvec(L, 4, 3, hi);
   for (i = 0; i < 3; i++)
     if (lo[i] > hi[i]) return luaL_argerror(L, 4 + i, "max is less than min");
   obb3_from_aabb(&b, lo, hi);
@@ -57,11 +52,11 @@ static int l_from_axes3(lua_State *L) {
   double c[3], e[3], u[3][3];
   obb_status s;
   lobb_checknargs(L, 15);
-  check3(L, 1, c);
+  lobb_checkvec(L, 1, 3, c);
   check_extents3(L, 4, e);
-  check3(L, 7, u[0]);
-  check3(L, 10, u[1]);
-  check3(L, 13, u[2]);
+  lobb_checkvec(L, 7, 3, u[0]);
+  lobb_checkvec(L, 10, 3, u[1]);
+  lobb_checkvec(L, 13, 3, u[2]);
   s = obb3_from_axes(&b, c, e, (const double(*)[3])u);
   if (s != OBB_OK) return lobb_statuserror(L, 7, s);
   *lobb_new3(L) = b;
@@ -113,7 +108,7 @@ static int m_contains(lua_State *L) {
   obb3 *a = lobb_check3(L, 1), *b;
   if (lua_type(L, 2) == LUA_TNUMBER) {
     double p[3];
-    check3(L, 2, p);
+    lobb_checkvec(L, 2, 3, p);
     lobb_checknargs(L, 4);
     lua_pushboolean(L, obb3_contains_point(a, p));
     return 1;
@@ -177,7 +172,7 @@ static int m_set(lua_State *L) {
   double c[3], e[3], q[4];
   int i;
   lobb_checknargs(L, 11);
-  check3(L, 2, c);
+  lobb_checkvec(L, 2, 3, c);
   check_extents3(L, 5, e);
   if (!lua_isnoneornil(L, 8) || lua_gettop(L) > 8) {
     check_quat(L, 8, q);
@@ -192,7 +187,7 @@ static int m_set(lua_State *L) {
 static int m_set_center(lua_State *L) {
   obb3 *b = lobb_check3(L, 1);
   double c[3];
-  check3(L, 2, c);
+  lobb_checkvec(L, 2, 3, c);
   lobb_checknargs(L, 4);
   b->c[0] = c[0]; b->c[1] = c[1]; b->c[2] = c[2];
   lua_settop(L, 1);
@@ -223,7 +218,7 @@ static int m_translate(lua_State *L) {
   obb3 *b = lobb_check3(L, 1);
   double d[3], c[3];
   int i;
-  check3(L, 2, d);
+  lobb_checkvec(L, 2, 3, d);
   lobb_checknargs(L, 4);
   for (i = 0; i < 3; i++) {
     c[i] = b->c[i] + d[i];

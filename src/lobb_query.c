@@ -9,15 +9,10 @@
 
 #include "lobb_internal.h"
 
-static void check_vec(lua_State *L, int idx, int n, double *v) {
-  int i;
-  for (i = 0; i < n; i++) v[i] = lobb_checkfinite(L, idx + i);
-}
-
 /* A direction: finite numbers, not all zero (the cast would be empty). */
 static void check_direction(lua_State *L, int idx, int n, double *d) {
   int i, zero = 1;
-  check_vec(L, idx, n, d);
+  lobb_checkvec(L, idx, n, d);
   for (i = 0; i < n; i++)
     if (d[i] != 0.0) zero = 0;
   if (zero) luaL_argerror(L, idx, "direction must not be zero");
@@ -70,7 +65,7 @@ static int q2_raycast(lua_State *L) {
   double o[2], d[2], n[2] = {0, 0}, t = 0, max_t;
   int r;
   lobb_checknargs(L, 6);
-  check_vec(L, 2, 2, o);
+  lobb_checkvec(L, 2, 2, o);
   check_direction(L, 4, 2, d);
   max_t = check_max_t(L, 6);
   r = obb2_raycast(b, o, d, max_t, &t, n);
@@ -81,7 +76,7 @@ static int q2_closest_point(lua_State *L) {
   obb2 *b = lobb_check2(L, 1);
   double p[2], out[2];
   lobb_checknargs(L, 3);
-  check_vec(L, 2, 2, p);
+  lobb_checkvec(L, 2, 2, p);
   obb2_closest_point(b, p, out);
   return lobb_pushnumbers(L, out, 2);
 }
@@ -92,7 +87,7 @@ static int q2_distance(lua_State *L) {
   double p[4];
   if (lua_type(L, 2) == LUA_TNUMBER) {
     lobb_checknargs(L, 3);
-    check_vec(L, 2, 2, p);
+    lobb_checkvec(L, 2, 2, p);
     lua_pushnumber(L, obb2_distance_point(a, p));
     return 1;
   }
@@ -107,7 +102,7 @@ static int q2_signed_distance(lua_State *L) {
   obb2 *b = lobb_check2(L, 1);
   double p[2];
   lobb_checknargs(L, 3);
-  check_vec(L, 2, 2, p);
+  lobb_checkvec(L, 2, 2, p);
   lua_pushnumber(L, obb2_signed_distance(b, p));
   return 1;
 }
@@ -122,7 +117,7 @@ static int q2_intersects_circle(lua_State *L) {
   obb2 *b = lobb_check2(L, 1);
   double c[2], r;
   lobb_checknargs(L, 4);
-  check_vec(L, 2, 2, c);
+  lobb_checkvec(L, 2, 2, c);
   r = check_radius(L, 4);
   lua_pushboolean(L, obb2_intersects_circle(b, c, r));
   return 1;
@@ -132,7 +127,7 @@ static int q2_intersects_segment(lua_State *L) {
   obb2 *b = lobb_check2(L, 1);
   double p[4];
   lobb_checknargs(L, 5);
-  check_vec(L, 2, 4, p);
+  lobb_checkvec(L, 2, 4, p);
   lua_pushboolean(L, obb2_intersects_segment(b, p, p + 2));
   return 1;
 }
@@ -145,7 +140,7 @@ static int q3_raycast(lua_State *L) {
   double o[3], d[3], n[3] = {0, 0, 0}, t = 0, max_t;
   int r;
   lobb_checknargs(L, 8);
-  check_vec(L, 2, 3, o);
+  lobb_checkvec(L, 2, 3, o);
   check_direction(L, 5, 3, d);
   max_t = check_max_t(L, 8);
   r = obb3_raycast(b, o, d, max_t, &t, n);
@@ -156,7 +151,7 @@ static int q3_closest_point(lua_State *L) {
   obb3 *b = lobb_check3(L, 1);
   double p[3], out[3];
   lobb_checknargs(L, 4);
-  check_vec(L, 2, 3, p);
+  lobb_checkvec(L, 2, 3, p);
   obb3_closest_point(b, p, out);
   return lobb_pushnumbers(L, out, 3);
 }
@@ -166,7 +161,7 @@ static int q3_distance(lua_State *L) {
   double p[6];
   if (lua_type(L, 2) == LUA_TNUMBER) {
     lobb_checknargs(L, 4);
-    check_vec(L, 2, 3, p);
+    lobb_checkvec(L, 2, 3, p);
     lua_pushnumber(L, obb3_distance_point(a, p));
     return 1;
   }
@@ -181,7 +176,7 @@ static int q3_signed_distance(lua_State *L) {
   obb3 *b = lobb_check3(L, 1);
   double p[3];
   lobb_checknargs(L, 4);
-  check_vec(L, 2, 3, p);
+  lobb_checkvec(L, 2, 3, p);
   lua_pushnumber(L, obb3_signed_distance(b, p));
   return 1;
 }
@@ -196,7 +191,7 @@ static int q3_intersects_sphere(lua_State *L) {
   obb3 *b = lobb_check3(L, 1);
   double c[3], r;
   lobb_checknargs(L, 5);
-  check_vec(L, 2, 3, c);
+  lobb_checkvec(L, 2, 3, c);
   r = check_radius(L, 5);
   lua_pushboolean(L, obb3_intersects_sphere(b, c, r));
   return 1;
@@ -206,7 +201,7 @@ static int q3_intersects_segment(lua_State *L) {
   obb3 *b = lobb_check3(L, 1);
   double p[6];
   lobb_checknargs(L, 7);
-  check_vec(L, 2, 6, p);
+  lobb_checkvec(L, 2, 6, p);
   lua_pushboolean(L, obb3_intersects_segment(b, p, p + 3));
   return 1;
 }
@@ -216,7 +211,7 @@ static int q3_plane_side(lua_State *L) {
   obb3 *b = lobb_check3(L, 1);
   double n[3], d;
   lobb_checknargs(L, 5);
-  check_vec(L, 2, 3, n);
+  lobb_checkvec(L, 2, 3, n);
   d = lobb_checkfinite(L, 5);
   if (n[0] == 0.0 && n[1] == 0.0 && n[2] == 0.0)
     return luaL_argerror(L, 2, "plane normal must not be zero");
