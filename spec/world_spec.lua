@@ -672,6 +672,62 @@ describe("world queries agree with brute force", function()
     end
   end)
 
+  -- Dense worlds: the grid sweeps whole rows of cells there (its dense
+  -- levels), against a reference that shares nothing with it: boxes sorted
+  -- by their lowest x, each tested with the exact test against those that
+  -- start before it ends.
+  local function swept_pairs(boxes)
+    local order, lo, hi = {}, {}, {}
+    for i, b in ipairs(boxes) do
+      local t = { b:aabb() }
+      order[i], lo[i], hi[i] = i, t[1], t[#t / 2 + 1]
+    end
+    table.sort(order, function(a, b) return lo[a] < lo[b] end)
+    local keys = {}
+    for k = 1, #order do
+      local i = order[k]
+      for q = k + 1, #order do
+        local j = order[q]
+        if lo[j] > hi[i] then break end
+        if boxes[i]:intersects(boxes[j]) then
+          local x, y = tostring(i), tostring(j) -- ordered as pair_keys does
+          if x > y then x, y = y, x end
+          keys[#keys + 1] = x .. "|" .. y
+        end
+      end
+    end
+    return keys
+  end
+
+  it("in dense worlds of mixed sizes, 2D and 3D", function()
+    local r = H.rng(2026)
+    for _, case in ipairs({ { 2, 3000, 60 }, { 3, 2500, 14 } }) do
+      local dim, n, spread = case[1], case[2], case[3]
+      local w, boxes = dim == 2 and obb.world2() or obb.world3(), {}
+      for i = 1, n do
+        -- mostly unit boxes, some ten times smaller or larger: several
+        -- levels, each dense, and pairs across them
+        local k = r.uniform()
+        local s = k < 0.1 and 0.1 or (k < 0.95 and 1 or 6)
+        local args
+        if dim == 2 then
+          args = { r.range(-spread, spread), r.range(-spread, spread),
+                   s * r.range(0.2, 1), s * r.range(0.2, 1), r.range(-4, 4) }
+        else
+          local qx, qy, qz, qw = r.quat()
+          args = { r.range(-spread, spread), r.range(-spread, spread), r.range(-spread, spread),
+                   s * r.range(0.2, 1), s * r.range(0.2, 1), s * r.range(0.2, 1), qx, qy, qz, qw }
+        end
+        w:add(i, unpack(args))
+        boxes[i] = dim == 2 and obb.new2(unpack(args)) or obb.new3(unpack(args))
+      end
+      local out = {}
+      local np = w:pairs(out)
+      assert.is_true(np > n / 2, "a crowded world has many pairs")
+      assert_same_items(pair_keys(out, np), swept_pairs(boxes), dim .. "D pairs")
+    end
+  end)
+
   it("with boxes in one spot, touching, and of wildly different sizes", function()
     local w, m = obb.world2(), { items = {}, box = {} }
     local function put(item, ...)

@@ -13,10 +13,9 @@
 #define MAX_LEVEL 1074 /* 2^-1074 is the smallest double above 0 */
 
 typedef struct gbox { /* a present box, in index order */
-  double lo[3], hi[3];
   long long c[3]; /* its corner cell (0 on axes beyond dim) */
   int id;         /* its index in the caller's array */
-  int level;      /* then its level's index in lv[] */
+  int level;      /* its level, then that level's index in lv[] */
 } gbox;
 
 /* A box filed under its cell: the sorted copy the pair loops read. */
@@ -42,13 +41,6 @@ typedef struct glevel {
   int count, dense;
 } glevel;
 
-/* The neighbours a cell tests: half of them, so that each pair of adjacent
-** cells is looked at once. The first 4 lie in the cell's plane (2D). */
-static const signed char half[13][3] = {
-  {1, 0, 0}, {-1, 1, 0}, {0, 1, 0}, {1, 1, 0},
-  {-1, -1, 1}, {0, -1, 1}, {1, -1, 1}, {-1, 0, 1}, {0, 0, 1}, {1, 0, 1},
-  {-1, 1, 1}, {0, 1, 1}, {1, 1, 1}
-};
 
 void obb_grid_init(obb_grid *g, obb_alloc alloc, void *ud) {
   memset(g, 0, sizeof *g);
@@ -160,6 +152,11 @@ static int ensure_slots(obb_grid *g, size_t nslots) {
   return 1;
 }
 
+/* Candidate pairs are collected here and handed over a batch at a time:
+** the loops that find them then have no call in them, and the caller's
+** exact tests run back to back. */
+#define BATCH 512
+
 /* What the pair loops share. Slot s (a dense level's cell, or a hashed
 ** cell after all dense ones) holds entries end[s - 1] .. end[s] - 1, and
 ** end[-1] is 0. */
@@ -170,8 +167,11 @@ typedef struct grid_run {
   const int *sl;   /* hash slots: cell number */
   const gcell *cell;
   size_t mask, hashed0; /* the first hashed cell's slot */
-  obb_grid_pair_fn f;
+  int dim;
+  int n;           /* pairs in ab */
+  obb_grid_pairs_fn f;
   void *ctx;
+  int ab[2 * BATCH];
 } grid_run;
 
 /* A dense level's slot of cell k. */
@@ -194,50 +194,231 @@ static long slot_at(const grid_run *r, int l, const long long k[3]) {
   }
 }
 
-static int overlap(const gent *a, const gent *b) {
-  return a->lo[0] <= b->hi[0] && b->lo[0] <= a->hi[0] &&
-         a->lo[1] <= b->hi[1] && b->lo[1] <= a->hi[1] &&
-         a->lo[2] <= b->hi[2] && b->lo[2] <= a->hi[2];
+static void flush(grid_run *r) {
+  if (r->n > 0) r->f(r->ctx, r->ab, r->n);
+  r->n = 0;
 }
 
-static void report(const grid_run *r, int a, int b) {
-  if (a < b) r->f(r->ctx, a, b);
-  else r->f(r->ctx, b, a);
+/* Whether two entries' bounds overlap, as 0 or 1 without a branch. */
+static inline int overlap2(const gent *a, const gent *b) {
+  return (a->lo[0] <= b->hi[0]) & (b->lo[0] <= a->hi[0]) &
+         (a->lo[1] <= b->hi[1]) & (b->lo[1] <= a->hi[1]);
 }
 
-/* Every pair within slot s, and between s and each existing neighbour. */
-static void cell_pairs(const grid_run *r, long s, int l, const long long k[3],
-                       int nhalf) {
+static inline int overlap3(const gent *a, const gent *b) {
+  return overlap2(a, b) & (a->lo[2] <= b->hi[2]) & (b->lo[2] <= a->hi[2]);
+}
+
+/* Entry a against entries p .. q - 1: every pair is written and kept only
+** when the bounds overlap (the count moves by the test's 0 or 1), so the
+** loop has no branch on a test whose outcome is a coin toss. */
+static inline void scan(grid_run *r, const gent *a, int p, int q, int dim) {
   const gent *en = r->en;
-  const glevel *v = &r->lv[l];
-  int p, q, a0 = r->end[s - 1], a1 = r->end[s], h;
-  for (p = a0; p < a1; p++)
-    for (q = p + 1; q < a1; q++)
-      if (overlap(&en[p], &en[q])) report(r, en[p].id, en[q].id);
-  for (h = 0; h < nhalf; h++) {
-    long long m[3];
-    long t;
-    int b0, b1;
-    m[0] = k[0] + half[h][0];
-    m[1] = k[1] + half[h][1];
-    m[2] = k[2] + half[h][2];
-    if (v->dense) { /* a fixed step away, inside the border */
-      t = s + (long)((half[h][2] * v->w[1] + half[h][1]) * v->w[0] +
-                     half[h][0]);
+  int *ab = r->ab;
+  while (p < q) {
+    int n = r->n, room = BATCH - n, end = q - p < room ? q : p + room;
+    if (dim == 2) {
+      for (; p < end; p++) {
+        ab[2 * n] = a->id;
+        ab[2 * n + 1] = en[p].id;
+        n += overlap2(a, &en[p]);
+      }
     } else {
-      t = slot_at(r, l, m);
-      if (t < 0) continue;
+      for (; p < end; p++) {
+        ab[2 * n] = a->id;
+        ab[2 * n + 1] = en[p].id;
+        n += overlap3(a, &en[p]);
+      }
     }
-    b0 = r->end[t - 1];
-    b1 = r->end[t];
-    for (p = a0; p < a1; p++)
-      for (q = b0; q < b1; q++)
-        if (overlap(&en[p], &en[q])) report(r, en[p].id, en[q].id);
+    r->n = n;
+    if (n == BATCH) flush(r);
   }
 }
 
+/* Every pair of a dense level. The cells of a row (fixed y and z) are
+** consecutive slots, so the neighbours a cell looks at (half of them: the
+** other half look at it) are a few runs of consecutive slots, hence of
+** consecutive entries: the next cell on x, and the three cells above on y;
+** in 3D also the three rows of three cells above on z. Each box scans
+** those runs, and the boxes after it in its own cell. dim is a constant
+** at each call, so each loop is compiled for its dimension. */
+static inline void dense_pairs_dim(grid_run *r, const glevel *v, int dim) {
+  const int *end = r->end;
+  long wx = (long)v->w[0], wxy = (long)(v->w[0] * v->w[1]);
+  long long y, z;
+  for (z = v->lo[2]; z <= v->hi[2]; z++)
+    for (y = v->lo[1]; y <= v->hi[1]; y++) {
+      long long k[3];
+      long s, s1;
+      k[0] = v->lo[0]; k[1] = y; k[2] = z;
+      s = (long)dense_slot(v, k);
+      s1 = s + (long)(v->hi[0] - v->lo[0]);
+      for (; s <= s1; s++) {
+        int p, p1 = end[s];
+        for (p = end[s - 1]; p < p1; p++) {
+          const gent *a = &r->en[p];
+          scan(r, a, p + 1, end[s + 1], dim);
+          scan(r, a, end[s + wx - 2], end[s + wx + 1], dim);
+          if (dim == 3) {
+            long t = s + wxy;
+            scan(r, a, end[t - wx - 2], end[t - wx + 1], dim);
+            scan(r, a, end[t - 2], end[t + 1], dim);
+            scan(r, a, end[t + wx - 2], end[t + wx + 1], dim);
+          }
+        }
+      }
+    }
+}
+
+static void dense_pairs(grid_run *r, const glevel *v) {
+  if (r->dim == 2) dense_pairs_dim(r, v, 2);
+  else dense_pairs_dim(r, v, 3);
+}
+
+/* The neighbours a cell of a sparse level looks at: half of them, so that
+** each pair of adjacent cells is looked at once. The first 4 lie in the
+** cell's plane (2D). */
+static const signed char half[13][3] = {
+  {1, 0, 0}, {-1, 1, 0}, {0, 1, 0}, {1, 1, 0},
+  {-1, -1, 1}, {0, -1, 1}, {1, -1, 1}, {-1, 0, 1}, {0, 0, 1}, {1, 0, 1},
+  {-1, 1, 1}, {0, 1, 1}, {1, 1, 1}
+};
+
+/* Every pair within a sparse level's cell, and between it and each of its
+** neighbours that holds boxes (found in the hash table). */
+static void sparse_pairs(grid_run *r, long s, int l, const long long k[3]) {
+  int p, h, p1 = r->end[s], nhalf = r->dim == 2 ? 4 : 13;
+  for (p = r->end[s - 1]; p < p1; p++) scan(r, &r->en[p], p + 1, p1, r->dim);
+  for (h = 0; h < nhalf; h++) {
+    long long m[3];
+    long t;
+    m[0] = k[0] + half[h][0];
+    m[1] = k[1] + half[h][1];
+    m[2] = k[2] + half[h][2];
+    t = slot_at(r, l, m);
+    if (t < 0) continue;
+    for (p = r->end[s - 1]; p < p1; p++)
+      scan(r, &r->en[p], r->end[t - 1], r->end[t], r->dim);
+  }
+}
+
+/* Entry e against the boxes of another level l whose corner cells lie in
+** c0 .. c1: on a dense level each row of cells is one run of entries. */
+static void probe_level(grid_run *r, const gent *e, int l,
+                        const long long c0[3], const long long c1[3]) {
+  const glevel *v = &r->lv[l];
+  long long k[3];
+  for (k[2] = c0[2]; k[2] <= c1[2]; k[2]++)
+    for (k[1] = c0[1]; k[1] <= c1[1]; k[1]++) {
+      if (v->dense) {
+        long s;
+        k[0] = c0[0];
+        s = (long)dense_slot(v, k);
+        scan(r, e, r->end[s - 1], r->end[s + (long)(c1[0] - c0[0])], r->dim);
+        continue;
+      }
+      for (k[0] = c0[0]; k[0] <= c1[0]; k[0]++) {
+        long t = slot_at(r, l, k);
+        if (t >= 0) scan(r, e, r->end[t - 1], r->end[t], r->dim);
+      }
+    }
+}
+
+/* ---- filing the boxes ------------------------------------------------ */
+
+/* The level of a box: 2^level just above its largest side (even levels
+** only: fewer levels to look across), and never finer than 2^-40 of its
+** distance from the origin, so that cell numbers stay below 2^41. */
+static inline int level_of(const double *b, int dim) {
+  double sd = 0, m = 0;
+  int j, lev = -1000;
+  for (j = 0; j < dim; j++) {
+    double w = b[j + 3] - b[j];
+    if (w > sd) sd = w;
+    if (fabs(b[j]) > m) m = fabs(b[j]);
+    if (fabs(b[j + 3]) > m) m = fabs(b[j + 3]);
+  }
+  /* bounds of a box near DBL_MAX can overflow to infinity: the coarsest
+  ** level (cells of side 2^1074) takes those */
+  if (sd > 0) lev = sd <= DBL_MAX ? exponent_of(sd) + 1 : MAX_LEVEL;
+  lev += lev & 1;
+  if (m > 0 && (m > DBL_MAX || exponent_of(m) - 40 > lev))
+    lev = m <= DBL_MAX ? exponent_of(m) - 40 : MAX_LEVEL;
+  return lev > MAX_LEVEL ? MAX_LEVEL : lev; /* 2^-level stays > 0 */
+}
+
+/* Lists the present boxes in gb with their levels; returns how many, and
+** the coarsest level in *top. */
+static inline int list_boxes(gbox *gb, const void *base, size_t stride,
+                             int n, int dim, int *top) {
+  int i, np = 0, t = NO_LEVEL;
+  for (i = 0; i < n; i++) {
+    const double *b = box_at(base, stride, i);
+    int lev;
+    if (!(b[0] <= b[3])) continue;
+    lev = level_of(b, dim);
+    gb[np].id = i;
+    gb[np].level = lev;
+    np++;
+    if (lev > t) t = lev;
+  }
+  *top = t;
+  return np;
+}
+
+/* Each box's corner cell, its level's index in lv (levels more than
+** MAX_LEVELS below the top are coarsened: coarser is always correct), and
+** each level's bounds; returns the mask of levels used. */
+static inline unsigned long long corner_cells(gbox *gb, int np,
+                                              const void *base,
+                                              size_t stride, int dim,
+                                              glevel *lv, int floor_level) {
+  unsigned long long used = 0;
+  int o, j;
+  for (o = 0; o < np; o++) {
+    gbox *x = &gb[o];
+    const double *b = box_at(base, stride, x->id);
+    int l = (x->level < floor_level ? floor_level : x->level) - floor_level;
+    glevel *v = &lv[l];
+    x->level = l;
+    if (!(used >> l & 1)) {
+      used |= 1ULL << l;
+      v->scale = ldexp(1.0, -(floor_level + l));
+      v->count = 0;
+      for (j = 0; j < 3; j++) {
+        v->lo[j] = j < dim ? LLONG_MAX : 0;
+        v->hi[j] = j < dim ? LLONG_MIN : 0;
+      }
+    }
+    v->count++;
+    x->c[2] = 0;
+    for (j = 0; j < dim; j++) {
+      long long c = cell_of(b[j], v->scale);
+      x->c[j] = c;
+      if (c < v->lo[j]) v->lo[j] = c;
+      if (c > v->hi[j]) v->hi[j] = c;
+    }
+  }
+  return used;
+}
+
+/* Copies box x's bounds into its entry. */
+static inline void fill_entry(gent *t, const double *b, const gbox *x,
+                              int dim) {
+  int j;
+  for (j = 0; j < dim; j++) {
+    t->lo[j] = b[j];
+    t->hi[j] = b[j + 3];
+  }
+  if (dim == 2) t->lo[2] = t->hi[2] = 0;
+  t->id = x->id;
+  t->level = x->level;
+}
+
+/* ---- all pairs -------------------------------------------------------- */
+
 int obb_grid_pairs(obb_grid *g, int dim, const void *base, size_t stride,
-                   int n, obb_grid_pair_fn f, void *ctx) {
+                   int n, obb_grid_pairs_fn f, void *ctx) {
   glevel lv[MAX_LEVELS];
   grid_run r;
   gbox *gb;
@@ -245,74 +426,19 @@ int obb_grid_pairs(obb_grid *g, int dim, const void *base, size_t stride,
   int *bslot, *end, *sl = NULL;
   gcell *cell = NULL;
   size_t S = 0, nhashed = 0, nslots = 0, mask = 0, s;
-  int i, j, o, np = 0, top = NO_LEVEL, floor_level, ncells = 0, l;
-  int nhalf = dim == 2 ? 4 : 13;
-  unsigned long long used = 0;
+  int i, j, o, np, top, floor_level, ncells = 0, l;
+  unsigned long long used;
   if (n <= 0) return 0;
   if ((size_t)n > ((size_t)INT_MAX) / 8) return -1;
   if (!ensure(g, &g->boxes, &g->boxes_cap, (size_t)n * sizeof(gbox)))
     return -1;
   gb = (gbox *)g->boxes;
-  /* Levels: 2^level just above the box's largest side, and never finer
-  ** than 2^-40 of its distance from the origin (cell numbers < 2^41). */
-  for (i = 0; i < n; i++) {
-    const double *b = box_at(base, stride, i);
-    gbox *x;
-    double sd = 0, m = 0;
-    int lev = -1000;
-    if (!(b[0] <= b[3])) continue;
-    x = &gb[np++];
-    x->id = i;
-    for (j = 0; j < 3; j++) {
-      x->lo[j] = j < dim ? b[j] : 0;
-      x->hi[j] = j < dim ? b[j + 3] : 0;
-    }
-    for (j = 0; j < dim; j++) {
-      double w = b[j + 3] - b[j];
-      if (w > sd) sd = w;
-      if (fabs(b[j]) > m) m = fabs(b[j]);
-      if (fabs(b[j + 3]) > m) m = fabs(b[j + 3]);
-    }
-    /* bounds of a box near DBL_MAX can overflow to infinity: the
-    ** coarsest level (cells of side 2^1074) takes those */
-    if (sd > 0) {
-      int t = sd <= DBL_MAX ? exponent_of(sd) + 1 : MAX_LEVEL;
-      if (t > lev) lev = t;
-    }
-    lev += lev & 1; /* even levels only: fewer levels to look across */
-    if (m > 0 && (m > DBL_MAX || exponent_of(m) - 40 > lev))
-      lev = m <= DBL_MAX ? exponent_of(m) - 40 : MAX_LEVEL;
-    if (lev > MAX_LEVEL) lev = MAX_LEVEL; /* 2^-level stays > 0 */
-    x->level = lev;
-    if (lev > top) top = lev;
-  }
+  np = dim == 2 ? list_boxes(gb, base, stride, n, 2, &top)
+                : list_boxes(gb, base, stride, n, 3, &top);
   if (np == 0) return 0;
   floor_level = top - (MAX_LEVELS - 1);
-  /* corner cells, and each level's bounds */
-  for (o = 0; o < np; o++) {
-    gbox *x = &gb[o];
-    glevel *v;
-    if (x->level < floor_level) x->level = floor_level; /* coarser is fine */
-    l = x->level - floor_level;
-    x->level = l;
-    v = &lv[l];
-    if (!(used >> l & 1)) {
-      used |= 1ULL << l;
-      v->scale = ldexp(1.0, -(floor_level + l));
-      v->count = 0;
-      for (j = 0; j < 3; j++) {
-        v->lo[j] = LLONG_MAX;
-        v->hi[j] = LLONG_MIN;
-      }
-    }
-    v->count++;
-    for (j = 0; j < 3; j++) {
-      long long c = j < dim ? cell_of(x->lo[j], v->scale) : 0;
-      x->c[j] = c;
-      if (c < v->lo[j]) v->lo[j] = c;
-      if (c > v->hi[j]) v->hi[j] = c;
-    }
-  }
+  used = dim == 2 ? corner_cells(gb, np, base, stride, 2, lv, floor_level)
+                  : corner_cells(gb, np, base, stride, 3, lv, floor_level);
   /* A level whose cells would not outnumber its boxes by much is dense. */
   for (l = 0; l < MAX_LEVELS; l++) {
     glevel *v = &lv[l];
@@ -356,6 +482,8 @@ int obb_grid_pairs(obb_grid *g, int dim, const void *base, size_t stride,
   r.cell = cell;
   r.mask = mask;
   r.hashed0 = S;
+  r.dim = dim;
+  r.n = 0;
   r.f = f;
   r.ctx = ctx;
   /* each box's slot, counted */
@@ -392,26 +520,14 @@ int obb_grid_pairs(obb_grid *g, int dim, const void *base, size_t stride,
   for (o = 0; o < np; o++) {
     const gbox *x = &gb[o];
     gent *t = &en[end[bslot[o]]++];
-    memcpy(t->lo, x->lo, sizeof t->lo);
-    memcpy(t->hi, x->hi, sizeof t->hi);
-    t->id = x->id;
-    t->level = x->level;
+    if (dim == 2) fill_entry(t, box_at(base, stride, x->id), x, 2);
+    else fill_entry(t, box_at(base, stride, x->id), x, 3);
   }
-  /* same level: each occupied cell against itself and half its neighbours */
-  for (l = 0; l < MAX_LEVELS; l++) {
-    const glevel *v = &lv[l];
-    long long k[3];
-    if (!(used >> l & 1) || !v->dense) continue;
-    for (k[2] = v->lo[2]; k[2] <= v->hi[2]; k[2]++)
-      for (k[1] = v->lo[1]; k[1] <= v->hi[1]; k[1]++) {
-        k[0] = v->lo[0];
-        s = dense_slot(v, k);
-        for (; k[0] <= v->hi[0]; k[0]++, s++)
-          if (end[(long)s - 1] < end[s]) cell_pairs(&r, (long)s, l, k, nhalf);
-      }
-  }
+  /* same level */
+  for (l = 0; l < MAX_LEVELS; l++)
+    if ((used >> l & 1) && lv[l].dense) dense_pairs(&r, &lv[l]);
   for (i = 0; i < ncells; i++)
-    cell_pairs(&r, (long)(S + (size_t)i), cell[i].level, cell[i].k, nhalf);
+    sparse_pairs(&r, (long)(S + (size_t)i), cell[i].level, cell[i].k);
   /* across levels: of each two levels, the boxes of one look into the
   ** cells of the other that could hold a box reaching them: a box's corner
   ** cell is at most one below the low corner's cell on each axis, and not
@@ -438,7 +554,7 @@ int obb_grid_pairs(obb_grid *g, int dim, const void *base, size_t stride,
       const gent *e = &en[o];
       unsigned long long m = probe[e->level];
       for (l = 0; m != 0; l++, m >>= 1) {
-        long long c0[3] = {0, 0, 0}, c1[3] = {0, 0, 0}, k[3];
+        long long c0[3] = {0, 0, 0}, c1[3] = {0, 0, 0};
         const glevel *v = &lv[l];
         if (!(m & 1)) continue;
         for (j = 0; j < dim; j++) {
@@ -447,19 +563,11 @@ int obb_grid_pairs(obb_grid *g, int dim, const void *base, size_t stride,
           if (c0[j] < v->lo[j]) c0[j] = v->lo[j];
           if (c1[j] > v->hi[j]) c1[j] = v->hi[j];
         }
-        for (k[2] = c0[2]; k[2] <= c1[2]; k[2]++)
-          for (k[1] = c0[1]; k[1] <= c1[1]; k[1]++)
-            for (k[0] = c0[0]; k[0] <= c1[0]; k[0]++) {
-              long t = slot_at(&r, l, k);
-              int p, b1;
-              if (t < 0) continue;
-              b1 = end[t];
-              for (p = end[t - 1]; p < b1; p++)
-                if (overlap(&en[p], e)) report(&r, en[p].id, e->id);
-            }
+        if (c0[0] <= c1[0]) probe_level(&r, e, l, c0, c1);
       }
     }
   }
+  flush(&r);
   for (i = 0; i < ncells; i++) sl[cell[i].slot] = -1; /* all empty again */
   return 0;
 }

@@ -8,7 +8,9 @@
 ** next one on each axis, and two boxes of one level can only meet when
 ** their corner cells are the same or adjacent. Each cell is tested against
 ** itself and half of its neighbours (the other half test it), so every
-** candidate pair is looked at exactly once and nothing needs deduplicating.
+** candidate pair is looked at exactly once and nothing needs deduplicating;
+** on a dense level those neighbours are a few runs of consecutive entries
+** (the cells of a row are consecutive), scanned without a branch per test.
 ** A box also looks into the few cells of every coarser level that could
 ** hold a box reaching it. Cells are found by a counting sort of the boxes
 ** by cell: a level whose occupied cells fill their bounding rectangle
@@ -46,10 +48,12 @@ size_t obb_grid_memory(const obb_grid *g);
 
 /* n boxes, box i at (const double *)((const char *)base + i * stride): min
 ** x, y, z, max x, y, z (z ignored when dim is 2). A box with min x > max x
-** is absent. f gets each pair of present boxes whose bounds overlap, once,
-** lower index first. Returns 0, or -1 when memory runs out. */
-typedef void (*obb_grid_pair_fn)(void *ctx, int a, int b);
+** is absent. Every pair of present boxes whose bounds overlap is found
+** once and handed to f in batches: ab[2k], ab[2k + 1] for k < npairs, in
+** no order (either index may come first). Returns 0, or -1 when memory
+** runs out. */
+typedef void (*obb_grid_pairs_fn)(void *ctx, const int *ab, int npairs);
 int obb_grid_pairs(obb_grid *g, int dim, const void *base, size_t stride,
-                   int n, obb_grid_pair_fn f, void *ctx);
+                   int n, obb_grid_pairs_fn f, void *ctx);
 
 #endif

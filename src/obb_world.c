@@ -228,7 +228,8 @@ static void move_leaf(obb_world *w, int id) {
 ** and an update never reads the tree (a cache miss on a large world). */
 void obb_world_update(obb_world *w, int id, const void *box) {
   world_item *it = &w->items[id];
-  memcpy(BOX(w, id), box, w->box_size);
+  if (w->dim == 2) *(obb2 *)BOX(w, id) = *(const obb2 *)box; /* inlined */
+  else *(obb3 *)BOX(w, id) = *(const obb3 *)box;
   tight_aabb(w, box, it->aabb);
   if (it->stale) return;
   if (w->nstale == w->stale_cap) {
@@ -378,10 +379,17 @@ int obb_world_raycast(obb_world *w, const double *o, const double *d,
   return obb_tree_raycast(&w->tree, q.p, q.d, maxt, on_ray, &q);
 }
 
-static void on_pair(void *ctx, int a, int b) {
+/* The grid's candidates (bounding boxes overlap), a batch at a time: the
+** exact test decides, and each pair goes on lower id first. */
+static void on_pairs(void *ctx, const int *ab, int npairs) {
   query_ctx *q = (query_ctx *)ctx;
   const obb_world *w = q->w;
-  if (box_box(w, BOX(w, a), BOX(w, b))) q->pair(q->ctx, a, b); /* a < b */
+  int k;
+  for (k = 0; k < npairs; k++) {
+    int a = ab[2 * k] < ab[2 * k + 1] ? ab[2 * k] : ab[2 * k + 1];
+    int b = ab[2 * k] < ab[2 * k + 1] ? ab[2 * k + 1] : ab[2 * k];
+    if (box_box(w, BOX(w, a), BOX(w, b))) q->pair(q->ctx, a, b);
+  }
 }
 
 int obb_world_pairs(obb_world *w, obb_world_pair_fn f, void *ctx) {
@@ -389,6 +397,5 @@ int obb_world_pairs(obb_world *w, obb_world_pair_fn f, void *ctx) {
   if (w->count == 0) return 0;
   q.w = w; q.pair = f; q.ctx = ctx;
   return obb_grid_pairs(&w->grid, w->dim, w->items[0].aabb,
-                        sizeof(world_item), w->cap,
-                        on_pair, &q);
+                        sizeof(world_item), w->cap, on_pairs, &q);
 }
