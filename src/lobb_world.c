@@ -276,21 +276,22 @@ static int m_add(lua_State *L) {
   return 1;
 }
 
-/* w:update(item, cx, cy, hx, hy, angle) on a 2D world, the call a game
+/* w:update(item, cx, cy, hx, hy [, angle]) on a 2D world, the call a game
 ** makes for every moving item and frame, with every check of the general
 ** path below but fewer API calls; returns 0 (having changed nothing) for
 ** anything else, or anything wrong, which the general path then takes (and
-** reports). */
+** reports). Without an angle the box keeps its rotation, and no sine or
+** cosine is taken. */
 static int update2_fast(lua_State *L) {
   lworld *lw = to_world(L, 1);
   lua_Number v[5];
   obb2 b;
   lua_Integer id;
-  int i;
+  int i, nv = lua_gettop(L) - 2;
   if (lw == NULL || lw->w == NULL || lw->lock > 0 || lw->dim != 2 ||
-      lua_gettop(L) != 7)
+      (nv != 4 && nv != 5))
     return 0;
-  for (i = 0; i < 5; i++) {
+  for (i = 0; i < nv; i++) {
     if (lua_type(L, 3 + i) != LUA_TNUMBER) return 0;
     v[i] = lua_tonumber(L, 3 + i);
     if (v[i] - v[i] != 0) return 0; /* NaN or infinite */
@@ -303,7 +304,12 @@ static int update2_fast(lua_State *L) {
   id = lua_tointeger(L, -1);
   b.c[0] = v[0]; b.c[1] = v[1];
   b.e[0] = v[2]; b.e[1] = v[3];
-  obb2_set_angle(&b, v[4]);
+  if (nv == 5) {
+    obb2_set_angle(&b, v[4]);
+  } else {
+    const obb2 *old = (const obb2 *)obb_world_box(lw->w, (int)id);
+    b.u[0] = old->u[0]; b.u[1] = old->u[1];
+  }
   obb_world_update(lw->w, (int)id, &b);
   lua_settop(L, 1);
   return 1;
