@@ -233,6 +233,21 @@ check-globals: $(CORE_OBJ) $(BIND_OBJ)
 	if [ -n "$$bad" ]; then echo "writable globals in obb:"; echo "$$bad"; exit 1; fi; \
 	echo "no writable globals in obb's objects"
 
+# ---- C checks ---------------------------------------------------------------
+#   make check-trig   spec/trig_check.c: obb_sincos (src/obb_trig.c) against
+#                     long double sinl/cosl on special values, every double
+#                     near a multiple of pi/4 and millions of random angles;
+#                     fails beyond 1 ulp. CI runs it with gcc and clang.
+TRIG_CHECK  = $(BUILD)/trig_check
+
+.PHONY: check-trig
+
+$(TRIG_CHECK): spec/trig_check.c $(CORE_OBJ) $(HEADERS)
+	$(CC) $(WARNFLAGS) $(CFLAGS) -Isrc $(LDFLAGS) -o $@ spec/trig_check.c $(CORE_OBJ) $(LDLIBS)
+
+check-trig: $(TRIG_CHECK)
+	$(TRIG_CHECK)
+
 # ---- benchmarks (not tests) --------------------------------------------------
 #   make bench        prints one table, every row measured in this run: the C
 #                     core's pair tests (bench/core_bench.c), the pair test
