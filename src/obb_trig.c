@@ -27,9 +27,10 @@
 **    error below 2^-58 on [-pi/4, pi/4]), yy entering to first order, and
 **    for cos the rounding error of 1 - z/2 added back separately, as in
 **    FreeBSD's k_cos.c (Bruce Evans). The coefficients are theirs; the code
-**    is ours. The two polynomials are evaluated side by side, in Estrin's
-**    order after their first term, which shortens the chain of dependent
-**    operations; with GNU C (gcc, clang) as one pair of doubles.
+**    is ours. The two polynomials are evaluated side by side, after their
+**    first term in pairs of terms by powers of z^2 (a shorter chain of
+**    dependent operations than Horner's rule); with GNU C (gcc, clang) as
+**    one pair of doubles.
 ** 3. Quadrant. n mod 4 says which kernel result is the sine and which the
 **    cosine, and their signs: read from small tables, not branched on.
 **
