@@ -34,6 +34,7 @@ build = {
             "src/obb2.c",
             "src/obb3.c",
             "src/obb_fit.c",
+            "src/obb_trig.c",
             "src/obb_hull2.c",
             "src/obb_tightfit2.c",
             "src/obb_tightfit3.c",

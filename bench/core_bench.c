@@ -18,6 +18,12 @@
 ** Every test is called through a function pointer the compiler cannot see
 ** through, as the Lua binding calls the core: nothing is inlined into the
 ** timing loop, for obb's functions or the references.
+**
+** Last, the sine and cosine that 2D boxes are built from: obb_sincos
+** (src/obb_trig.c) against libm's sin and cos of the same angle (which gcc
+** merges into one sincos call), over as many random angles in [-8, 8] as
+** there are pairs: random, so that libm's branches between argument ranges
+** are as unpredictable as a game's fresh angles make them.
 */
 #define _POSIX_C_SOURCE 199309L
 
@@ -27,6 +33,7 @@
 #include <time.h>
 
 #include "obb.h"
+#include "obb_math.h"
 
 #ifndef POOL
 #define POOL 1024 /* boxes per pool: 48 KiB in 2D, 120 KiB in 3D */
@@ -34,6 +41,7 @@
 
 typedef int (*test2_fn)(const obb2 *, const obb2 *);
 typedef int (*test3_fn)(const obb3 *, const obb3 *);
+typedef void (*sincos_fn)(double, double *, double *);
 
 /* xorshift64*: a small deterministic generator, state passed explicitly. */
 static double rnd(unsigned long long *s) {
@@ -280,6 +288,42 @@ static double time3(test3_fn f, const obb3 *pool, const pairs *p, int runs,
   return median(xs, runs);
 }
 
+/* ---- sine and cosine -------------------------------------------------- */
+
+static void libm_sincos(double a, double *s, double *c) {
+  *s = sin(a);
+  *c = cos(a);
+}
+
+static double sum_sincos(sincos_fn f, const double *angles, long n) {
+  double sum = 0.0;
+  long k;
+  for (k = 0; k < n; k++) {
+    double s, c;
+    f(angles[k], &s, &c);
+    sum += s + c;
+  }
+  return sum;
+}
+
+/* Median seconds per call of f(angle, &s, &c). */
+static double time_sincos(sincos_fn f, const double *angles, long n,
+                          int runs) {
+  sincos_fn volatile vf = f;
+  double xs[MAX_RUNS], sum = sum_sincos(vf, angles, n); /* warm-up */
+  int r;
+  for (r = 0; r < runs; r++) {
+    double t0 = cpu_seconds();
+    double again = sum_sincos(vf, angles, n);
+    xs[r] = (cpu_seconds() - t0) / (double)n;
+    if (again != sum) {
+      fprintf(stderr, "core_bench: results changed between runs\n");
+      exit(1);
+    }
+  }
+  return median(xs, runs);
+}
+
 /* Pairs on which two tests disagree: a correctness check, not a timing. */
 static long disagree2(test2_fn f, test2_fn g, const obb2 *pool,
                       const pairs *p) {
@@ -348,6 +392,37 @@ int main(int argc, char **argv) {
          p.n);
   printf("row\tloop and call alone, 3D (floor)\t%.6g\n",
          time3(floor3, pool3, &p, runs, &ref_hits));
+
+  {
+    double *angles = malloc((size_t)p.n * sizeof *angles);
+    long j, differ = 0, further = 0;
+    if (angles == NULL) {
+      fprintf(stderr, "core_bench: out of memory\n");
+      return 1;
+    }
+    for (j = 0; j < p.n; j++) angles[j] = uniform(&s, -8.0, 8.0);
+    t = time_sincos(obb_sincos, angles, p.n, runs);
+    tref = time_sincos(libm_sincos, angles, p.n, runs);
+    printf("row\tobb_sincos (random angles in [-8, 8])\t%.6g\t"
+           "libm sin+cos (C)\t%.6g\n", t, tref);
+    /* how often the two differ, and whether ever by more than one step */
+    for (j = 0; j < p.n; j++) {
+      double got[2], want[2];
+      int m;
+      obb_sincos(angles[j], &got[0], &got[1]);
+      libm_sincos(angles[j], &want[0], &want[1]);
+      for (m = 0; m < 2; m++) {
+        differ += got[m] != want[m];
+        further += got[m] != want[m] &&
+                   got[m] != nextafter(want[m], HUGE_VAL) &&
+                   got[m] != nextafter(want[m], -HUGE_VAL);
+      }
+    }
+    printf("note\tsincos: %.2f%% of obb_sincos's results differ from libm's, "
+           "%ld of them by more than one ulp\n",
+           100.0 * (double)differ / (2.0 * (double)p.n), further);
+    free(angles);
+  }
 
   printf("bytes\tsizeof(obb2)\t%u\n", (unsigned)sizeof(obb2));
   printf("bytes\tsizeof(obb3)\t%u\n", (unsigned)sizeof(obb3));

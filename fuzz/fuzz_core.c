@@ -8,7 +8,8 @@
 ** them and every answer is checked against the documented contract, not
 ** only for crashes:
 **   - a constructor either fails (leaving its output untouched) or gives a
-**     valid box with finite numbers;
+**     valid box with finite numbers; a box built from an angle has the
+**     axis (cos, sin) of it, each within 1 ulp of long double cosl, sinl;
 **   - 2D intersects is symmetric, a box intersects and contains itself,
 **     contains(box) implies intersects (unless the pair touches, within
 **     PRECISION_BAND), a box contains its center and (within rounding) its
@@ -221,6 +222,20 @@ static void dump2(const char *name, const obb2 *b) {
 
 /* ---- 2D ------------------------------------------------------------- */
 
+/* Whether got is within 1 ulp of the true value ref (faithfully rounded):
+** the spacing of doubles at ref is the unit (the subnormal one below
+** DBL_MIN). long double has 11 bits more than double on x86-64, so sinl
+** and cosl are references far finer than an ulp. */
+static int within_ulp(double got, long double ref) {
+  long double m = fabsl(ref);
+  int e;
+  if (m == 0) return got == 0;
+  (void)frexpl(m, &e);
+  return fabsl((long double)got - ref) <
+         ldexpl(1.0L, e - 1 < DBL_MIN_EXP - 1 ? DBL_MIN_EXP - DBL_MANT_DIG
+                                              : e - DBL_MANT_DIG);
+}
+
 static int build2(reader *r, obb2 *b) {
   obb2 before;
   obb_status s;
@@ -237,6 +252,13 @@ static int build2(reader *r, obb2 *b) {
     return 0;
   }
   if (!obb2_is_valid(b)) FAIL("2D constructor made an invalid box");
+  /* an angle's axis is (cos, sin) of it to within an ulp (obb_sincos) */
+  if (kind == 0 && (!within_ulp(b->u[0], cosl(v[4])) ||
+                    !within_ulp(b->u[1], sinl(v[4])))) {
+    fprintf(stderr, "angle %a\n", v[4]);
+    dump2("b", b);
+    FAIL("2D axis is not (cos, sin) of the angle within 1 ulp");
+  }
   return 1;
 }
 

@@ -65,6 +65,26 @@ function M.near(a, b, tol)
   return math.abs(a - b) <= tol * s
 end
 
+-- The spacing of doubles at |x| (x finite): 2^(e - 52) for |x| in
+-- [2^e, 2^(e + 1)), and 2^-1074 among the subnormals.
+function M.ulp(x)
+  x = math.abs(x)
+  if x < 2 ^ -1022 then return 2 ^ -1074 end
+  local e = math.floor(math.log(x) / math.log(2))
+  while 2 ^ e > x do e = e - 1 end
+  while 2 ^ (e + 1) <= x do e = e + 1 end
+  return 2 ^ (e - 52)
+end
+
+-- Whether a and b are the same double or neighbours (one ulp apart, the
+-- ulp taken at the smaller of the two, so 1 and 1 - 2^-53 are neighbours
+-- but 1 and 1 - 2^-52 are not).
+function M.within_ulp(a, b)
+  if a == b then return true end
+  if (a < 0) ~= (b < 0) and a ~= 0 and b ~= 0 then return false end
+  return math.abs(a - b) <= M.ulp(math.min(math.abs(a), math.abs(b)))
+end
+
 -- Asserts that two lists of numbers agree element by element.
 function M.assert_near_list(got, want, tol, what)
   assert(#got == #want, (what or "list") .. ": expected " .. #want ..

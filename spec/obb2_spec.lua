@@ -384,3 +384,96 @@ describe("obb2 transform", function()
     assert.are.equal(a, b)
   end)
 end)
+
+-- Boxes built from an angle take its cosine and sine from obb_sincos
+-- (src/obb_trig.c), faithfully rounded: within 1 ulp of the true values,
+-- so one ulp at most from math.cos and math.sin (spec/trig_check.c
+-- measures it against long double in C).
+describe("obb2 angles", function()
+  -- -0.0 made at run time: Lua 5.1 may merge a -0.0 constant with 0
+  local function neg(x) return -x end
+  local NEG_ZERO = neg(0.0)
+
+  local function assert_axes_of(b, a, what)
+    local ux, uy, vx, vy = b:axes()
+    local c, s = math.cos(a), math.sin(a)
+    assert.is_true(H.within_ulp(ux, c), string.format(
+      "%s: cos(%.17g) = %.17g, math.cos %.17g", what, a, ux, c))
+    assert.is_true(H.within_ulp(uy, s), string.format(
+      "%s: sin(%.17g) = %.17g, math.sin %.17g", what, a, uy, s))
+    -- axis 1 is exactly perp(axis 0)
+    assert.are.equal(-uy, vx)
+    assert.are.equal(ux, vy)
+  end
+
+  local function angles()
+    local r, list = H.rng(4242), {}
+    for _ = 1, 3000 do list[#list + 1] = r.range(-8, 8) end
+    -- magnitudes from 2^-30 to 2^25, across the 2^20 where libm takes over
+    for _ = 1, 3000 do
+      local a = 2 ^ r.range(-30, 25)
+      list[#list + 1] = r.uniform() < 0.5 and -a or a
+    end
+    -- multiples of pi/4, where the reduction cancels most or the quadrant
+    -- flips; 29 pi/2 is the double closest to a multiple of pi/2 below 2^20
+    for k = 1, 400 do list[#list + 1] = k * math.pi / 4 end
+    for _, k in ipairs({ 29, 58, 116, 204551, 667544 }) do
+      list[#list + 1] = k * math.pi / 2
+      list[#list + 1] = -k * math.pi / 2
+    end
+    return list
+  end
+
+  it("has axis 0 = (cos a, sin a) to within 1 ulp", function()
+    for _, a in ipairs(angles()) do
+      assert_axes_of(obb.new2(0, 0, 1, 1, a), a, "new2")
+    end
+  end)
+
+  it("gives the same axes through set_angle, set and from an angle in a world", function()
+    local r = H.rng(77)
+    local w = obb.world2()
+    for i = 1, 200 do
+      local a = r.range(-100, 100)
+      local b = obb.new2(0, 0, 1, 1, a)
+      assert.are.equal(b, obb.new2(0, 0, 1, 1):set_angle(a))
+      assert.are.equal(b, obb.new2(5, 5, 2, 2):set(0, 0, 1, 1, a))
+      w:add(i, 0, 0, 1, 1, a)
+      assert.are.equal(b, w:get(i, obb.new2(0, 0, 0, 0)))
+    end
+  end)
+
+  it("turns by angle 0 exactly: axes (1, 0) and (0, 1)", function()
+    for _, b in ipairs({ obb.new2(0, 0, 1, 1), obb.new2(0, 0, 1, 1, 0),
+                         obb.new2(0, 0, 1, 1, NEG_ZERO) }) do
+      H.assert_near_list(pack(b:axes()), { 1, 0, 0, 1 }, 0)
+    end
+    -- sin(-0) is -0
+    local _, uy = obb.new2(0, 0, 1, 1, NEG_ZERO):axes()
+    assert.are.equal(-math.huge, 1 / uy)
+    local _, uy0 = obb.new2(0, 0, 1, 1, 0):axes()
+    assert.are.equal(math.huge, 1 / uy0)
+    -- tiny angles: sin a = a and cos a = 1 once rounded
+    for _, a in ipairs({ 1e-300, -1e-300, 2 ^ -1074, 1e-9, -1e-9 }) do
+      H.assert_near_list(pack(obb.new2(0, 0, 1, 1, a):axes()), { 1, a, -a, 1 }, 0)
+    end
+    -- a turned box turned back by rotate is axis-aligned to the ulp
+    local b = obb.new2(0, 0, 1, 1, 0):rotate(0)
+    H.assert_near_list(pack(b:axes()), { 1, 0, 0, 1 }, 0)
+  end)
+
+  it("takes huge angles", function()
+    for _, a in ipairs({ 1e6, 2 ^ 20 - 2 ^ -32, 2 ^ 20, 2 ^ 20 + 2 ^ -32, 1e7,
+                         1e10, 1e15, 1e22, 1e300, 1.7976931348623157e308 }) do
+      for _, sa in ipairs({ a, -a }) do
+        local b = obb.new2(0, 0, 1, 1, sa)
+        assert_axes_of(b, sa, "huge")
+        local ux, uy = b:axes()
+        assert.is_true(H.near(ux * ux + uy * uy, 1, 4e-16), "unit axis")
+        local got = b:angle()
+        assert.is_true(got > -PI and got <= PI, "angle() in range")
+        assert.is_true(b:contains(0.99, 0) or b:contains(0, 0.99))
+      end
+    end
+  end)
+end)

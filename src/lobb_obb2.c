@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "lobb_internal.h"
+#include "obb_math.h"
 
 static int push_status(lua_State *L, int idx, obb_status s) {
   if (s != OBB_OK) return lobb_statuserror(L, idx, s);
@@ -212,7 +213,7 @@ static int m_rotate(lua_State *L) {
   obb2 *b = lobb_check2(L, 1);
   double a = lobb_checkfinite(L, 2), c, s, x, y;
   lobb_checknargs(L, 2);
-  c = cos(a); s = sin(a);
+  obb_sincos(a, &s, &c);
   x = c * b->u[0] - s * b->u[1];
   y = s * b->u[0] + c * b->u[1];
   /* renormalise so that many small turns do not drift off unit length */

@@ -32,7 +32,7 @@ obb_status obb2_init(obb2 *b, double cx, double cy, double hx, double hy,
     return OBB_ENOTFINITE;
   b->c[0] = cx; b->c[1] = cy;
   b->e[0] = hx; b->e[1] = hy;
-  b->u[0] = cos(angle); b->u[1] = sin(angle);
+  obb_sincos(angle, &b->u[1], &b->u[0]);
   return OBB_OK;
 }
 
@@ -79,7 +79,7 @@ int obb2_is_valid(const obb2 *b) {
 
 obb_status obb2_set_angle(obb2 *b, double angle) {
   if (!obb_finite(angle)) return OBB_ENOTFINITE;
-  b->u[0] = cos(angle); b->u[1] = sin(angle);
+  obb_sincos(angle, &b->u[1], &b->u[0]);
   return OBB_OK;
 }
 

@@ -12,6 +12,12 @@
 /* isfinite without relying on C99 classification macros being fast. */
 static inline int obb_finite(double x) { return x - x == 0.0; }
 
+/* Sine and cosine of a together, each faithfully rounded (within 1 ulp of
+** the true value), without data-dependent branches for |a| below
+** OBB_SINCOS_LIMIT; libm's sin and cos beyond (obb_trig.c). */
+#define OBB_SINCOS_LIMIT 0x1p+20
+void obb_sincos(double a, double *s, double *c);
+
 static inline double obb_dot2(const double a[2], const double b[2]) {
   return a[0] * b[0] + a[1] * b[1];
 }
