@@ -266,7 +266,7 @@ BENCH_WORLD = $(BUILD)/world_bench
 
 .PHONY: bench
 
-$(BENCH_C): bench/emptyc.c src/lobb.h | $(BUILD)
+$(BENCH_C): bench/emptyc.c src/lobb.h src/lobb_compat.h | $(BUILD)
 	$(CC) $(ALL_CFLAGS) $(LIBFLAG) $(LDFLAGS) -o $@ bench/emptyc.c
 
 $(BENCH_CORE): bench/core_bench.c $(CORE_OBJ) $(HEADERS)

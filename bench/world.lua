@@ -118,13 +118,18 @@ end
 local CELL = { walk = 4, cluster = 4, static = 4, mixed = 8 }
 
 -- The part of a frame that is the script's, not the world's: the same loop
--- calling an update that does nothing (an empty C function, so the call
--- costs what a call to C costs), and no pairs. Nil without benchc.so.
-local function script_floor(kind, n)
+-- calling an update that does nothing (an empty C function: the call costs
+-- what any call to C costs) and no pairs; then an update that only reads
+-- its arguments the way obb's does (benchc.args_world: the same Lua API
+-- calls, no geometry). Nil without benchc.so.
+local function script_floors(kind, n)
   local ok, benchc = pcall(require, "benchc")
   if not ok then return nil end
+  local items = {}
+  for i = 1, n do items[i] = i end
   local nothing = { update = benchc.nocheck, pairs = function() return 0 end }
-  return (time_frames(make_scene(kind, n), nothing, frames_for(n)))
+  return time_frames(make_scene(kind, n), nothing, frames_for(n)),
+         time_frames(make_scene(kind, n), benchc.args_world(items), frames_for(n))
 end
 
 local function lua_rows()
@@ -154,8 +159,10 @@ local function lua_rows()
                    "pure-Lua spatial hash", th)
         if kind == "walk" then
           by_n[n] = t
-          local floor = script_floor(kind, n)
-          if floor then floors[#floors + 1] = { n = n, t = t, th = th, floor = floor } end
+          local floor, args = script_floors(kind, n)
+          if floor then
+            floors[#floors + 1] = { n = n, t = t, th = th, floor = floor, args = args }
+          end
         end
       end
     end
@@ -166,8 +173,11 @@ local function lua_rows()
   for _, f in ipairs(floors) do
     report.row(("world2 walk %d, the script's loop taken out"):format(f.n), f.t - f.floor,
                "spatial hash, the same taken out", f.th - f.floor)
-    report.note(("walk %d: the script's loop and a call per box (an empty C update)"
-                 .. " take %.2f ms of each frame"):format(f.n, f.floor * 1e3))
+    report.row(("walk %d: script loop, update only reading its args"):format(f.n), f.args,
+               "spatial hash frame", f.th)
+    report.note(("walk %d: the script's loop with an empty C update takes %.2f ms;"
+                 .. " reading update's arguments through the Lua C API, %.2f ms more")
+                :format(f.n, f.floor * 1e3, (f.args - f.floor) * 1e3))
   end
   if by_n[1000] and by_n[SIZES[#SIZES]] then
     local n = SIZES[#SIZES]
