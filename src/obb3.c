@@ -226,11 +226,14 @@ static int intersects_precise(const obb3 *a, const obb3 *b) {
 ** pair, boxes touching or not. It is also the fallback where no vector
 ** build applies. */
 #if defined(__GNUC__)
-/* out of line: the AVX2 build calls it only when it cannot decide; unused
-** where the pairs build is the only one */
+/* out of line: the AVX2 build calls it only in a corner case; unused where
+** the pairs build is the only one */
 __attribute__((noinline, unused))
 #endif
 static int intersects_scalar(const obb3 *a, const obb3 *b) {
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF /* gcc -std=c99 never contracts */
+#endif
   double R[3][3], AR[3][3], t[3], d[3], tol;
   const double *ea = a->e, *eb = b->e;
   int i, j, unsure = 0;
@@ -427,10 +430,12 @@ static int intersects_pairs(const obb3 *a, const obb3 *b) {
     c2 = _mm256_unpacklo_pd(y2_, y3_); /* p2 p5 p8 p5 */                \
   } while (0)
 
-/* e[0], e[1], e[2], 0 (e[2] is the box's last field: no 16-byte load) */
+/* e[0], e[1], e[2], e[2] (e[2] is the box's last field: no 16-byte load
+** there; and not _mm_load_sd, whose zeroing move GCC may emit in a form
+** that valgrind 3.19 cannot decode) */
 #define EXTENTS3(e)                                                     \
   _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(e)),         \
-                       _mm_load_sd((e) + 2), 1)
+                       _mm_loaddup_pd((e) + 2), 1)
 
 #define ALL4(x) _mm256_set1_pd(x)
 #define ABS4(x) _mm256_and_pd(x, absmask)
@@ -459,10 +464,37 @@ static int intersects_pairs(const obb3 *a, const obb3 *b) {
 ** inf when tol might be, NaN when tol is). A gap above tolu separates
 ** (above tol too), one below -tolu is sure (below -tol too); only a gap
 ** within tolu of zero, which touching boxes and near-parallel edges give
-** (and every overlapping pair of aligned boxes, which goes to the precise
-** test anyway), is left to the reference, which decides with tol itself.
+** (and every overlapping pair of aligned boxes, which then goes to the
+** precise test), is decided again with tol itself, by edges_near_zero.
 ** The verdicts are joined into one word before the one branch: written
 ** as `in && unsure`, GCC makes two branches, the first unpredictable. */
+
+/* No face axis separates a and b, and the largest edge gap of some lane
+** of gmax is within tolu of zero: the reference's verdict, from tol
+** computed as the reference computes it. gmax is -inf in a lane with no
+** gap that is not NaN: below -tol as the reference's comparisons skip
+** such lanes, unless tol is inf (coordinates near DBL_MAX), which the
+** reference itself decides. */
+__attribute__((target("avx2"), noinline)) static int edges_near_zero(
+    const obb3 *a, const obb3 *b, __m256d gmax) {
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF
+#endif
+  const double *ea = a->e, *eb = b->e;
+  double d[3], tol;
+  int i;
+  for (i = 0; i < 3; i++) d[i] = b->c[i] - a->c[i];
+  tol = SAT_UNSURE *
+        (fabs(obb_dot3(d, a->u[0])) + fabs(obb_dot3(d, a->u[1])) +
+         fabs(obb_dot3(d, a->u[2])) + ea[0] + ea[1] + ea[2] + eb[0] + eb[1] +
+         eb[2]);
+  if (!(tol < HUGE_VAL)) return intersects_scalar(a, b);
+  if (MASK3(GT4(gmax, ALL4(tol)))) return 0;
+  if (MASK3(_mm256_cmp_pd(gmax, ALL4(-tol), _CMP_GE_OQ)))
+    return intersects_precise(a, b);
+  return 1;
+}
+
 __attribute__((target("avx2"))) static int intersects_avx2(const obb3 *a,
                                                          const obb3 *b) {
 #ifdef __clang__
@@ -537,7 +569,7 @@ __attribute__((target("avx2"))) static int intersects_avx2(const obb3 *a,
     ** 1..7 (nothing separated, something near zero) needs the reference */
     unsigned w = MASK3(_mm256_or_pd(apart, GT4(gmax, tolu))) << 3 |
                  MASK3(_mm256_cmp_pd(gmax, -tolu, _CMP_GE_OQ));
-    if (w - 1u < 7u) return intersects_scalar(a, b);
+    if (w - 1u < 7u) return edges_near_zero(a, b, gmax);
     return w == 0;
   }
 }
