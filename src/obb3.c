@@ -469,12 +469,12 @@ static int intersects_pairs(const obb3 *a, const obb3 *b) {
 ** The verdicts are joined into one word before the one branch: written
 ** as `in && unsure`, GCC makes two branches, the first unpredictable. */
 
-/* No face axis separates a and b, and the largest edge gap of some lane
-** of gmax is within tolu of zero: the reference's verdict, from tol
-** computed as the reference computes it. gmax is -inf in a lane with no
-** gap that is not NaN: below -tol as the reference's comparisons skip
-** such lanes, unless tol is inf (coordinates near DBL_MAX), which the
-** reference itself decides. */
+/* No face axis separates a and b, and in some lane the largest edge gap,
+** gmax, is within tolu of zero: the reference's verdict, with tol computed
+** as the reference computes it. A lane of gmax is -inf when its gaps are
+** all NaN (or -inf): with tol finite that is below -tol, so the lane counts
+** for nothing, as in the reference; when tol is inf (coordinates near
+** DBL_MAX), the reference itself decides. */
 __attribute__((target("avx2"), noinline)) static int edges_near_zero(
     const obb3 *a, const obb3 *b, __m256d gmax) {
 #ifdef __clang__
@@ -566,7 +566,7 @@ __attribute__((target("avx2"))) static int intersects_avx2(const obb3 *a,
   gmax = _mm256_max_pd(g2, _mm256_max_pd(g1, gmax));
   {
     /* separated lanes in bits 3..5, lanes near zero in bits 0..2: only
-    ** 1..7 (nothing separated, something near zero) needs the reference */
+    ** 1..7 (nothing separated, something near zero) needs a second look */
     unsigned w = MASK3(_mm256_or_pd(apart, GT4(gmax, tolu))) << 3 |
                  MASK3(_mm256_cmp_pd(gmax, -tolu, _CMP_GE_OQ));
     if (w - 1u < 7u) return edges_near_zero(a, b, gmax);
