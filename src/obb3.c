@@ -1,6 +1,12 @@
 /*
 ** obb3.c: oriented boxes in 3D. Construction, the 15-axis separating-axis
 ** test, containment, transform, corners and bounds.
+**
+** The separating-axis test comes in three builds that answer identically
+** on every pair: the scalar reference; pairs of doubles (SSE2 or NEON,
+** which every x86-64 and aarch64 has, so a default build gets them); and,
+** on x86-64 processors that have it, four doubles (AVX2), chosen at run
+** time. obb3_intersects picks the fastest one the machine offers.
 */
 #include <string.h>
 
@@ -206,6 +212,70 @@ static int intersects_precise(const obb3 *a, const obb3 *b) {
 ** size: far above its real error (a few dozen ulps), far below 1e-12. */
 #define SAT_UNSURE (256 * DBL_EPSILON)
 
+/* Ericson's TestOBBOBB: the 15 axes in a's frame, with R = a's axes dotted
+** with b's, computed once. Face axes decide directly. An edge-edge axis
+** a_i x b_j has length sin(angle), so near parallel edges every term on it
+** is tiny and rounding could claim a false separation; instead of padding
+** |R| with an epsilon (which would also report false intersections), a
+** result within the rounding allowance is marked unsure and, if nothing
+** else separates the boxes, the precise test decides.
+**
+** This scalar version is the reference: the vector builds below compute,
+** lane by lane, exactly its expressions (same operands, same order, no
+** contraction, the same snapping), so they answer identically on every
+** pair, boxes touching or not. It is also the fallback where no vector
+** build applies. */
+#if defined(__GNUC__)
+/* out of line: the AVX2 build calls it only in a corner case; unused where
+** the pairs build is the only one */
+__attribute__((noinline, unused))
+#endif
+static int intersects_scalar(const obb3 *a, const obb3 *b) {
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF /* gcc -std=c99 never contracts */
+#endif
+  double R[3][3], AR[3][3], t[3], d[3], tol;
+  const double *ea = a->e, *eb = b->e;
+  int i, j, unsure = 0;
+  for (i = 0; i < 3; i++) d[i] = b->c[i] - a->c[i];
+  for (i = 0; i < 3; i++) {
+    t[i] = obb_dot3(d, a->u[i]);
+    for (j = 0; j < 3; j++) {
+      R[i][j] = obb_dot3(a->u[i], b->u[j]);
+      /* snapped up to 1 within rounding (obb_math.h), so that a box
+      ** turned by quarter turns reaches as far as containment says */
+      AR[i][j] = obb_abs_up(R[i][j]);
+    }
+  }
+  for (i = 0; i < 3; i++)
+    if (fabs(t[i]) > ea[i] + eb[0] * AR[i][0] + eb[1] * AR[i][1] +
+                         eb[2] * AR[i][2])
+      return 0;
+  /* b's face axes project d directly rather than through t and R: the
+  ** same cost, no extra rounding, and then every face test gives the same
+  ** answer whichever box comes first (a point on a's boundary that
+  ** obb3_contains_point accepts is never separated from a by rounding). */
+  for (j = 0; j < 3; j++)
+    if (fabs(obb_dot3(d, b->u[j])) >
+        eb[j] + ea[0] * AR[0][j] + ea[1] * AR[1][j] + ea[2] * AR[2][j])
+      return 0;
+  tol = SAT_UNSURE * (fabs(t[0]) + fabs(t[1]) + fabs(t[2]) + ea[0] + ea[1] +
+                      ea[2] + eb[0] + eb[1] + eb[2]);
+  for (i = 0; i < 3; i++) {
+    int i1 = i == 2 ? 0 : i + 1, i2 = i == 0 ? 2 : i - 1;
+    for (j = 0; j < 3; j++) {
+      int j1 = j == 2 ? 0 : j + 1, j2 = j == 0 ? 2 : j - 1;
+      double ra = ea[i1] * AR[i2][j] + ea[i2] * AR[i1][j];
+      double rb = eb[j1] * AR[i][j2] + eb[j2] * AR[i][j1];
+      double gap = fabs(t[i2] * R[i1][j] - t[i1] * R[i2][j]) - (ra + rb);
+      if (gap > tol) return 0;
+      if (gap >= -tol) unsure = 1;
+    }
+  }
+  return unsure ? intersects_precise(a, b) : 1;
+}
+
+/* ---- pairs of doubles (SSE2, NEON) ----------------------------------- */
 #if defined(__GNUC__) && \
     (defined(__SSE2__) || (defined(__ARM_NEON) && defined(__aarch64__)))
 #define OBB3_PAIRS 1
@@ -244,29 +314,14 @@ static inline v2d vabs_up(v2d r) {
 }
 
 static inline int any2(v2i m) { return (m[0] | m[1]) != 0; }
-#endif
 
-/* Ericson's TestOBBOBB: the 15 axes in a's frame, with R = a's axes dotted
-** with b's, computed once. Face axes decide directly. An edge-edge axis
-** a_i x b_j has length sin(angle), so near parallel edges every term on it
-** is tiny and rounding could claim a false separation; instead of padding
-** |R| with an epsilon (which would also report false intersections), a
-** result within the rounding allowance is marked unsure and, if nothing
-** else separates the boxes, the precise test decides.
-**
-** Speed: a typical query is a random mix of overlapping and separated
-** pairs, so a branch per axis (as the textbook test has) mispredicts on
-** most separated pairs, and the ~200 flops then bound what is left. So the
-** six face axes are all evaluated before one branch, the nine edge axes
-** with none (only the rare unsure band branches), and where the compiler
-** offers 2-wide vectors of doubles, which every x86-64 (SSE2) and aarch64
-** (NEON) has without -march flags, two axes or two entries of R share each
-** instruction. Every lane computes exactly the scalar version's expression
-** (same operands, same order, no contraction, the same snapping), so the
-** two versions answer identically on every pair, boxes touching or not;
-** the scalar one is the portable fallback. */
-#ifdef OBB3_PAIRS
-int obb3_intersects(const obb3 *a, const obb3 *b) {
+/* Speed: a typical query is a random mix of overlapping and separated
+** pairs, so a branch per axis (as the reference has) mispredicts on most
+** separated pairs, and the ~200 flops then bound what is left. So the six
+** face axes are all evaluated before one branch, the nine edge axes with
+** none (only the rare unsure band branches), and two axes or two entries
+** of R share each instruction. */
+static int intersects_pairs(const obb3 *a, const obb3 *b) {
 #ifdef __clang__
 #pragma STDC FP_CONTRACT OFF /* gcc -std=c99 never contracts */
 #endif
@@ -344,52 +399,197 @@ int obb3_intersects(const obb3 *a, const obb3 *b) {
     return in;
   }
 }
+#endif /* OBB3_PAIRS */
 
-#else
+/* ---- four doubles per register (AVX2, x86-64) -------------------------
+** Compiled for AVX2 by a target attribute, whatever the build's flags, and
+** called only when the processor has it (obb3_intersects, at the end).
+** Define OBB_NO_AVX2 to leave it out. */
+#if defined(__x86_64__) && !defined(OBB_NO_AVX2) &&                     \
+    ((defined(__clang__) && __clang_major__ >= 7) ||                    \
+     (!defined(__clang__) && defined(__GNUC__) && __GNUC__ >= 6))
+#define OBB3_AVX2 1
+#include <immintrin.h>
 
-int obb3_intersects(const obb3 *a, const obb3 *b) {
-  double R[3][3], AR[3][3], t[3], d[3], tol;
+/* p[0], p[1] in lanes 0, 1 and q[0], q[1] in lanes 2, 3 */
+#define LOAD2X2(p, q)                                                   \
+  _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(p)),         \
+                       _mm_loadu_pd(q), 1)
+
+/* The three columns of the row-major 3x3 matrix at p (the k-th components
+** of a box's axes) in lanes 0..2; lane 3 gets p[3] or p[5], finite like
+** the rest, as every lane 3 below is (computed, then ignored). Every load
+** stays inside the box: p + 8 reads the last axis entry and e[0]. */
+#define COLUMNS3(p, c0, c1, c2)                                         \
+  do {                                                                  \
+    __m256d y0_ = LOAD2X2(p, p + 6), y2_ = LOAD2X2(p + 2, p + 8);       \
+    __m256d y1_ = _mm256_broadcast_pd((const __m128d *)(p + 3));        \
+    __m256d y3_ = _mm256_broadcast_pd((const __m128d *)(p + 5));        \
+    c0 = _mm256_unpacklo_pd(y0_, y1_); /* p0 p3 p6 p3 */                \
+    c1 = _mm256_unpackhi_pd(y0_, y1_); /* p1 p4 p7 p4 */                \
+    c2 = _mm256_unpacklo_pd(y2_, y3_); /* p2 p5 p8 p5 */                \
+  } while (0)
+
+/* e[0], e[1], e[2], e[2] (e[2] is the box's last field: no 16-byte load
+** there; and not _mm_load_sd, whose zeroing move GCC may emit in a form
+** that valgrind 3.19 cannot decode) */
+#define EXTENTS3(e)                                                     \
+  _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(e)),         \
+                       _mm_loaddup_pd((e) + 2), 1)
+
+#define ALL4(x) _mm256_set1_pd(x)
+#define ABS4(x) _mm256_and_pd(x, absmask)
+#define GT4(x, y) _mm256_cmp_pd(x, y, _CMP_GT_OQ)
+/* lanes 0..2 of a comparison, as bits */
+#define MASK3(m) ((unsigned)_mm256_movemask_pd(m) & 7u)
+/* lane j gets lane j-1, lane j+1 (mod 3) */
+#define PREV3(x) _mm256_permute4x64_pd(x, _MM_SHUFFLE(3, 1, 0, 2))
+#define NEXT3(x) _mm256_permute4x64_pd(x, _MM_SHUFFLE(3, 0, 2, 1))
+
+/* Lane j of each vector is index j of the reference's arrays: m_i is row
+** i of R, q_i row i of AR, t and s are d on a's and on b's axes. So one
+** instruction serves a row of R, the three face axes of one box, or the
+** three edge axes a_i x b_j of one i; AR's columns (for a's face axes)
+** take six shuffles.
+**
+** Speed, measured on a 50/50 mix of overlapping and separated pairs: the
+** function is branchless but for one branch that is almost never taken
+** (an early exit after the face axes mispredicts too often to pay), and
+** what bounds it is then the length of its dependency chains as much as
+** its ~200 instructions, since consecutive calls overlap little. The
+** longest chain was tol: nine terms summed in sequence (eight dependent
+** additions). So the lanes are compared against tolu instead, the same
+** nine terms summed as a short tree and scaled up by 1 + 2^-40: each sum
+** is within 8 ulps of the exact one, so tolu >= tol always (and tolu is
+** inf when tol might be, NaN when tol is). A gap above tolu separates
+** (above tol too), one below -tolu is sure (below -tol too); only a gap
+** within tolu of zero, which touching boxes and near-parallel edges give
+** (and every overlapping pair of aligned boxes, which then goes to the
+** precise test), is decided again with tol itself, by edges_near_zero.
+** The verdicts are joined into one word before the one branch: written
+** as `in && unsure`, GCC makes two branches, the first unpredictable. */
+
+/* No face axis separates a and b, and in some lane the largest edge gap,
+** gmax, is within tolu of zero: the reference's verdict, with tol computed
+** as the reference computes it. A lane of gmax is -inf when its gaps are
+** all NaN (or -inf): with tol finite that is below -tol, so the lane counts
+** for nothing, as in the reference; when tol is inf (coordinates near
+** DBL_MAX), the reference itself decides. */
+__attribute__((target("avx2"), noinline)) static int edges_near_zero(
+    const obb3 *a, const obb3 *b, __m256d gmax) {
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF
+#endif
   const double *ea = a->e, *eb = b->e;
-  int i, j, unsure = 0;
+  double d[3], tol;
+  int i;
   for (i = 0; i < 3; i++) d[i] = b->c[i] - a->c[i];
-  for (i = 0; i < 3; i++) {
-    t[i] = obb_dot3(d, a->u[i]);
-    for (j = 0; j < 3; j++) {
-      R[i][j] = obb_dot3(a->u[i], b->u[j]);
-      /* snapped up to 1 within rounding (obb_math.h), so that a box
-      ** turned by quarter turns reaches as far as containment says */
-      AR[i][j] = obb_abs_up(R[i][j]);
-    }
-  }
-  for (i = 0; i < 3; i++)
-    if (fabs(t[i]) > ea[i] + eb[0] * AR[i][0] + eb[1] * AR[i][1] +
-                         eb[2] * AR[i][2])
-      return 0;
-  /* b's face axes project d directly rather than through t and R: the
-  ** same cost, no extra rounding, and then every face test gives the same
-  ** answer whichever box comes first (a point on a's boundary that
-  ** obb3_contains_point accepts is never separated from a by rounding). */
-  for (j = 0; j < 3; j++)
-    if (fabs(obb_dot3(d, b->u[j])) >
-        eb[j] + ea[0] * AR[0][j] + ea[1] * AR[1][j] + ea[2] * AR[2][j])
-      return 0;
-  tol = SAT_UNSURE * (fabs(t[0]) + fabs(t[1]) + fabs(t[2]) + ea[0] + ea[1] +
-                      ea[2] + eb[0] + eb[1] + eb[2]);
-  for (i = 0; i < 3; i++) {
-    int i1 = i == 2 ? 0 : i + 1, i2 = i == 0 ? 2 : i - 1;
-    for (j = 0; j < 3; j++) {
-      int j1 = j == 2 ? 0 : j + 1, j2 = j == 0 ? 2 : j - 1;
-      double ra = ea[i1] * AR[i2][j] + ea[i2] * AR[i1][j];
-      double rb = eb[j1] * AR[i][j2] + eb[j2] * AR[i][j1];
-      double gap = fabs(t[i2] * R[i1][j] - t[i1] * R[i2][j]) - (ra + rb);
-      if (gap > tol) return 0;
-      if (gap >= -tol) unsure = 1;
-    }
-  }
-  return unsure ? intersects_precise(a, b) : 1;
+  tol = SAT_UNSURE *
+        (fabs(obb_dot3(d, a->u[0])) + fabs(obb_dot3(d, a->u[1])) +
+         fabs(obb_dot3(d, a->u[2])) + ea[0] + ea[1] + ea[2] + eb[0] + eb[1] +
+         eb[2]);
+  if (!(tol < HUGE_VAL)) return intersects_scalar(a, b);
+  if (MASK3(GT4(gmax, ALL4(tol)))) return 0;
+  if (MASK3(_mm256_cmp_pd(gmax, ALL4(-tol), _CMP_GE_OQ)))
+    return intersects_precise(a, b);
+  return 1;
 }
 
-#endif /* OBB3_PAIRS */
+__attribute__((target("avx2"))) static int intersects_avx2(const obb3 *a,
+                                                         const obb3 *b) {
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF
+#endif
+  const __m256d absmask =
+      _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffffLL));
+  const __m256d one = ALL4(1.0), near1 = ALL4(1.0 - 8 * DBL_EPSILON);
+  const double *ea = a->e, *eb = b->e;
+  const double(*au)[3] = a->u;
+  __m256d dx, dy, dz, a0, a1, a2, b0, b1, b2, t, s, m0, m1, m2, q0, q1, q2;
+  __m256d at, eav, ebv, apart, g0, g1, g2, gmax, tolu;
+  dx = ALL4(b->c[0] - a->c[0]);
+  dy = ALL4(b->c[1] - a->c[1]);
+  dz = ALL4(b->c[2] - a->c[2]);
+  COLUMNS3(&a->u[0][0], a0, a1, a2);
+  COLUMNS3(&b->u[0][0], b0, b1, b2);
+  m0 = ALL4(au[0][0]) * b0 + ALL4(au[0][1]) * b1 + ALL4(au[0][2]) * b2;
+  m1 = ALL4(au[1][0]) * b0 + ALL4(au[1][1]) * b1 + ALL4(au[1][2]) * b2;
+  m2 = ALL4(au[2][0]) * b0 + ALL4(au[2][1]) * b1 + ALL4(au[2][2]) * b2;
+  t = dx * a0 + dy * a1 + dz * a2;
+  s = dx * b0 + dy * b1 + dz * b2;
+  /* obb_abs_up per lane */
+  q0 = ABS4(m0); q0 = _mm256_blendv_pd(q0, one, GT4(q0, near1));
+  q1 = ABS4(m1); q1 = _mm256_blendv_pd(q1, one, GT4(q1, near1));
+  q2 = ABS4(m2); q2 = _mm256_blendv_pd(q2, one, GT4(q2, near1));
+  eav = EXTENTS3(ea);
+  ebv = EXTENTS3(eb);
+  at = ABS4(t);
+  { /* tolu; sum + sum overflows exactly when sum >= 2^1023, the only case
+    ** in which the sequential sum might have overflowed (tol = inf) */
+    __m256d v = at + (eav + ebv);
+    __m128d lo = _mm256_castpd256_pd128(v);
+    double sum = (lo[0] + lo[1]) + v[2];
+    tolu = ALL4((sum + sum) * (SAT_UNSURE * (1 + 0x1p-40) / 2));
+  }
+  /* b's face axes: the rows of AR summed down, lane j */
+  apart = GT4(ABS4(s), ebv + ALL4(ea[0]) * q0 + ALL4(ea[1]) * q1 +
+                           ALL4(ea[2]) * q2);
+  { /* a's face axes: the columns of AR summed down, lane i */
+    __m256d u0 = _mm256_unpacklo_pd(q0, q1), u1 = _mm256_unpackhi_pd(q0, q1);
+    __m256d c0 = _mm256_insertf128_pd(u0, _mm256_castpd256_pd128(q2), 1);
+    __m256d c1 = _mm256_insertf128_pd(
+        u1, _mm256_castpd256_pd128(_mm256_unpackhi_pd(q2, q2)), 1);
+    __m256d c2 = _mm256_permute2f128_pd(u0, q2, 0x31);
+    apart = _mm256_or_pd(apart, GT4(at, eav + ALL4(eb[0]) * c0 +
+                                           ALL4(eb[1]) * c1 +
+                                           ALL4(eb[2]) * c2));
+  }
+  { /* edge axes a_i x b_j: row i, lane j */
+    __m256d t0 = _mm256_permute4x64_pd(t, 0x00);
+    __m256d t1 = _mm256_permute4x64_pd(t, 0x55);
+    __m256d t2 = _mm256_permute4x64_pd(t, 0xaa);
+    __m256d ebn = NEXT3(ebv), ebp = PREV3(ebv);
+    g0 = ABS4(t2 * m1 - t1 * m2) -
+         ((ALL4(ea[1]) * q2 + ALL4(ea[2]) * q1) +
+          (ebn * PREV3(q0) + ebp * NEXT3(q0)));
+    g1 = ABS4(t0 * m2 - t2 * m0) -
+         ((ALL4(ea[2]) * q0 + ALL4(ea[0]) * q2) +
+          (ebn * PREV3(q1) + ebp * NEXT3(q1)));
+    g2 = ABS4(t1 * m0 - t0 * m1) -
+         ((ALL4(ea[0]) * q1 + ALL4(ea[1]) * q0) +
+          (ebn * PREV3(q2) + ebp * NEXT3(q2)));
+  }
+  /* the largest gap per lane; maxpd returns its second operand when the
+  ** first is NaN, so a NaN gap is skipped, as the reference's comparisons
+  ** skip it, and -inf stands for "no gap" */
+  gmax = _mm256_max_pd(g0, ALL4(-HUGE_VAL));
+  gmax = _mm256_max_pd(g2, _mm256_max_pd(g1, gmax));
+  {
+    /* separated lanes in bits 3..5, lanes near zero in bits 0..2: only
+    ** 1..7 (nothing separated, something near zero) needs a second look */
+    unsigned w = MASK3(_mm256_or_pd(apart, GT4(gmax, tolu))) << 3 |
+                 MASK3(_mm256_cmp_pd(gmax, -tolu, _CMP_GE_OQ));
+    if (w - 1u < 7u) return edges_near_zero(a, b, gmax);
+    return w == 0;
+  }
+}
+#endif /* OBB3_AVX2 */
+
+int obb3_intersects(const obb3 *a, const obb3 *b) {
+#ifdef OBB3_AVX2
+#ifndef __AVX2__
+  /* reads the processor model that libgcc (or compiler-rt) fills in once,
+  ** when the program or library starts: no state of ours, thread-safe */
+  if (__builtin_cpu_supports("avx2"))
+#endif
+    return intersects_avx2(a, b);
+#endif
+#ifdef OBB3_PAIRS
+  return intersects_pairs(a, b);
+#else
+  return intersects_scalar(a, b);
+#endif
+}
 
 int obb3_contains_point(const obb3 *b, const double p[3]) {
   double l[3];
