@@ -308,6 +308,7 @@ static int update2_fast(lua_State *L) {
     obb2_set_angle(&b, v[4]);
   } else {
     const obb2 *old = (const obb2 *)obb_world_box(lw->w, (int)id);
+    if (old == NULL) return 0; /* cannot happen: item -> id lists live ids */
     b.u[0] = old->u[0]; b.u[1] = old->u[1];
   }
   obb_world_update(lw->w, (int)id, &b);
