@@ -98,6 +98,32 @@ function M.assert_near_list(got, want, tol, what)
   end
 end
 
+-- ---- garbage ------------------------------------------------------------
+
+-- KiB the Lua heap grows while run() runs with the collector stopped.
+-- run() runs twice before: once to warm up (method names interned, buffers
+-- grown), and once after the full collection, which may shrink the stack
+-- and call-info list that the calls then grow back (5.2 does). LuaJIT keeps
+-- the traces it compiles on the heap the collector counts, and may compile
+-- one at any time, so its compiler is flushed and off while this measures.
+function M.kib_allocated_by(run)
+  local jit = rawget(_G, "jit")
+  if jit then jit.flush(); jit.off() end
+  local ok, grown = pcall(function()
+    run()
+    collectgarbage("collect")
+    collectgarbage("stop")
+    run()
+    local before = collectgarbage("count")
+    run()
+    return collectgarbage("count") - before
+  end)
+  collectgarbage("restart")
+  if jit then jit.on() end
+  if not ok then error(grown, 0) end
+  return grown
+end
+
 -- ---- error messages -----------------------------------------------------
 -- Lua versions name functions differently ('obb.new2', 'new2', '?') and
 -- format floats differently (5.1 prints -1, 5.3+ prints -1.0), so a check

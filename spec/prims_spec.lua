@@ -257,13 +257,6 @@ describe("query results", function()
         a3:intersects_segment(-5, x, 0, 5, x, 0); a3:plane_side(1, 0, 0, x)
       end
     end
-    run() -- warm up: method lookups, interned result strings
-    collectgarbage("collect")
-    collectgarbage("stop")
-    local before = collectgarbage("count")
-    run()
-    local grown = collectgarbage("count") - before
-    collectgarbage("restart")
-    assert.is_true(grown < 1, "queries allocated " .. grown .. " KiB")
+    assert.are.equal(0, H.kib_allocated_by(run))
   end)
 end)
