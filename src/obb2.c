@@ -147,8 +147,7 @@ obb_status obb2_transform(obb2 *b, const double m[6]) {
   static const int linear[4] = {0, 1, 2, 3};
   double lu[2][2], u[2], len[2], c[2], e[2], l[4];
   int i, p, ex;
-  for (i = 0; i < 6; i++)
-    if (!obb_finite(m[i])) return OBB_ENOTFINITE;
+  if (!obb_all_finite(m, 6)) return OBB_ENOTFINITE;
   ex = obb_exponent_of_max(m, linear, 4);
   for (i = 0; i < 4; i++) l[i] = ldexp(m[i], -ex);
   lu[0][0] = l[0] * b->u[0] + l[2] * b->u[1];
@@ -180,9 +179,7 @@ obb_status obb2_transform(obb2 *b, const double m[6]) {
   }
   c[0] = m[0] * b->c[0] + m[2] * b->c[1] + m[4];
   c[1] = m[1] * b->c[0] + m[3] * b->c[1] + m[5];
-  if (!obb_finite(c[0]) || !obb_finite(c[1]) || !obb_finite(e[0]) ||
-      !obb_finite(e[1]))
-    return OBB_ENOTFINITE;
+  if (!obb_all_finite(c, 2) || !obb_all_finite(e, 2)) return OBB_ENOTFINITE;
   b->c[0] = c[0]; b->c[1] = c[1];
   b->u[0] = u[0]; b->u[1] = u[1];
   b->e[0] = e[0]; b->e[1] = e[1];

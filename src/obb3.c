@@ -13,14 +13,8 @@
 #include "obb.h"
 #include "obb_math.h"
 
-static obb_status check_vec3(const double v[3]) {
-  return obb_finite(v[0]) && obb_finite(v[1]) && obb_finite(v[2])
-             ? OBB_OK
-             : OBB_ENOTFINITE;
-}
-
 static obb_status check_extents3(const double e[3]) {
-  if (check_vec3(e) != OBB_OK) return OBB_ENOTFINITE;
+  if (!obb_all_finite(e, 3)) return OBB_ENOTFINITE;
   if (e[0] < 0.0 || e[1] < 0.0 || e[2] < 0.0) return OBB_ENEGATIVE;
   return OBB_OK;
 }
@@ -28,9 +22,7 @@ static obb_status check_extents3(const double e[3]) {
 /* The axes are the columns of the quaternion's rotation matrix. */
 static obb_status axes_from_quat(const double q[4], double u[3][3]) {
   double m, x, y, z, w, n;
-  if (!obb_finite(q[0]) || !obb_finite(q[1]) || !obb_finite(q[2]) ||
-      !obb_finite(q[3]))
-    return OBB_ENOTFINITE;
+  if (!obb_all_finite(q, 4)) return OBB_ENOTFINITE;
   m = fmax(fmax(fabs(q[0]), fabs(q[1])), fmax(fabs(q[2]), fabs(q[3])));
   if (!(m > 0.0)) return OBB_EZERO;
   x = q[0] / m; y = q[1] / m; z = q[2] / m; w = q[3] / m;
@@ -53,7 +45,7 @@ obb_status obb3_init(obb3 *b, const double c[3], const double e[3],
   double u[3][3];
   int i;
   obb_status s = check_extents3(e);
-  if (s == OBB_OK) s = check_vec3(c);
+  if (s == OBB_OK && !obb_all_finite(c, 3)) s = OBB_ENOTFINITE;
   if (s == OBB_OK) s = axes_from_quat(q, u);
   if (s != OBB_OK) return s;
   for (i = 0; i < 3; i++) {
@@ -66,7 +58,7 @@ obb_status obb3_init(obb3 *b, const double c[3], const double e[3],
 
 obb_status obb3_from_aabb(obb3 *b, const double min[3], const double max[3]) {
   int i;
-  if (check_vec3(min) != OBB_OK || check_vec3(max) != OBB_OK)
+  if (!obb_all_finite(min, 3) || !obb_all_finite(max, 3))
     return OBB_ENOTFINITE;
   for (i = 0; i < 3; i++)
     if (min[i] > max[i]) return OBB_ENEGATIVE;
@@ -84,9 +76,10 @@ obb_status obb3_from_axes(obb3 *b, const double c[3], const double e[3],
   double u[3][3], len[3], t[3];
   int i, j;
   obb_status s = check_extents3(e);
-  if (s == OBB_OK) s = check_vec3(c);
-  for (i = 0; s == OBB_OK && i < 3; i++) s = check_vec3(axes[i]);
   if (s != OBB_OK) return s;
+  if (!obb_all_finite(c, 3)) return OBB_ENOTFINITE;
+  for (i = 0; i < 3; i++)
+    if (!obb_all_finite(axes[i], 3)) return OBB_ENOTFINITE;
   for (i = 0; i < 3; i++) {
     for (j = 0; j < 3; j++) u[i][j] = axes[i][j];
     if (!obb_normalize3(u[i])) return OBB_EZERO;
@@ -113,9 +106,9 @@ obb_status obb3_from_axes(obb3 *b, const double c[3], const double e[3],
 int obb3_is_valid(const obb3 *b) {
   double w[3];
   int i, j;
-  if (check_vec3(b->c) != OBB_OK || check_extents3(b->e) != OBB_OK) return 0;
+  if (!obb_all_finite(b->c, 3) || check_extents3(b->e) != OBB_OK) return 0;
   for (i = 0; i < 3; i++) {
-    if (check_vec3(b->u[i]) != OBB_OK) return 0;
+    if (!obb_all_finite(b->u[i], 3)) return 0;
     for (j = i; j < 3; j++) {
       double d = obb_dot3(b->u[i], b->u[j]) - (i == j);
       if (fabs(d) > 64 * DBL_EPSILON) return 0;
@@ -630,8 +623,7 @@ obb_status obb3_transform(obb3 *b, const double m[12]) {
   static const int linear[9] = {0, 1, 2, 4, 5, 6, 8, 9, 10};
   double lu[3][3], len[3], f[3][3], c[3], e[3], l[12];
   int order[3] = {0, 1, 2}, i, j, k, ex;
-  for (i = 0; i < 12; i++)
-    if (!obb_finite(m[i])) return OBB_ENOTFINITE;
+  if (!obb_all_finite(m, 12)) return OBB_ENOTFINITE;
   ex = obb_exponent_of_max(m, linear, 9);
   for (i = 0; i < 12; i++) l[i] = ldexp(m[i], -ex); /* see obb_math.h */
   for (i = 0; i < 3; i++) {
@@ -677,8 +669,7 @@ obb_status obb3_transform(obb3 *b, const double m[12]) {
     e[k] = ldexp(e[k], ex);
     c[k] = obb_dot3(m + 4 * k, b->c) + m[4 * k + 3];
   }
-  if (check_vec3(c) != OBB_OK || check_vec3(e) != OBB_OK)
-    return OBB_ENOTFINITE;
+  if (!obb_all_finite(c, 3) || !obb_all_finite(e, 3)) return OBB_ENOTFINITE;
   for (i = 0; i < 3; i++) {
     b->c[i] = c[i];
     b->e[i] = e[i];

@@ -15,11 +15,8 @@
 #include "obb_math.h"
 
 static obb_status check_points(const double *p, size_t count) {
-  size_t i;
   if (count == 0) return OBB_EEMPTY;
-  for (i = 0; i < count; i++)
-    if (!obb_finite(p[i])) return OBB_ENOTFINITE;
-  return OBB_OK;
+  return obb_all_finite(p, count) ? OBB_OK : OBB_ENOTFINITE;
 }
 
 /* The largest coordinate deviation from the mean (1 when there is none):
@@ -150,9 +147,7 @@ obb_status obb2_enclose_points(obb2 *b, const double *xy, size_t n,
     e[0] = fmax(e[0], fabs(l[0]));
     e[1] = fmax(e[1], fabs(l[1]));
   }
-  if (!obb_finite(c[0]) || !obb_finite(c[1]) || !obb_finite(e[0]) ||
-      !obb_finite(e[1]))
-    return OBB_ENOTFINITE;
+  if (!obb_all_finite(c, 2) || !obb_all_finite(e, 2)) return OBB_ENOTFINITE;
   b->c[0] = c[0]; b->c[1] = c[1];
   b->u[0] = u[0]; b->u[1] = u[1];
   b->e[0] = e[0]; b->e[1] = e[1];
@@ -182,8 +177,7 @@ obb_status obb3_enclose_points(obb3 *b, const double *xyz, size_t n,
     obb3_local(c, u, xyz + 3 * i, l);
     for (j = 0; j < 3; j++) e[j] = fmax(e[j], fabs(l[j]));
   }
-  for (j = 0; j < 3; j++)
-    if (!obb_finite(c[j]) || !obb_finite(e[j])) return OBB_ENOTFINITE;
+  if (!obb_all_finite(c, 3) || !obb_all_finite(e, 3)) return OBB_ENOTFINITE;
   for (j = 0; j < 3; j++) {
     b->c[j] = c[j];
     b->e[j] = e[j];

@@ -5,12 +5,21 @@
 #define OBB_MATH_H
 
 #include <float.h>
+#include <stddef.h>
 #include <math.h>
 
 #define OBB_PI 3.14159265358979323846
 
 /* isfinite without relying on C99 classification macros being fast. */
 static inline int obb_finite(double x) { return x - x == 0.0; }
+
+/* Whether v[0..n-1] are all finite. */
+static inline int obb_all_finite(const double *v, size_t n) {
+  size_t i;
+  for (i = 0; i < n; i++)
+    if (!obb_finite(v[i])) return 0;
+  return 1;
+}
 
 /* Sine and cosine of a together, each faithfully rounded (within 1 ulp of
 ** the true value), without data-dependent branches for |a| below

@@ -16,8 +16,7 @@ obb_status obb2_fit_points_tight(obb2 *b, const double *xy, size_t n,
   double blo[2] = {HUGE_VAL, HUGE_VAL}, bhi[2] = {-HUGE_VAL, -HUGE_VAL};
   size_t i;
   if (n == 0) return OBB_EEMPTY;
-  for (i = 0; i < 2 * n; i++)
-    if (!obb_finite(xy[i])) return OBB_ENOTFINITE;
+  if (!obb_all_finite(xy, 2 * n)) return OBB_ENOTFINITE;
   for (i = 0; i < 2 * n; i++) {
     blo[i % 2] = fmin(blo[i % 2], xy[i]);
     bhi[i % 2] = fmax(bhi[i % 2], xy[i]);
