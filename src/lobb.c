@@ -58,6 +58,25 @@ lua_Number lobb_optfinite(lua_State *L, int idx, lua_Number def) {
   return lua_isnoneornil(L, idx) ? def : lobb_checkfinite(L, idx);
 }
 
+void lobb_checkdirection(lua_State *L, int idx, int n, double *d) {
+  int i, zero = 1;
+  lobb_checkvec(L, idx, n, d);
+  for (i = 0; i < n; i++)
+    if (d[i] != 0.0) zero = 0;
+  if (zero) luaL_argerror(L, idx, "direction must not be zero");
+}
+
+lua_Number lobb_checkmaxt(lua_State *L, int idx) {
+  lua_Number t;
+  if (lua_isnoneornil(L, idx)) return HUGE_VAL;
+  if (lua_type(L, idx) != LUA_TNUMBER) lobb_typeerror(L, idx, "number");
+  t = lua_tonumber(L, idx);
+  if (t != t) luaL_argerror(L, idx, "max_t must not be nan");
+  if (t < 0)
+    luaL_argerror(L, idx, lua_pushfstring(L, "max_t must be >= 0, got %f", t));
+  return t;
+}
+
 lua_Number lobb_checkextent(lua_State *L, int idx) {
   lua_Number x = lobb_checkfinite(L, idx);
   if (x < 0)
@@ -222,15 +241,11 @@ obb3 *lobb_testobb3(lua_State *L, int idx) {
 }
 
 obb2 *lobb_checkobb2(lua_State *L, int idx) {
-  obb2 *b = lobb_testobb2(L, idx);
-  if (b == NULL) lobb_typeerror(L, idx, LOBB_OBB2);
-  return b;
+  return lobb_check2(L, idx);
 }
 
 obb3 *lobb_checkobb3(lua_State *L, int idx) {
-  obb3 *b = lobb_testobb3(L, idx);
-  if (b == NULL) lobb_typeerror(L, idx, LOBB_OBB3);
-  return b;
+  return lobb_check3(L, idx);
 }
 
 obb2 *lobb_pushobb2(lua_State *L, const obb2 *b) {
@@ -276,8 +291,7 @@ static const luaL_Reg lib_funcs[] = {
   {NULL, NULL}
 };
 
-/* Leaves a metatable named tname on the stack, with __index a fresh method
-** table; the caller fills both. */
+/* Leaves a metatable named tname on the stack; fill_type fills it. */
 static void new_type(lua_State *L, const char *tname) {
   luaL_newmetatable(L, tname);
   lua_pushstring(L, tname);
@@ -302,6 +316,14 @@ static void fill_type(lua_State *L, int mt, int mt2, int mt3,
   lua_pop(L, 1);
 }
 
+/* Adds more methods to the type whose metatable is at mt. */
+static void add_methods(lua_State *L, int mt, int mt2, int mt3,
+                        const luaL_Reg *methods) {
+  lua_getfield(L, mt, "__index");
+  set_closures(L, mt2, mt3, methods);
+  lua_pop(L, 1);
+}
+
 int luaopen_obb(lua_State *L) {
   int mt2, mt3;
   new_type(L, LOBB_OBB2);
@@ -315,18 +337,10 @@ int luaopen_obb(lua_State *L) {
   set_closures(L, mt2, mt3, lobb_obb2_funcs);
   set_closures(L, mt2, mt3, lobb_obb3_funcs);
   set_closures(L, mt2, mt3, lobb_query_funcs);
-  lua_getfield(L, mt2, "__index"); /* query methods: lobb_query.c */
-  set_closures(L, mt2, mt3, lobb_query2_methods);
-  lua_pop(L, 1);
-  lua_getfield(L, mt3, "__index"); /* query methods: lobb_query.c */
-  set_closures(L, mt2, mt3, lobb_query3_methods);
-  lua_pop(L, 1);
-  lua_getfield(L, mt2, "__index"); /* collide methods: lobb_collide.c */
-  set_closures(L, mt2, mt3, lobb_collide2_methods);
-  lua_pop(L, 1);
-  lua_getfield(L, mt3, "__index"); /* collide methods: lobb_collide.c */
-  set_closures(L, mt2, mt3, lobb_collide3_methods);
-  lua_pop(L, 1);
+  add_methods(L, mt2, mt2, mt3, lobb_query2_methods); /* lobb_query.c */
+  add_methods(L, mt3, mt2, mt3, lobb_query3_methods);
+  add_methods(L, mt2, mt2, mt3, lobb_collide2_methods); /* lobb_collide.c */
+  add_methods(L, mt3, mt2, mt3, lobb_collide3_methods);
   lobb_open_world(L, mt2, mt3); /* worlds: lobb_world.c */
   lua_pushliteral(L, OBB_VERSION);
   lua_setfield(L, -2, "_VERSION");

@@ -69,6 +69,12 @@ lua_Number lobb_checkfinite(lua_State *L, int idx);
 /* n finite numbers at idx, idx + 1, ... into v. */
 void lobb_checkvec(lua_State *L, int idx, int n, double *v);
 lua_Number lobb_optfinite(lua_State *L, int idx, lua_Number def);
+/* A ray's direction: n finite numbers, not all zero (the cast would be
+** empty), reported on argument idx. */
+void lobb_checkdirection(lua_State *L, int idx, int n, double *d);
+/* A ray's max_t: a number >= 0, math.huge allowed; nil or absent for no
+** limit (HUGE_VAL). */
+lua_Number lobb_checkmaxt(lua_State *L, int idx);
 /* A finite number >= 0. */
 lua_Number lobb_checkextent(lua_State *L, int idx);
 /* At most n arguments: an extra one is reported, since it usually means a

@@ -5,30 +5,8 @@
 ** Every query returns plain numbers, booleans or a short interned string,
 ** or nil for "nothing": no tables, no garbage.
 */
-#include <math.h>
 
 #include "lobb_internal.h"
-
-/* A direction: finite numbers, not all zero (the cast would be empty). */
-static void check_direction(lua_State *L, int idx, int n, double *d) {
-  int i, zero = 1;
-  lobb_checkvec(L, idx, n, d);
-  for (i = 0; i < n; i++)
-    if (d[i] != 0.0) zero = 0;
-  if (zero) luaL_argerror(L, idx, "direction must not be zero");
-}
-
-/* max_t: a number >= 0, math.huge allowed; nil or absent for no limit. */
-static double check_max_t(lua_State *L, int idx) {
-  double t;
-  if (lua_isnoneornil(L, idx)) return HUGE_VAL;
-  if (lua_type(L, idx) != LUA_TNUMBER) lobb_typeerror(L, idx, "number");
-  t = lua_tonumber(L, idx);
-  if (t != t) luaL_argerror(L, idx, "max_t must not be nan");
-  if (t < 0.0)
-    luaL_argerror(L, idx, lua_pushfstring(L, "max_t must be >= 0, got %f", t));
-  return t;
-}
 
 static double check_radius(lua_State *L, int idx) {
   double r = lobb_checkfinite(L, idx);
@@ -66,8 +44,8 @@ static int q2_raycast(lua_State *L) {
   int r;
   lobb_checknargs(L, 6);
   lobb_checkvec(L, 2, 2, o);
-  check_direction(L, 4, 2, d);
-  max_t = check_max_t(L, 6);
+  lobb_checkdirection(L, 4, 2, d);
+  max_t = lobb_checkmaxt(L, 6);
   r = obb2_raycast(b, o, d, max_t, &t, n);
   return push_ray(L, r, t, n, 2);
 }
@@ -141,8 +119,8 @@ static int q3_raycast(lua_State *L) {
   int r;
   lobb_checknargs(L, 8);
   lobb_checkvec(L, 2, 3, o);
-  check_direction(L, 5, 3, d);
-  max_t = check_max_t(L, 8);
+  lobb_checkdirection(L, 5, 3, d);
+  max_t = lobb_checkmaxt(L, 8);
   r = obb3_raycast(b, o, d, max_t, &t, n);
   return push_ray(L, r, t, n, 3);
 }

@@ -17,7 +17,6 @@
 ** allocates nothing; a query made while another fills its results (from a
 ** filter, or from a finalizer) uses a buffer of its own, freed after.
 */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -650,23 +649,10 @@ static int m_raycast(lua_State *L) {
   search q;
   scratch own;
   double o[3], d[3], maxt;
-  int i, dim = lw->dim, filter, out = 3 + 2 * dim;
-  int zero = 1;
-  for (i = 0; i < dim; i++) o[i] = lobb_checkfinite(L, 2 + i);
-  for (i = 0; i < dim; i++) {
-    d[i] = lobb_checkfinite(L, 2 + dim + i);
-    if (d[i] != 0) zero = 0;
-  }
-  if (zero) luaL_argerror(L, 2 + dim, "direction must not be zero");
-  /* max_t as b:raycast takes it: >= 0, math.huge allowed, nil for none */
-  maxt = HUGE_VAL;
-  if (!lua_isnil(L, out - 1)) {
-    if (lua_type(L, out - 1) != LUA_TNUMBER) lobb_typeerror(L, out - 1, "number");
-    maxt = lua_tonumber(L, out - 1);
-    if (maxt != maxt) luaL_argerror(L, out - 1, "max_t must not be nan");
-    if (maxt < 0)
-      luaL_argerror(L, out - 1, lua_pushfstring(L, "max_t must be >= 0, got %f", maxt));
-  }
+  int dim = lw->dim, filter, out = 3 + 2 * dim;
+  lobb_checkvec(L, 2, dim, o);
+  lobb_checkdirection(L, 2 + dim, dim, d);
+  maxt = lobb_checkmaxt(L, out - 1); /* as b:raycast takes it */
   filter = begin(L, lw, &q, &own, out, sizeof(ray_rec));
   if (obb_world_raycast(lw->w, o, d, maxt, on_ray, &q) != 0)
     return search_failed(L, lw, &q);
