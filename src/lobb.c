@@ -54,8 +54,15 @@ void lobb_checkvec(lua_State *L, int idx, int n, double *v) {
   for (i = 0; i < n; i++) v[i] = lobb_checkfinite(L, idx + i);
 }
 
-lua_Number lobb_optfinite(lua_State *L, int idx, lua_Number def) {
-  return lua_isnoneornil(L, idx) ? def : lobb_checkfinite(L, idx);
+void lobb_checkextents(lua_State *L, int idx, int n, double *e) {
+  int i;
+  for (i = 0; i < n; i++) e[i] = lobb_checkextent(L, idx + i);
+}
+
+void lobb_checkquat(lua_State *L, int idx, double q[4]) {
+  lobb_checkvec(L, idx, 4, q);
+  if (q[0] == 0 && q[1] == 0 && q[2] == 0 && q[3] == 0)
+    luaL_argerror(L, idx, "quaternion is zero");
 }
 
 void lobb_checkdirection(lua_State *L, int idx, int n, double *d) {
@@ -127,7 +134,7 @@ int lobb_checkmatrix(lua_State *L, int idx, double *m, int n, int alt_n) {
   count = lua_gettop(L) - idx + 1;
   if (count != alt_n) count = n;
   lobb_checknargs(L, idx + count - 1);
-  for (i = 0; i < count; i++) m[i] = lobb_checkfinite(L, idx + i);
+  lobb_checkvec(L, idx, count, m);
   return count;
 }
 

@@ -85,9 +85,8 @@ static int m_contacts3(lua_State *L) {
 static int m_sweep2(lua_State *L) {
   obb2 *a = lobb_check2(L, 1), *b = lobb_check2(L, 2);
   double va[2], vb[2], r[3];
-  int i;
-  for (i = 0; i < 2; i++) va[i] = lobb_checkfinite(L, 3 + i);
-  for (i = 0; i < 2; i++) vb[i] = lobb_checkfinite(L, 5 + i);
+  lobb_checkvec(L, 3, 2, va);
+  lobb_checkvec(L, 5, 2, vb);
   lobb_checknargs(L, 6);
   if (!obb2_sweep(a, b, va, vb, &r[0], r + 1)) {
     lua_pushnil(L);
@@ -100,9 +99,8 @@ static int m_sweep2(lua_State *L) {
 static int m_sweep3(lua_State *L) {
   obb3 *a = lobb_check3(L, 1), *b = lobb_check3(L, 2);
   double va[3], vb[3], r[4];
-  int i;
-  for (i = 0; i < 3; i++) va[i] = lobb_checkfinite(L, 3 + i);
-  for (i = 0; i < 3; i++) vb[i] = lobb_checkfinite(L, 6 + i);
+  lobb_checkvec(L, 3, 3, va);
+  lobb_checkvec(L, 6, 3, vb);
   lobb_checknargs(L, 8);
   if (!obb3_sweep(a, b, va, vb, &r[0], r + 1)) {
     lua_pushnil(L);

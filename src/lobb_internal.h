@@ -68,7 +68,11 @@ int lobb_typeerror(lua_State *L, int idx, const char *expected);
 lua_Number lobb_checkfinite(lua_State *L, int idx);
 /* n finite numbers at idx, idx + 1, ... into v. */
 void lobb_checkvec(lua_State *L, int idx, int n, double *v);
-lua_Number lobb_optfinite(lua_State *L, int idx, lua_Number def);
+/* n half extents (finite numbers >= 0) at idx, idx + 1, ... into e. */
+void lobb_checkextents(lua_State *L, int idx, int n, double *e);
+/* A quaternion x, y, z, w at idx..idx + 3: finite, not all zero (the
+** error names argument idx). */
+void lobb_checkquat(lua_State *L, int idx, double q[4]);
 /* A ray's direction: n finite numbers, not all zero (the cast would be
 ** empty), reported on argument idx. */
 void lobb_checkdirection(lua_State *L, int idx, int n, double *d);
@@ -92,6 +96,13 @@ int lobb_checkmatrix(lua_State *L, int idx, double *m, int n, int alt_n);
 /* Reads points (a flat array of numbers, or an array of {x, y[, z]}) into a
 ** buffer that lives on the stack as a userdata; returns the point count. */
 size_t lobb_checkpoints(lua_State *L, int idx, int dim, double **out);
+
+/* A box from the numbers cx, cy, hx, hy [, angle] at idx on (lobb_obb2.c),
+** or cx, cy, cz, hx, hy, hz [, qx, qy, qz, qw] (lobb_obb3.c), with nothing
+** after them. Without the rotation the box keeps old's (none when old is
+** NULL). Every argument is checked before b is written; b may be old. */
+void lobb_checkboxargs2(lua_State *L, int idx, obb2 *b, const obb2 *old);
+void lobb_checkboxargs3(lua_State *L, int idx, obb3 *b, const obb3 *old);
 
 extern const luaL_Reg lobb_obb2_funcs[], lobb_obb2_methods[], lobb_obb2_meta[];
 extern const luaL_Reg lobb_obb3_funcs[], lobb_obb3_methods[], lobb_obb3_meta[];

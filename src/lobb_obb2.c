@@ -11,15 +11,25 @@ static int push_status(lua_State *L, int idx, obb_status s) {
   return 1;
 }
 
+void lobb_checkboxargs2(lua_State *L, int idx, obb2 *b, const obb2 *old) {
+  obb2 n;
+  lobb_checknargs(L, idx + 4);
+  lobb_checkvec(L, idx, 2, n.c);
+  lobb_checkextents(L, idx + 2, 2, n.e);
+  if (!lua_isnoneornil(L, idx + 4)) {
+    obb2_set_angle(&n, lobb_checkfinite(L, idx + 4));
+  } else if (old != NULL) {
+    n.u[0] = old->u[0]; n.u[1] = old->u[1];
+  } else {
+    n.u[0] = 1; n.u[1] = 0;
+  }
+  *b = n;
+}
+
 /* obb.new2(cx, cy, hx, hy [, angle]) */
 static int l_new2(lua_State *L) {
   obb2 b;
-  lobb_checknargs(L, 5);
-  b.c[0] = lobb_checkfinite(L, 1);
-  b.c[1] = lobb_checkfinite(L, 2);
-  b.e[0] = lobb_checkextent(L, 3);
-  b.e[1] = lobb_checkextent(L, 4);
-  obb2_init(&b, b.c[0], b.c[1], b.e[0], b.e[1], lobb_optfinite(L, 5, 0));
+  lobb_checkboxargs2(L, 1, &b, NULL);
   *lobb_new2(L) = b;
   return 1;
 }
@@ -153,18 +163,8 @@ static int m_angle(lua_State *L) {
 /* ---- in-place updates: each checks every argument before it writes ---- */
 
 static int m_set(lua_State *L) {
-  obb2 *b = lobb_check2(L, 1), n;
-  lobb_checknargs(L, 6);
-  n.c[0] = lobb_checkfinite(L, 2);
-  n.c[1] = lobb_checkfinite(L, 3);
-  n.e[0] = lobb_checkextent(L, 4);
-  n.e[1] = lobb_checkextent(L, 5);
-  if (lua_isnoneornil(L, 6)) {
-    n.u[0] = b->u[0]; n.u[1] = b->u[1];
-  } else {
-    obb2_set_angle(&n, lobb_checkfinite(L, 6));
-  }
-  *b = n;
+  obb2 *b = lobb_check2(L, 1);
+  lobb_checkboxargs2(L, 2, b, b);
   lua_settop(L, 1);
   return 1;
 }

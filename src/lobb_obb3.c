@@ -5,28 +5,30 @@
 
 #include "lobb_internal.h"
 
-static void check_extents3(lua_State *L, int idx, double v[3]) {
+void lobb_checkboxargs3(lua_State *L, int idx, obb3 *b, const obb3 *old) {
+  obb3 n;
+  double c[3], e[3], q[4] = {0, 0, 0, 1};
   int i;
-  for (i = 0; i < 3; i++) v[i] = lobb_checkextent(L, idx + i);
-}
-
-/* Four numbers x, y, z, w at idx; a zero quaternion names argument idx. */
-static void check_quat(lua_State *L, int idx, double q[4]) {
-  int i;
-  for (i = 0; i < 4; i++) q[i] = lobb_checkfinite(L, idx + i);
-  if (q[0] == 0 && q[1] == 0 && q[2] == 0 && q[3] == 0)
-    luaL_argerror(L, idx, "quaternion is zero");
+  lobb_checknargs(L, idx + 9);
+  lobb_checkvec(L, idx, 3, c);
+  lobb_checkextents(L, idx + 3, 3, e);
+  /* a nil in the quaternion's place is an error unless nothing follows */
+  if (!lua_isnoneornil(L, idx + 6) || lua_gettop(L) > idx + 6) {
+    lobb_checkquat(L, idx + 6, q);
+  } else if (old != NULL) {
+    n = *old;
+    for (i = 0; i < 3; i++) { n.c[i] = c[i]; n.e[i] = e[i]; }
+    *b = n;
+    return;
+  }
+  obb3_init(&n, c, e, q); /* cannot fail: every part was checked */
+  *b = n;
 }
 
 /* obb.new3(cx, cy, cz, hx, hy, hz [, qx, qy, qz, qw]) */
 static int l_new3(lua_State *L) {
   obb3 b;
-  double c[3], e[3], q[4] = {0, 0, 0, 1};
-  lobb_checknargs(L, 10);
-  lobb_checkvec(L, 1, 3, c);
-  check_extents3(L, 4, e);
-  if (!lua_isnoneornil(L, 7) || lua_gettop(L) > 7) check_quat(L, 7, q);
-  obb3_init(&b, c, e, q);
+  lobb_checkboxargs3(L, 1, &b, NULL);
   *lobb_new3(L) = b;
   return 1;
 }
@@ -53,7 +55,7 @@ static int l_from_axes3(lua_State *L) {
   obb_status s;
   lobb_checknargs(L, 15);
   lobb_checkvec(L, 1, 3, c);
-  check_extents3(L, 4, e);
+  lobb_checkextents(L, 4, 3, e);
   lobb_checkvec(L, 7, 3, u[0]);
   lobb_checkvec(L, 10, 3, u[1]);
   lobb_checkvec(L, 13, 3, u[2]);
@@ -168,18 +170,8 @@ static int m_rotation(lua_State *L) {
 /* ---- in-place updates: each checks every argument before it writes ---- */
 
 static int m_set(lua_State *L) {
-  obb3 *b = lobb_check3(L, 1), n = *b;
-  double c[3], e[3], q[4];
-  int i;
-  lobb_checknargs(L, 11);
-  lobb_checkvec(L, 2, 3, c);
-  check_extents3(L, 5, e);
-  if (!lua_isnoneornil(L, 8) || lua_gettop(L) > 8) {
-    check_quat(L, 8, q);
-    obb3_set_rotation(&n, q);
-  }
-  for (i = 0; i < 3; i++) { n.c[i] = c[i]; n.e[i] = e[i]; }
-  *b = n;
+  obb3 *b = lobb_check3(L, 1);
+  lobb_checkboxargs3(L, 2, b, b);
   lua_settop(L, 1);
   return 1;
 }
@@ -197,7 +189,7 @@ static int m_set_center(lua_State *L) {
 static int m_set_half_extents(lua_State *L) {
   obb3 *b = lobb_check3(L, 1);
   double e[3];
-  check_extents3(L, 2, e);
+  lobb_checkextents(L, 2, 3, e);
   lobb_checknargs(L, 4);
   b->e[0] = e[0]; b->e[1] = e[1]; b->e[2] = e[2];
   lua_settop(L, 1);
@@ -207,7 +199,7 @@ static int m_set_half_extents(lua_State *L) {
 static int m_set_rotation(lua_State *L) {
   obb3 *b = lobb_check3(L, 1);
   double q[4];
-  check_quat(L, 2, q);
+  lobb_checkquat(L, 2, q);
   lobb_checknargs(L, 5);
   obb3_set_rotation(b, q);
   lua_settop(L, 1);
@@ -235,7 +227,7 @@ static int m_rotate(lua_State *L) {
   obb3 *b = lobb_check3(L, 1), r;
   double q[4], u[3][3];
   int i, j;
-  check_quat(L, 2, q);
+  lobb_checkquat(L, 2, q);
   lobb_checknargs(L, 5);
   obb3_set_rotation(&r, q);
   for (i = 0; i < 3; i++) /* new axis i = R * u_i; R's columns are r.u */

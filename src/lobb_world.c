@@ -18,7 +18,6 @@
 ** filter, or from a finalizer) uses a buffer of its own, freed after.
 */
 #include <stdlib.h>
-#include <string.h>
 
 #include "lobb_internal.h"
 
@@ -103,8 +102,8 @@ static int check_id(lua_State *L, int idx) {
 
 /* ---- boxes from arguments -------------------------------------------- */
 
-/* A box at idx, or numbers from idx on: cx, cy, hx, hy [, angle]. Without
-** an angle the box keeps old's rotation (none when old is NULL). */
+/* A box at idx, or the numbers lobb_checkboxargs2/3 read from idx on;
+** without a rotation the box keeps old's (none when old is NULL). */
 static void box_args2(lua_State *L, int idx, obb2 *b, const obb2 *old) {
   const obb2 *src = lobb_to2(L, idx);
   if (src != NULL) {
@@ -114,25 +113,11 @@ static void box_args2(lua_State *L, int idx, obb2 *b, const obb2 *old) {
   }
   if (lua_type(L, idx) != LUA_TNUMBER)
     lobb_typeerror(L, idx, "number or " LOBB_OBB2);
-  lobb_checknargs(L, idx + 4);
-  b->c[0] = lobb_checkfinite(L, idx);
-  b->c[1] = lobb_checkfinite(L, idx + 1);
-  b->e[0] = lobb_checkextent(L, idx + 2);
-  b->e[1] = lobb_checkextent(L, idx + 3);
-  if (!lua_isnoneornil(L, idx + 4)) {
-    obb2_set_angle(b, lobb_checkfinite(L, idx + 4));
-  } else if (old != NULL) {
-    b->u[0] = old->u[0]; b->u[1] = old->u[1];
-  } else {
-    b->u[0] = 1; b->u[1] = 0;
-  }
+  lobb_checkboxargs2(L, idx, b, old);
 }
 
-/* A box at idx, or cx, cy, cz, hx, hy, hz [, qx, qy, qz, qw]. */
 static void box_args3(lua_State *L, int idx, obb3 *b, const obb3 *old) {
   const obb3 *src = lobb_to3(L, idx);
-  double c[3], e[3], q[4] = {0, 0, 0, 1};
-  int i;
   if (src != NULL) {
     lobb_checknargs(L, idx);
     *b = *src;
@@ -140,22 +125,7 @@ static void box_args3(lua_State *L, int idx, obb3 *b, const obb3 *old) {
   }
   if (lua_type(L, idx) != LUA_TNUMBER)
     lobb_typeerror(L, idx, "number or " LOBB_OBB3);
-  lobb_checknargs(L, idx + 9);
-  for (i = 0; i < 3; i++) c[i] = lobb_checkfinite(L, idx + i);
-  for (i = 0; i < 3; i++) e[i] = lobb_checkextent(L, idx + 3 + i);
-  if (lua_isnoneornil(L, idx + 6) && lua_gettop(L) <= idx + 6) {
-    if (old != NULL) {
-      for (i = 0; i < 3; i++) { b->c[i] = c[i]; b->e[i] = e[i]; }
-      memcpy(b->u, old->u, sizeof b->u);
-      return;
-    }
-  } else {
-    for (i = 0; i < 4; i++) q[i] = lobb_checkfinite(L, idx + 6 + i);
-    if (q[0] == 0 && q[1] == 0 && q[2] == 0 && q[3] == 0)
-      luaL_argerror(L, idx + 6, "quaternion is zero");
-  }
-  if (obb3_init(b, c, e, q) != OBB_OK)
-    luaL_argerror(L, idx + 6, "quaternion is not usable");
+  lobb_checkboxargs3(L, idx, b, old);
 }
 
 typedef union anybox {
@@ -634,8 +604,8 @@ static int m_query_point(lua_State *L) {
   search q;
   scratch own;
   double p[3];
-  int i, filter;
-  for (i = 0; i < lw->dim; i++) p[i] = lobb_checkfinite(L, 2 + i);
+  int filter;
+  lobb_checkvec(L, 2, lw->dim, p);
   filter = begin(L, lw, &q, &own, 2 + lw->dim, sizeof(int));
   if (obb_world_query_point(lw->w, p, on_id, &q) != 0)
     return search_failed(L, lw, &q);
