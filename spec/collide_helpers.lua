@@ -8,11 +8,7 @@ local unpack = h.unpack
 
 M.dim = function(b) return select("#", b:center()) end
 
-local function dot(a, b)
-  local s = 0
-  for i = 1, #a do s = s + a[i] * b[i] end
-  return s
-end
+local dot = h.dot
 M.dot = dot
 
 local function norm(v)

@@ -25,6 +25,31 @@ local function assert_separates(a, b, n, depth, slack)
   assert.is_false(C.moved(a, n, depth * (1 + 1e-9) + slack):intersects(b))
 end
 
+-- 1000 random pairs (random(r, spread)) moved by a random rigid motion
+-- (rigid(r) -> matrix, turn): the same answer, the normal turned with them
+-- unless two axes nearly tie.
+local function assert_rigid_invariant(dim, r, random, spread, rigid)
+  for _ = 1, 1000 do
+    local a, b = random(r, spread), random(r, spread)
+    local s = C.scale(a, b)
+    local best, second = C.sat_depth(a, b)
+    local m, turn = rigid(r)
+    local p = { a:penetration(b) }
+    local q = { a:clone():transform(unpack(m)):penetration(
+      b:clone():transform(unpack(m))) }
+    if math.abs(best) > 1e-9 * s then
+      assert.are.equal(#p, #q)
+    end
+    if #p == dim + 1 and #q == dim + 1 then
+      assert(math.abs(p[dim + 1] - q[dim + 1]) <= 1e-9 * s)
+      if second - best > 1e-6 * s then -- the axis is not a near tie
+        H.assert_near_list({ unpack(q, 1, dim) }, turn({ unpack(p, 1, dim) }),
+          1e-9, "turned normal")
+      end
+    end
+  end
+end
+
 describe("penetration (2D)", function()
   it("pushes a out of b along the axis of least overlap", function()
     local a = obb.new2(0, 0, 1, 1)
@@ -154,26 +179,7 @@ describe("penetration (2D)", function()
   end)
 
   it("is invariant under a rigid motion of both boxes", function()
-    local r = H.rng(99)
-    for _ = 1, 1000 do
-      local a, b = C.random2(r, 2), C.random2(r, 2)
-      local s = C.scale(a, b)
-      local best, second = C.sat_depth(a, b)
-      local m, turn = C.rigid2(r)
-      local p = { a:penetration(b) }
-      local q = { a:clone():transform(unpack(m)):penetration(
-        b:clone():transform(unpack(m))) }
-      if math.abs(best) > 1e-9 * s then
-        assert.are.equal(#p, #q)
-      end
-      if #p == 3 and #q == 3 then
-        assert(math.abs(p[3] - q[3]) <= 1e-9 * s)
-        if second - best > 1e-6 * s then -- the axis is not a near tie
-          H.assert_near_list({ q[1], q[2] }, turn({ p[1], p[2] }), 1e-9,
-            "turned normal")
-        end
-      end
-    end
+    assert_rigid_invariant(2, H.rng(99), C.random2, 2, C.rigid2)
   end)
 end)
 
@@ -311,26 +317,7 @@ describe("penetration (3D)", function()
   end)
 
   it("is invariant under a rigid motion of both boxes", function()
-    local r = H.rng(4242)
-    for _ = 1, 1000 do
-      local a, b = C.random3(r, 2.2), C.random3(r, 2.2)
-      local s = C.scale(a, b)
-      local best, second = C.sat_depth(a, b)
-      local m, turn = C.rigid3(r)
-      local p = { a:penetration(b) }
-      local q = { a:clone():transform(unpack(m)):penetration(
-        b:clone():transform(unpack(m))) }
-      if math.abs(best) > 1e-9 * s then
-        assert.are.equal(#p, #q)
-      end
-      if #p == 4 and #q == 4 then
-        assert(math.abs(p[4] - q[4]) <= 1e-9 * s)
-        if second - best > 1e-6 * s then
-          H.assert_near_list({ q[1], q[2], q[3] }, turn({ p[1], p[2], p[3] }),
-            1e-9, "turned normal")
-        end
-      end
-    end
+    assert_rigid_invariant(3, H.rng(4242), C.random3, 2.2, C.rigid3)
   end)
 end)
 

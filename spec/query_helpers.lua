@@ -11,27 +11,26 @@ local M = {}
 
 M.QTOL = 1e-9
 
--- A random 2D box description: center in [-span, span], half extents in
--- [0, 3] with now and then a zero one (segments and points are boxes too).
+-- A random half extent in [0.05, 3], or now and then 0 (segments and
+-- points are boxes too).
+local function rand_ext(r)
+  if r.uniform() < 0.1 then return 0 end
+  return r.range(0.05, 3)
+end
+
+-- A random 2D box description: center in [-span, span], half extents from
+-- rand_ext.
 function M.rand_desc2(r, span)
   span = span or 10
-  local function ext()
-    if r.uniform() < 0.1 then return 0 end
-    return r.range(0.05, 3)
-  end
-  return H.desc2(r.range(-span, span), r.range(-span, span), ext(), ext(),
-    r.range(-math.pi, math.pi))
+  return H.desc2(r.range(-span, span), r.range(-span, span), rand_ext(r),
+    rand_ext(r), r.range(-math.pi, math.pi))
 end
 
 function M.rand_desc3(r, span)
   span = span or 10
-  local function ext()
-    if r.uniform() < 0.1 then return 0 end
-    return r.range(0.05, 3)
-  end
   local q = { r.quat() }
   return H.desc3({ r.range(-span, span), r.range(-span, span),
-    r.range(-span, span) }, { ext(), ext(), ext() }, q)
+    r.range(-span, span) }, { rand_ext(r), rand_ext(r), rand_ext(r) }, q)
 end
 
 -- A random point of box d given local coordinates in [-f, f] of each
