@@ -19,7 +19,12 @@ CC         ?= cc
 OPTFLAGS   ?= -O2
 WARNFLAGS  ?= -std=c99 -Wall -Wextra -pedantic
 CFLAGS     ?= $(OPTFLAGS) -g
-ALL_CFLAGS  = $(WARNFLAGS) $(CFLAGS) -fPIC -I$(LUA_INCDIR) -Isrc
+# The public headers, then each layer's internal ones (README, "Layout").
+INCLUDES    = -Iinclude -Isrc/core -Isrc/binding
+# Only the public API (OBB_API, LOBB_API) is exported from the shared
+# objects; `make check-exports` holds it to that.
+VISFLAGS   ?= -fvisibility=hidden
+ALL_CFLAGS  = $(WARNFLAGS) $(CFLAGS) -fPIC $(VISFLAGS) -I$(LUA_INCDIR) $(INCLUDES)
 LIBFLAG    ?= -shared
 LDLIBS     ?= -lm
 
@@ -29,12 +34,15 @@ INST_LUADIR ?= $(PREFIX)/share/lua/$(LUA_VERSION)
 INST_INCDIR ?= $(PREFIX)/include/obb
 
 BUILD       = build/$(LUA)
-CORE_SRC    = $(filter-out src/lobb%.c,$(wildcard src/*.c))
-BIND_SRC    = $(wildcard src/lobb*.c)
+# Sources by folder: src/core/ is the geometry (no Lua), src/binding/ the
+# Lua API over it.
+CORE_SRC    = $(wildcard src/core/*.c)
+BIND_SRC    = $(wildcard src/binding/*.c)
 CORE_OBJ    = $(CORE_SRC:src/%.c=$(BUILD)/%.o)
 BIND_OBJ    = $(BIND_SRC:src/%.c=$(BUILD)/%.o)
 MODULE      = $(BUILD)/obb.so
-HEADERS     = $(wildcard src/*.h)
+PUBLIC_H    = $(wildcard include/*.h)
+HEADERS     = $(PUBLIC_H) $(wildcard src/core/*.h src/binding/*.h)
 
 .PHONY: all test demo examples docs-images install uninstall clean deps deps-build check-warnings
 
@@ -47,7 +55,7 @@ $(MODULE): $(CORE_OBJ) $(BIND_OBJ)
 	$(CC) $(LIBFLAG) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD):
-	mkdir -p $@
+	mkdir -p $@/core $@/binding
 
 # Installs the Debian packages a build or test needs, only when missing.
 deps-build:
@@ -95,7 +103,7 @@ install: $(MODULE)
 	mkdir -p $(DESTDIR)$(INST_LIBDIR) $(DESTDIR)$(INST_LUADIR)/obb $(DESTDIR)$(INST_INCDIR)
 	cp $(MODULE) $(DESTDIR)$(INST_LIBDIR)/obb.so
 	cp lua/obb/*.lua $(DESTDIR)$(INST_LUADIR)/obb/
-	cp src/obb.h src/lobb.h $(DESTDIR)$(INST_INCDIR)/
+	cp $(PUBLIC_H) $(DESTDIR)$(INST_INCDIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(INST_LIBDIR)/obb.so
@@ -151,9 +159,9 @@ fuzz-build:
 	@sh .ci/deps-harden.sh fuzz $(SAN_CC)
 	@sh .ci/deps.sh build $(LUA)
 	mkdir -p $(FUZZ_BUILD)/corpus-core $(FUZZ_BUILD)/corpus-lua
-	$(SAN_CC) $(WARNFLAGS) $(FUZZ_FLAGS) -Isrc fuzz/fuzz_core.c $(CORE_SRC) \
+	$(SAN_CC) $(WARNFLAGS) $(FUZZ_FLAGS) $(INCLUDES) fuzz/fuzz_core.c $(CORE_SRC) \
 	  -lm -o $(FUZZ_BUILD)/fuzz_core
-	$(SAN_CC) $(WARNFLAGS) $(FUZZ_FLAGS) -Isrc -I$(LUA_INCDIR) \
+	$(SAN_CC) $(WARNFLAGS) $(FUZZ_FLAGS) $(INCLUDES) -I$(LUA_INCDIR) \
 	  -DFUZZ_DRIVER='"$(CURDIR)/fuzz/fuzz_lua.lua"' fuzz/fuzz_lua.c \
 	  $(CORE_SRC) $(BIND_SRC) $(LUA_LIB) -lm -o $(FUZZ_BUILD)/fuzz_lua
 
@@ -209,8 +217,8 @@ $(BUILD)/embed-threads: examples/embed/threads.c $(LIB_STATIC) $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -pthread -o $@ $< $(LIB_STATIC) $(EMBED_LUALIB) $(LDLIBS) -ldl
 
 # The core alone: no Lua headers, no liblua.
-$(BUILD)/embed-core: examples/embed/core_only.c $(LIB_CORE) src/obb.h
-	$(CC) $(WARNFLAGS) $(CFLAGS) -Isrc -o $@ $< $(LIB_CORE) $(LDLIBS)
+$(BUILD)/embed-core: examples/embed/core_only.c $(LIB_CORE) $(PUBLIC_H)
+	$(CC) $(WARNFLAGS) $(CFLAGS) -Iinclude -o $@ $< $(LIB_CORE) $(LDLIBS)
 
 embed-test: deps-build check-globals $(EMBED_HOSTS)
 	$(BUILD)/embed-core
@@ -221,7 +229,7 @@ embed-test: deps-build check-globals $(EMBED_HOSTS)
 # ThreadSanitizer (Lua itself is not instrumented).
 embed-tsan: deps-build
 	mkdir -p $(BUILD)
-	$(SAN_CC) $(WARNFLAGS) -O1 -g -fsanitize=thread -pthread -I$(LUA_INCDIR) -Isrc \
+	$(SAN_CC) $(WARNFLAGS) -O1 -g -fsanitize=thread -pthread -I$(LUA_INCDIR) $(INCLUDES) \
 	  -o $(BUILD)/embed-threads-tsan examples/embed/threads.c $(CORE_SRC) $(BIND_SRC) \
 	  $(EMBED_LUALIB) $(LDLIBS) -ldl
 	$(BUILD)/embed-threads-tsan
@@ -234,7 +242,7 @@ check-globals: $(CORE_OBJ) $(BIND_OBJ)
 	echo "no writable globals in obb's objects"
 
 # ---- C checks ---------------------------------------------------------------
-#   make check-trig   spec/trig_check.c: obb_sincos (src/obb_trig.c) against
+#   make check-trig   test/trig_check.c: obb_sincos (src/core/obb_trig.c) against
 #                     long double sinl/cosl on special values, every double
 #                     near a multiple of pi/4 and millions of random angles;
 #                     fails beyond 1 ulp, or where the build without GNU C's
@@ -245,11 +253,11 @@ TRIG_SCALAR = $(BUILD)/obb_trig_scalar.o
 
 .PHONY: check-trig
 
-$(TRIG_SCALAR): src/obb_trig.c $(HEADERS) | $(BUILD)
-	$(CC) $(ALL_CFLAGS) -DOBB_TRIG_SCALAR -Dobb_sincos=obb_sincos_scalar -c src/obb_trig.c -o $@
+$(TRIG_SCALAR): src/core/obb_trig.c $(HEADERS) | $(BUILD)
+	$(CC) $(ALL_CFLAGS) -DOBB_TRIG_SCALAR -Dobb_sincos=obb_sincos_scalar -c src/core/obb_trig.c -o $@
 
-$(TRIG_CHECK): spec/trig_check.c $(CORE_OBJ) $(TRIG_SCALAR) $(HEADERS)
-	$(CC) $(WARNFLAGS) $(CFLAGS) -Isrc $(LDFLAGS) -o $@ spec/trig_check.c $(TRIG_SCALAR) $(CORE_OBJ) $(LDLIBS)
+$(TRIG_CHECK): test/trig_check.c $(CORE_OBJ) $(TRIG_SCALAR) $(HEADERS)
+	$(CC) $(WARNFLAGS) $(CFLAGS) $(INCLUDES) $(LDFLAGS) -o $@ test/trig_check.c $(TRIG_SCALAR) $(CORE_OBJ) $(LDLIBS)
 
 check-trig: $(TRIG_CHECK)
 	$(TRIG_CHECK)
@@ -266,15 +274,15 @@ BENCH_WORLD = $(BUILD)/world_bench
 
 .PHONY: bench
 
-$(BENCH_C): bench/emptyc.c src/lobb.h src/lobb_compat.h | $(BUILD)
+$(BENCH_C): bench/emptyc.c $(HEADERS) | $(BUILD)
 	$(CC) $(ALL_CFLAGS) $(LIBFLAG) $(LDFLAGS) -o $@ bench/emptyc.c
 
 $(BENCH_CORE): bench/core_bench.c $(CORE_OBJ) $(HEADERS)
-	$(CC) $(WARNFLAGS) $(CFLAGS) -Isrc $(LDFLAGS) -o $@ bench/core_bench.c $(CORE_OBJ) $(LDLIBS)
+	$(CC) $(WARNFLAGS) $(CFLAGS) $(INCLUDES) $(LDFLAGS) -o $@ bench/core_bench.c $(CORE_OBJ) $(LDLIBS)
 
 # The world benchmark's C half: obb_world against the O(n^2) loop, no Lua.
 $(BENCH_WORLD): bench/world_bench.c $(CORE_OBJ) $(HEADERS)
-	$(CC) $(WARNFLAGS) $(CFLAGS) -Isrc $(LDFLAGS) -o $@ bench/world_bench.c $(CORE_OBJ) $(LDLIBS)
+	$(CC) $(WARNFLAGS) $(CFLAGS) $(INCLUDES) $(LDFLAGS) -o $@ bench/world_bench.c $(CORE_OBJ) $(LDLIBS)
 
 bench: deps-build $(MODULE) $(BENCH_C) $(BENCH_CORE) $(BENCH_WORLD)
 	LUA_CPATH='./$(BUILD)/?.so;;' LUA_PATH='./bench/?.lua;./lua/?.lua;./lua/?/init.lua;;' \

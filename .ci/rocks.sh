@@ -1,7 +1,7 @@
 #!/bin/sh
 # LuaRocks check, for each Lua given (default: all five):
-#   - the rockspec lists every C source in src/ (a missing one would build
-#     a module with undefined symbols);
+#   - the rockspec lists exactly the C sources in src/core/ and src/binding/
+#     (a missing one would build a module with undefined symbols);
 #   - `luarocks --lua-version=V make` installs into a temporary tree, and a
 #     plain interpreter with only that tree on its paths requires obb and
 #     obb.svg and uses them;
@@ -20,12 +20,10 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 rockspec=obb-scm-1.rockspec
 
-missing=""
-for f in src/*.c; do
-  grep -q "\"$f\"" "$rockspec" || missing="$missing $f"
-done
-if [ -n "$missing" ]; then
-  echo "rocks: $rockspec does not list:$missing" >&2
+ls src/core/*.c src/binding/*.c | sort >"${TMPDIR:-/tmp}/obb-present"
+grep -oE '"src/[a-z]+/[a-z0-9_]+\.c"' "$rockspec" | tr -d '"' | sort >"${TMPDIR:-/tmp}/obb-listed"
+if ! diff -u "${TMPDIR:-/tmp}/obb-listed" "${TMPDIR:-/tmp}/obb-present" >&2; then
+  echo "rocks: $rockspec's sources differ from src/core/ and src/binding/ (-listed +present)" >&2
   exit 1
 fi
 
@@ -51,7 +49,7 @@ for lua in ${*:-lua5.1 lua5.2 lua5.3 lua5.4 luajit}; do
   # A copy of the sources: the build leaves objects where it runs.
   copy=$work/src-$lua
   mkdir "$copy"
-  cp -R src lua spec .busted README.md "$rockspec" "$copy/"
+  cp -R include src lua spec .busted README.md "$rockspec" "$copy/"
   log=$work/$lua.log
   # shellcheck disable=SC2086
   if ! (cd "$copy" && luarocks --lua-version="$ver" --tree="$tree" make "$rockspec" $vars) >"$log" 2>&1; then

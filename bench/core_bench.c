@@ -183,10 +183,13 @@ static void make_pool2(obb2 *pool, const double (*unit)[3], double spread,
                        unsigned long long seed) {
   int i;
   for (i = 0; i < POOL; i++) {
-    double hx = uniform(&seed, 0.1, 1.0), hy = uniform(&seed, 0.1, 1.0);
-    double angle = uniform(&seed, -3.14159265, 3.14159265);
-    obb2_init(&pool[i], spread * unit[i][0], spread * unit[i][1], hx, hy,
-              angle);
+    double c[2], e[2], angle;
+    e[0] = uniform(&seed, 0.1, 1.0);
+    e[1] = uniform(&seed, 0.1, 1.0);
+    angle = uniform(&seed, -3.14159265, 3.14159265);
+    c[0] = spread * unit[i][0];
+    c[1] = spread * unit[i][1];
+    obb2_init(&pool[i], c, e, angle);
   }
 }
 

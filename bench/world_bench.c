@@ -27,7 +27,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "obb.h"
+#include "obb_world.h"
 
 typedef struct body {
   double x, y, vx, vy, a, va, hx, hy;
@@ -108,7 +108,10 @@ static void step(scene *sc) {
 }
 
 static void to_box(const body *b, obb2 *o) {
-  obb2_init(o, b->x, b->y, b->hx, b->hy, b->a);
+  double c[2], e[2];
+  c[0] = b->x; c[1] = b->y;
+  e[0] = b->hx; e[1] = b->hy;
+  obb2_init(o, c, e, b->a);
 }
 
 static void count_pair(void *ctx, int a, int b) {

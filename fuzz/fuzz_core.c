@@ -244,9 +244,9 @@ static int build2(reader *r, obb2 *b) {
   for (i = 0; i < 6; i++) v[i] = number(r);
   memset(b, 0xAB, sizeof *b);
   before = *b;
-  if (kind == 0) s = obb2_init(b, v[0], v[1], v[2], v[3], v[4]);
-  else if (kind == 1) s = obb2_from_aabb(b, v[0], v[1], v[2], v[3]);
-  else s = obb2_from_axis(b, v[0], v[1], v[2], v[3], v[4], v[5]);
+  if (kind == 0) s = obb2_init(b, v, v + 2, v[4]);
+  else if (kind == 1) s = obb2_from_aabb(b, v, v + 2);
+  else s = obb2_from_axis(b, v, v + 2, v + 4);
   if (s != OBB_OK) {
     if (memcmp(b, &before, sizeof *b) != 0) FAIL("failed 2D constructor wrote");
     return 0;
@@ -270,7 +270,7 @@ static void check_box2(const obb2 *b) {
   int k;
   if (!obb2_intersects(b, b)) FAIL("2D box does not intersect itself");
   if (!obb2_contains_box(b, b)) FAIL("2D box does not contain itself");
-  if (!obb2_contains_point(b, b->c[0], b->c[1])) FAIL("2D center not inside");
+  if (!obb2_contains_point(b, b->c)) FAIL("2D center not inside");
   if (!(a > -3.14159265358979324 && a <= 3.14159265358979324))
     FAIL("2D angle out of (-pi, pi]");
   if (!moderate_all(b->c, 2) || !moderate_all(b->e, 2)) return;
@@ -281,7 +281,8 @@ static void check_box2(const obb2 *b) {
   big.e[0] += tol; big.e[1] += tol;
   for (k = 0; k < 4; k++) {
     double x = corners[2 * k], y = corners[2 * k + 1];
-    if (!obb2_contains_point(&big, x, y)) FAIL("2D corner outside its box");
+    if (!obb2_contains_point(&big, corners + 2 * k))
+      FAIL("2D corner outside its box");
     if (x < box[0] - tol || x > box[2] + tol || y < box[1] - tol ||
         y > box[3] + tol)
       FAIL("2D corner outside its aabb");
@@ -314,7 +315,7 @@ static void pair2(reader *r) {
     memset(&pt, 0, sizeof pt);
     pt.c[0] = p[0]; pt.c[1] = p[1];
     pt.u[0][0] = pt.u[1][1] = pt.u[2][2] = 1;
-    if (!answer_ok(obb2_contains_point(&a, p[0], p[1]), ref_excess3(&a3, &pt),
+    if (!answer_ok(obb2_contains_point(&a, p), ref_excess3(&a3, &pt),
                    size3(&a3, &pt))) {
       fprintf(stderr, "point %.17g %.17g\n", p[0], p[1]);
       broken = "2D contains(point) wrong";
@@ -356,8 +357,10 @@ static void transform2(reader *r) {
     big.e[0] += tol; big.e[1] += tol;
     for (i = 0; i < 4; i++) {
       double x = corners[2 * i], y = corners[2 * i + 1];
-      double tx = m[0] * x + m[2] * y + m[4], ty = m[1] * x + m[3] * y + m[5];
-      if (isfinite(tx) && isfinite(ty) && !obb2_contains_point(&big, tx, ty))
+      double t[2];
+      t[0] = m[0] * x + m[2] * y + m[4];
+      t[1] = m[1] * x + m[3] * y + m[5];
+      if (isfinite(t[0]) && isfinite(t[1]) && !obb2_contains_point(&big, t))
         FAIL("2D transform does not enclose the image");
     }
   }
@@ -372,7 +375,7 @@ static void fit2(reader *r) {
   if (obb2_fit_points(&b, pts, n) != OBB_OK) return;
   if (!obb2_is_valid(&b)) FAIL("2D fit made an invalid box");
   for (i = 0; i < n; i++)
-    if (!obb2_contains_point(&b, pts[2 * i], pts[2 * i + 1]))
+    if (!obb2_contains_point(&b, pts + 2 * i))
       FAIL("2D fitted box misses a point");
 }
 

@@ -13,15 +13,17 @@ int main(void) {
   obb3 crate, probe;
   double c[3] = {0, 0, 0}, e[3] = {1, 1, 1}, q[4] = {0, 0, 0, 1};
   double p[3] = {2.2, 0, 0}, turned[4];
+  double car_c[2] = {10, 5}, car_e[2] = {2, 1}, bad_e[2] = {-1, 1};
+  double wall_min[2] = {11, -10}, wall_max[2] = {12, 10};
   int bad = 0;
 
   /* 45 degrees about z: (0, 0, sin(pi/8), cos(pi/8)) */
   turned[0] = 0; turned[1] = 0;
   turned[2] = sin(atan(1.0) / 2); turned[3] = cos(atan(1.0) / 2);
-  if (obb2_init(&car, 10, 5, 2, 1, 0.5) != OBB_OK) bad++;
-  if (obb2_from_aabb(&wall, 11, -10, 12, 10) != OBB_OK) bad++;
+  if (obb2_init(&car, car_c, car_e, 0.5) != OBB_OK) bad++;
+  if (obb2_from_aabb(&wall, wall_min, wall_max) != OBB_OK) bad++;
   bad += !obb2_intersects(&car, &wall);
-  bad += obb2_init(&car, 0, 0, -1, 1, 0) != OBB_ENEGATIVE; /* refused */
+  bad += obb2_init(&car, c, bad_e, 0) != OBB_ENEGATIVE; /* refused */
 
   obb3_init(&crate, c, e, q);
   obb3_init(&probe, p, e, turned); /* a cube turned 45 degrees about z */

@@ -53,6 +53,12 @@ int main(int argc, char **argv) {
   obb2 player, walls[NWALLS];
   obb3 crate, probe;
   double zero3[3] = {0, 0, 0}, ext3[3] = {1, 1, 1}, q[4] = {0, 0, 0, 1};
+  /* The level: a 20 x 10 room of four thin walls, and a player crate. */
+  static const double wall_min[NWALLS][2] = {
+      {-10, -5.5}, {-10, 5}, {-10.5, -5}, {10, -5}};
+  static const double wall_max[NWALLS][2] = {
+      {10, -5}, {10, 5.5}, {-10, 5}, {10.5, 5}};
+  static const double player_e[2] = {1, 0.5};
   int frame, i;
 
   if (argc != 2) {
@@ -69,12 +75,8 @@ int main(int argc, char **argv) {
     return 1;
   }
 
-  /* The level: a 20 x 10 room of four thin walls, and a player crate. */
-  obb2_from_aabb(&walls[0], -10, -5.5, 10, -5);
-  obb2_from_aabb(&walls[1], -10, 5, 10, 5.5);
-  obb2_from_aabb(&walls[2], -10.5, -5, -10, 5);
-  obb2_from_aabb(&walls[3], 10, -5, 10.5, 5);
-  obb2_init(&player, 0, 0, 1, 0.5, 0);
+  for (i = 0; i < 4; i++) obb2_from_aabb(&walls[i], wall_min[i], wall_max[i]);
+  obb2_init(&player, zero3, player_e, 0);
   obb3_init(&crate, zero3, ext3, q);
 
   for (frame = 1; frame <= NFRAMES; frame++) {

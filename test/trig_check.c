@@ -196,8 +196,9 @@ static void boxes(void) {
   for (i = 0; i < 1000; i++) {
     double a = (2.0 * rnd(&s) - 1.0) * 100.0, sn, cs;
     obb2 b;
+    static const double c[2] = {0, 0}, e[2] = {1, 1};
     obb_sincos(a, &sn, &cs);
-    if (obb2_init(&b, 0, 0, 1, 1, a) != OBB_OK || b.u[0] != cs ||
+    if (obb2_init(&b, c, e, a) != OBB_OK || b.u[0] != cs ||
         b.u[1] != sn || obb2_set_angle(&b, -a) != OBB_OK ||
         b.u[0] != cs || b.u[1] != -sn) {
       fprintf(stderr, "trig_check: obb2 axes of %a are not obb_sincos's\n", a);

@@ -18,54 +18,53 @@ const char *obb_status_string(obb_status s) {
   return "unknown status";
 }
 
-static obb_status check_extents(double hx, double hy) {
-  if (!obb_finite(hx) || !obb_finite(hy)) return OBB_ENOTFINITE;
-  if (hx < 0.0 || hy < 0.0) return OBB_ENEGATIVE;
+static obb_status check_extents(const double e[2]) {
+  if (!obb_all_finite(e, 2)) return OBB_ENOTFINITE;
+  if (e[0] < 0.0 || e[1] < 0.0) return OBB_ENEGATIVE;
   return OBB_OK;
 }
 
-obb_status obb2_init(obb2 *b, double cx, double cy, double hx, double hy,
+obb_status obb2_init(obb2 *b, const double c[2], const double e[2],
                      double angle) {
-  obb_status s = check_extents(hx, hy);
+  obb_status s = check_extents(e);
   if (s != OBB_OK) return s;
-  if (!obb_finite(cx) || !obb_finite(cy) || !obb_finite(angle))
-    return OBB_ENOTFINITE;
-  b->c[0] = cx; b->c[1] = cy;
-  b->e[0] = hx; b->e[1] = hy;
+  if (!obb_all_finite(c, 2) || !obb_finite(angle)) return OBB_ENOTFINITE;
+  b->c[0] = c[0]; b->c[1] = c[1];
+  b->e[0] = e[0]; b->e[1] = e[1];
   obb_sincos(angle, &b->u[1], &b->u[0]);
   return OBB_OK;
 }
 
-obb_status obb2_from_aabb(obb2 *b, double minx, double miny, double maxx,
-                          double maxy) {
-  double cx = minx * 0.5 + maxx * 0.5, cy = miny * 0.5 + maxy * 0.5;
-  if (!obb_finite(minx) || !obb_finite(miny) || !obb_finite(maxx) ||
-      !obb_finite(maxy))
+obb_status obb2_from_aabb(obb2 *b, const double min[2], const double max[2]) {
+  int i;
+  if (!obb_all_finite(min, 2) || !obb_all_finite(max, 2))
     return OBB_ENOTFINITE;
-  if (minx > maxx || miny > maxy) return OBB_ENEGATIVE;
+  if (min[0] > max[0] || min[1] > max[1]) return OBB_ENEGATIVE;
   /* Half extents measured from the rounded center so the box still reaches
   ** both given corners. */
-  b->c[0] = cx; b->c[1] = cy;
-  b->e[0] = fmax(maxx - cx, cx - minx);
-  b->e[1] = fmax(maxy - cy, cy - miny);
+  for (i = 0; i < 2; i++) {
+    double c = min[i] * 0.5 + max[i] * 0.5;
+    b->c[i] = c;
+    b->e[i] = fmax(max[i] - c, c - min[i]);
+  }
   b->u[0] = 1.0; b->u[1] = 0.0;
   return OBB_OK;
 }
 
-obb_status obb2_from_axis(obb2 *b, double cx, double cy, double hx, double hy,
-                          double ux, double uy) {
+obb_status obb2_from_axis(obb2 *b, const double c[2], const double e[2],
+                          const double axis[2]) {
   double u[2];
-  obb_status s = check_extents(hx, hy);
+  obb_status s = check_extents(e);
   if (s != OBB_OK) return s;
-  if (!obb_finite(cx) || !obb_finite(cy) || !obb_finite(ux) ||
-      !obb_finite(uy))
+  if (!obb_all_finite(c, 2) || !obb_all_finite(axis, 2))
     return OBB_ENOTFINITE;
-  u[0] = ux; u[1] = uy;
+  u[0] = axis[0]; u[1] = axis[1];
   if (!obb_normalize2(u)) return OBB_EZERO;
-  if (fabs(sqrt(ux * ux + uy * uy) - 1.0) > OBB_AXIS_TOLERANCE)
+  if (fabs(sqrt(axis[0] * axis[0] + axis[1] * axis[1]) - 1.0) >
+      OBB_AXIS_TOLERANCE)
     return OBB_ENOTORTHO;
-  b->c[0] = cx; b->c[1] = cy;
-  b->e[0] = hx; b->e[1] = hy;
+  b->c[0] = c[0]; b->c[1] = c[1];
+  b->e[0] = e[0]; b->e[1] = e[1];
   b->u[0] = u[0]; b->u[1] = u[1];
   return OBB_OK;
 }
@@ -80,6 +79,27 @@ int obb2_is_valid(const obb2 *b) {
 obb_status obb2_set_angle(obb2 *b, double angle) {
   if (!obb_finite(angle)) return OBB_ENOTFINITE;
   obb_sincos(angle, &b->u[1], &b->u[0]);
+  return OBB_OK;
+}
+
+obb_status obb2_translate(obb2 *b, const double d[2]) {
+  double c[2];
+  c[0] = b->c[0] + d[0];
+  c[1] = b->c[1] + d[1];
+  if (!obb_all_finite(c, 2)) return OBB_ENOTFINITE;
+  b->c[0] = c[0]; b->c[1] = c[1];
+  return OBB_OK;
+}
+
+obb_status obb2_rotate(obb2 *b, double angle) {
+  double c, s, x, y, len;
+  if (!obb_finite(angle)) return OBB_ENOTFINITE;
+  obb_sincos(angle, &s, &c);
+  x = c * b->u[0] - s * b->u[1];
+  y = s * b->u[0] + c * b->u[1];
+  /* renormalised, so that many small turns do not drift off unit length */
+  len = sqrt(x * x + y * y);
+  b->u[0] = x / len; b->u[1] = y / len;
   return OBB_OK;
 }
 
@@ -121,9 +141,9 @@ int obb2_intersects(const obb2 *a, const obb2 *b) {
   return !apart;
 }
 
-int obb2_contains_point(const obb2 *b, double x, double y) {
+int obb2_contains_point(const obb2 *b, const double p[2]) {
   double l[2];
-  obb2_local(b->c, b->u, x, y, l);
+  obb2_local(b->c, b->u, p[0], p[1], l);
   return fabs(l[0]) <= b->e[0] && fabs(l[1]) <= b->e[1];
 }
 

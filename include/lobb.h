@@ -25,7 +25,7 @@ extern "C" {
 #define LOBB_OBB3 "obb.obb3"
 
 #ifndef LOBB_API
-#define LOBB_API extern
+#define LOBB_API extern OBB_API
 #endif
 
 LOBB_API int luaopen_obb(lua_State *L);

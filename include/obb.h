@@ -47,6 +47,17 @@ extern "C" {
 
 #define OBB_VERSION "0.1.0"
 
+/* What the shared objects export: the public API only. Everything else is
+** built with hidden visibility (the Makefile's -fvisibility=hidden), so a
+** host or another module cannot bind to the core's internals by accident. */
+#ifndef OBB_API
+#if defined(__GNUC__) && __GNUC__ >= 4
+#define OBB_API __attribute__((visibility("default")))
+#else
+#define OBB_API
+#endif
+#endif
+
 typedef enum obb_status {
   OBB_OK = 0,
   OBB_ENOTFINITE,    /* an input or the result is NaN or infinite */
@@ -58,7 +69,7 @@ typedef enum obb_status {
 } obb_status;
 
 /* Returns a short English description of a status ("ok" for OBB_OK). */
-const char *obb_status_string(obb_status s);
+OBB_API const char *obb_status_string(obb_status s);
 
 /* How far explicit axes may be from unit length and mutually orthogonal
 ** (absolute, on lengths and on dot products of the normalised axes) before
@@ -79,61 +90,71 @@ typedef struct obb3 {
 
 /* ---- 2D ------------------------------------------------------------- */
 
-obb_status obb2_init(obb2 *b, double cx, double cy, double hx, double hy,
-                     double angle);
-obb_status obb2_from_aabb(obb2 *b, double minx, double miny, double maxx,
-                          double maxy);
-/* Axis (ux, uy) need only be near unit length (OBB_AXIS_TOLERANCE). */
-obb_status obb2_from_axis(obb2 *b, double cx, double cy, double hx, double hy,
-                          double ux, double uy);
+/* c: center, e: half extents (>= 0), angle in radians. */
+OBB_API obb_status obb2_init(obb2 *b, const double c[2], const double e[2],
+                             double angle);
+OBB_API obb_status obb2_from_aabb(obb2 *b, const double min[2],
+                                  const double max[2]);
+/* axis (box axis 0) need only be near unit length (OBB_AXIS_TOLERANCE). */
+OBB_API obb_status obb2_from_axis(obb2 *b, const double c[2],
+                                  const double e[2], const double axis[2]);
 /* Covariance (principal axes) fit of n points xy[2*i], xy[2*i+1]. Encloses
 ** every point: obb2_contains_point is true for each. */
-obb_status obb2_fit_points(obb2 *b, const double *xy, size_t n);
-int obb2_is_valid(const obb2 *b);
+OBB_API obb_status obb2_fit_points(obb2 *b, const double *xy, size_t n);
+OBB_API int obb2_is_valid(const obb2 *b);
 
-obb_status obb2_set_angle(obb2 *b, double angle);
-double obb2_angle(const obb2 *b); /* in (-pi, pi] */
+OBB_API obb_status obb2_set_angle(obb2 *b, double angle);
+OBB_API double obb2_angle(const obb2 *b); /* in (-pi, pi] */
+/* Moves the center by d; OBB_ENOTFINITE (b unchanged) when the result
+** overflows. */
+OBB_API obb_status obb2_translate(obb2 *b, const double d[2]);
+/* Turns the box about its center by angle, counter-clockwise. */
+OBB_API obb_status obb2_rotate(obb2 *b, double angle);
 
-int obb2_intersects(const obb2 *a, const obb2 *b);
-int obb2_contains_point(const obb2 *b, double x, double y);
-int obb2_contains_box(const obb2 *outer, const obb2 *inner);
+OBB_API int obb2_intersects(const obb2 *a, const obb2 *b);
+OBB_API int obb2_contains_point(const obb2 *b, const double p[2]);
+OBB_API int obb2_contains_box(const obb2 *outer, const obb2 *inner);
 
 /* Applies the affine matrix in place. Exact when the image is a rectangle;
 ** otherwise the result is the smallest-area rectangle enclosing the image
 ** parallelogram (aligned with its longer edge). Fails with OBB_ENOTFINITE,
 ** leaving b unchanged, when m or the result is not finite. */
-obb_status obb2_transform(obb2 *b, const double m[6]);
+OBB_API obb_status obb2_transform(obb2 *b, const double m[6]);
 
-void obb2_corners(const obb2 *b, double out[8]);
-void obb2_aabb(const obb2 *b, double out[4]); /* minx, miny, maxx, maxy */
+OBB_API void obb2_corners(const obb2 *b, double out[8]);
+OBB_API void obb2_aabb(const obb2 *b, double out[4]); /* minx, miny, maxx, maxy */
 
 /* ---- 3D ------------------------------------------------------------- */
 
 /* q = (x, y, z, w); any finite non-zero quaternion, normalised here. */
-obb_status obb3_init(obb3 *b, const double c[3], const double e[3],
+OBB_API obb_status obb3_init(obb3 *b, const double c[3], const double e[3],
                      const double q[4]);
-obb_status obb3_from_aabb(obb3 *b, const double min[3], const double max[3]);
+OBB_API obb_status obb3_from_aabb(obb3 *b, const double min[3], const double max[3]);
 /* Three axes (rows of axes) orthonormal within OBB_AXIS_TOLERANCE; they are
 ** re-orthonormalised, and a left-handed set has its third axis negated (the
 ** box is the same set of points). */
-obb_status obb3_from_axes(obb3 *b, const double c[3], const double e[3],
+OBB_API obb_status obb3_from_axes(obb3 *b, const double c[3], const double e[3],
                           const double axes[3][3]);
-obb_status obb3_fit_points(obb3 *b, const double *xyz, size_t n);
-int obb3_is_valid(const obb3 *b);
+OBB_API obb_status obb3_fit_points(obb3 *b, const double *xyz, size_t n);
+OBB_API int obb3_is_valid(const obb3 *b);
 
-obb_status obb3_set_rotation(obb3 *b, const double q[4]);
-void obb3_rotation(const obb3 *b, double q[4]); /* unit, w >= 0 */
+OBB_API obb_status obb3_set_rotation(obb3 *b, const double q[4]);
+OBB_API void obb3_rotation(const obb3 *b, double q[4]); /* unit, w >= 0 */
+OBB_API obb_status obb3_translate(obb3 *b, const double d[3]);
+/* Turns the box about its center by q (any finite non-zero quaternion),
+** given in world space: applied after the box's own rotation. */
+OBB_API obb_status obb3_rotate(obb3 *b, const double q[4]);
 
-int obb3_intersects(const obb3 *a, const obb3 *b);
-int obb3_contains_point(const obb3 *b, const double p[3]);
-int obb3_contains_box(const obb3 *outer, const obb3 *inner);
+OBB_API int obb3_intersects(const obb3 *a, const obb3 *b);
+OBB_API int obb3_contains_point(const obb3 *b, const double p[3]);
+OBB_API int obb3_contains_box(const obb3 *outer, const obb3 *inner);
 
 /* Exact when the image is a box; otherwise a box enclosing the image
 ** parallelepiped, aligned with its longest edge, then the next. */
-obb_status obb3_transform(obb3 *b, const double m[12]);
+OBB_API obb_status obb3_transform(obb3 *b, const double m[12]);
 
-void obb3_corners(const obb3 *b, double out[24]);
-void obb3_aabb(const obb3 *b, double out[6]); /* min xyz, max xyz */
+OBB_API void obb3_corners(const obb3 *b, double out[24]);
+OBB_API void obb3_aabb(const obb3 *b, double out[6]); /* min xyz, max xyz */
 
 /* ---- queries: rays, closest points, distances, primitives, merging --- */
 /* (src/obb_ray.c, src/obb_distance.c, src/obb_prims.c, src/obb_merge.c)
@@ -150,26 +171,26 @@ void obb3_aabb(const obb3 *b, double out[6]); /* min xyz, max xyz */
 ** the box). On a hit n is the outward normal of the face entered first;
 ** at an edge or corner the face of the axis with the largest entry time,
 ** lower axis index on ties. Grazing a face, edge or corner is a hit. */
-int obb2_raycast(const obb2 *b, const double o[2], const double d[2],
+OBB_API int obb2_raycast(const obb2 *b, const double o[2], const double d[2],
                  double max_t, double *t, double n[2]);
-int obb3_raycast(const obb3 *b, const double o[3], const double d[3],
+OBB_API int obb3_raycast(const obb3 *b, const double o[3], const double d[3],
                  double max_t, double *t, double n[3]);
 
 /* Closed segment p..q against the closed box (a point when p == q). */
-int obb2_intersects_segment(const obb2 *b, const double p[2],
+OBB_API int obb2_intersects_segment(const obb2 *b, const double p[2],
                             const double q[2]);
-int obb3_intersects_segment(const obb3 *b, const double p[3],
+OBB_API int obb3_intersects_segment(const obb3 *b, const double p[3],
                             const double q[3]);
 
 /* The point of the box nearest p (p itself when inside); the distance to
 ** it (0 inside); the signed distance (minus the distance to the nearest
 ** face inside, 0 on the boundary). */
-void obb2_closest_point(const obb2 *b, const double p[2], double out[2]);
-double obb2_distance_point(const obb2 *b, const double p[2]);
-double obb2_signed_distance(const obb2 *b, const double p[2]);
-void obb3_closest_point(const obb3 *b, const double p[3], double out[3]);
-double obb3_distance_point(const obb3 *b, const double p[3]);
-double obb3_signed_distance(const obb3 *b, const double p[3]);
+OBB_API void obb2_closest_point(const obb2 *b, const double p[2], double out[2]);
+OBB_API double obb2_distance_point(const obb2 *b, const double p[2]);
+OBB_API double obb2_signed_distance(const obb2 *b, const double p[2]);
+OBB_API void obb3_closest_point(const obb3 *b, const double p[3], double out[3]);
+OBB_API double obb3_distance_point(const obb3 *b, const double p[3]);
+OBB_API double obb3_signed_distance(const obb3 *b, const double p[3]);
 
 /* Distance between two boxes with a closest point on each (pa on a, pb on
 ** b). Exact: the minimum over vertex-box pairs both ways (and, in 3D,
@@ -177,26 +198,26 @@ double obb3_signed_distance(const obb3 *b, const double p[3]);
 ** pa = pb is a point of both: b's center if a contains it, else a's center
 ** if b contains it, else the middle of the first edge (a's edges, then
 ** b's) that crosses the other box. */
-double obb2_distance(const obb2 *a, const obb2 *b, double pa[2],
+OBB_API double obb2_distance(const obb2 *a, const obb2 *b, double pa[2],
                      double pb[2]);
-double obb3_distance(const obb3 *a, const obb3 *b, double pa[3],
+OBB_API double obb3_distance(const obb3 *a, const obb3 *b, double pa[3],
                      double pb[3]);
 
 /* Containment classification of b against a. */
 #define OBB_DISJOINT 0
 #define OBB_INTERSECTS 1 /* they touch or overlap, a does not contain b */
 #define OBB_CONTAINS 2   /* every point of b is in a */
-int obb2_classify(const obb2 *a, const obb2 *b);
-int obb3_classify(const obb3 *a, const obb3 *b);
+OBB_API int obb2_classify(const obb2 *a, const obb2 *b);
+OBB_API int obb3_classify(const obb3 *a, const obb3 *b);
 
 /* Closed disc / ball of radius r >= 0 against the closed box. */
-int obb2_intersects_circle(const obb2 *b, const double c[2], double r);
-int obb3_intersects_sphere(const obb3 *b, const double c[3], double r);
+OBB_API int obb2_intersects_circle(const obb2 *b, const double c[2], double r);
+OBB_API int obb3_intersects_sphere(const obb3 *b, const double c[3], double r);
 
 /* Side of the plane n.x = d (n non-zero, any length): 1 when the whole box
 ** is strictly on the side n points to, -1 strictly behind, 0 when the
 ** plane crosses or touches the box. */
-int obb3_plane_side(const obb3 *b, const double n[3], double d);
+OBB_API int obb3_plane_side(const obb3 *b, const double n[3], double d);
 
 /* A box enclosing both a and b (out may alias either). Candidate frames:
 ** a's, b's, their average (Eberly: b's frame first re-labelled to the
@@ -205,8 +226,8 @@ int obb3_plane_side(const obb3 *b, const double n[3], double d);
 ** corners of both boxes, and the smallest area (volume) wins, earlier
 ** candidates on ties. Rounding is absorbed by growing the extents until
 ** obbN_contains_box holds for both. */
-void obb2_merge(const obb2 *a, const obb2 *b, obb2 *out);
-void obb3_merge(const obb3 *a, const obb3 *b, obb3 *out);
+OBB_API void obb2_merge(const obb2 *a, const obb2 *b, obb2 *out);
+OBB_API void obb3_merge(const obb3 *a, const obb3 *b, obb3 *out);
 
 /* ---- tight fits (src/obb_tightfit2.c, src/obb_tightfit3.c) ---------- */
 
@@ -221,7 +242,7 @@ void obb3_merge(const obb3 *a, const obb3 *b, obb3 *out);
 ** calipers), O(n log n). Axis 0 runs along the longer side and points to
 ** +x (+y when vertical). Encloses every point exactly, like
 ** obb2_fit_points. Fails with OBB_EEMPTY or OBB_ENOTFINITE. */
-obb_status obb2_fit_points_tight(obb2 *b, const double *xy, size_t n,
+OBB_API obb_status obb2_fit_points_tight(obb2 *b, const double *xy, size_t n,
                                  double *scratch);
 /* A box enclosing n points xyz[3*i..3*i+2], never larger in volume than
 ** obb3_fit_points' and usually much smaller: the best of many candidate
@@ -229,71 +250,8 @@ obb_status obb2_fit_points_tight(obb2 *b, const double *xy, size_t n,
 ** exact minimum-area rectangle of the points projected across it, refined
 ** by coordinate descent. Not the optimal box in general. Axes are ordered
 ** by decreasing extent. Encloses every point exactly. */
-obb_status obb3_fit_points_tight(obb3 *b, const double *xyz, size_t n,
+OBB_API obb_status obb3_fit_points_tight(obb3 *b, const double *xyz, size_t n,
                                  double *scratch);
-
-/* ---- worlds: many boxes behind a broad phase (obb_world.c) ----------- */
-/*
-** A world holds boxes of one dimension (all obb2 or all obb3; the `box`
-** pointers below point to that type), each under a small integer id that
-** the world assigns and reuses after removal. Queries walk a dynamic
-** bounding-volume tree and confirm every candidate with the exact test
-** (obbN_intersects, obbN_contains_point, obbN_raycast), so they
-** answer exactly what testing each box in turn would; all pairs at once
-** come from a hierarchical grid rebuilt per call (linear in the items).
-**
-** Memory comes from an allocator with lua_Alloc's contract (NULL: realloc
-** and free). Calls return -1 when it fails and then change nothing.
-** Callbacks must not add, update or remove items of the world they are
-** called from; queries allocate nothing unless the tree is far deeper than
-** its balancing allows.
-*/
-typedef void *(*obb_alloc)(void *ud, void *ptr, size_t osize, size_t nsize);
-typedef struct obb_world obb_world;
-
-/* How far a leaf's bounding box reaches beyond the item's, as a fraction of
-** the item's largest half side: an item moving less stays in its leaf. */
-#define OBB_WORLD_MARGIN 0.25
-
-/* dim is 2 or 3; a margin outside [0, 1e6] (or NaN) means the default. */
-obb_world *obb_world_new(int dim, double margin, obb_alloc alloc, void *ud);
-void obb_world_free(obb_world *w);
-int obb_world_dim(const obb_world *w);
-int obb_world_count(const obb_world *w);
-size_t obb_world_memory(const obb_world *w); /* bytes held, all arrays */
-
-/* Returns the new item's id (>= 0), or -1 when memory runs out. */
-int obb_world_add(obb_world *w, const void *box);
-/* Makes room for one more item and returns the id the next add will get
-** (an add right after a successful reserve cannot fail), or -1. */
-int obb_world_reserve(obb_world *w);
-/* id must be live (obb_world_box is not NULL for it). */
-void obb_world_update(obb_world *w, int id, const void *box);
-void obb_world_remove(obb_world *w, int id);
-const void *obb_world_box(const obb_world *w, int id); /* NULL if not live */
-
-/* Every item whose box intersects box / contains point p, in no order.
-** Queries take a non-const world: updates reach the tree lazily, when a
-** query next needs it (results never depend on it). */
-typedef void (*obb_world_hit_fn)(void *ctx, int id);
-int obb_world_query_box(obb_world *w, const void *box,
-                        obb_world_hit_fn f, void *ctx);
-int obb_world_query_point(obb_world *w, const double *p,
-                          obb_world_hit_fn f, void *ctx);
-
-/* Items the segment o + t*d, t in [0, maxt] (maxt may be +inf), touches, in
-** no order, with the entry parameter t and the outward unit normal n (3
-** numbers, z = 0 in 2D) of the face entered; an origin inside a box gives
-** t = 0 and a zero normal. f returns the new maxt: maxt itself to see every
-** hit, t to see only nearer ones next. */
-typedef double (*obb_world_ray_fn)(void *ctx, int id, double t,
-                                   const double n[3], double maxt);
-int obb_world_raycast(obb_world *w, const double *o, const double *d,
-                      double maxt, obb_world_ray_fn f, void *ctx);
-
-/* Every intersecting pair once, lower id first, in no order. */
-typedef void (*obb_world_pair_fn)(void *ctx, int a, int b);
-int obb_world_pairs(obb_world *w, obb_world_pair_fn f, void *ctx);
 
 /* ---- penetration, contacts, sweeps (src/obb_penetrate.c, obb_contact.c,
 ** obb_sweep.c) ------------------------------------------------------- */
@@ -311,9 +269,9 @@ int obb_world_pairs(obb_world *w, obb_world_pair_fn f, void *ctx);
 ** touching and any shorter move leaves them overlapping (touching boxes:
 ** depth 0). Exact: the least overlap over all candidate axes. Returns 0,
 ** leaving n and depth alone, when they are apart. */
-int obb2_penetration(const obb2 *a, const obb2 *b, double n[2],
+OBB_API int obb2_penetration(const obb2 *a, const obb2 *b, double n[2],
                      double *depth);
-int obb3_penetration(const obb3 *a, const obb3 *b, double n[3],
+OBB_API int obb3_penetration(const obb3 *a, const obb3 *b, double n[3],
                      double *depth);
 
 /* Contact manifold of intersecting boxes: returns the number of points
@@ -327,8 +285,8 @@ int obb3_penetration(const obb3 *a, const obb3 *b, double n[3],
 ** points), so swapping a and b gives the same points. */
 #define OBB2_MAX_CONTACTS 2
 #define OBB3_MAX_CONTACTS 4
-int obb2_contacts(const obb2 *a, const obb2 *b, double n[2], double pts[6]);
-int obb3_contacts(const obb3 *a, const obb3 *b, double n[3],
+OBB_API int obb2_contacts(const obb2 *a, const obb2 *b, double n[2], double pts[6]);
+OBB_API int obb3_contacts(const obb3 *a, const obb3 *b, double n[3],
                   double pts[16]);
 
 /* Boxes a and b move by va and vb (without turning) over a step t in
@@ -336,9 +294,9 @@ int obb3_contacts(const obb3 *a, const obb3 *b, double n[3],
 ** n there (a's way out, as above), or 0 when they do not touch during the
 ** step. Boxes touching or overlapping at the start give t = 0 and the
 ** penetration normal. */
-int obb2_sweep(const obb2 *a, const obb2 *b, const double va[2],
+OBB_API int obb2_sweep(const obb2 *a, const obb2 *b, const double va[2],
                const double vb[2], double *t, double n[2]);
-int obb3_sweep(const obb3 *a, const obb3 *b, const double va[3],
+OBB_API int obb3_sweep(const obb3 *a, const obb3 *b, const double va[3],
                const double vb[3], double *t, double n[3]);
 
 #ifdef __cplusplus

@@ -29,7 +29,7 @@
 #ifndef OBB_GRID_H
 #define OBB_GRID_H
 
-#include "obb.h"
+#include "obb_world.h"
 
 typedef struct obb_grid {
   void *boxes;   /* per present box: bounds, cell, level (call order) */

@@ -42,7 +42,7 @@ static int l_from_aabb2(lua_State *L) {
   obb_status s;
   lobb_checknargs(L, 4);
   for (i = 0; i < 4; i++) v[i] = lobb_checkfinite(L, i + 1);
-  s = obb2_from_aabb(&b, v[0], v[1], v[2], v[3]);
+  s = obb2_from_aabb(&b, v, v + 2);
   if (s != OBB_OK) /* blame the max that is below its min */
     return luaL_argerror(L, v[0] > v[2] ? 3 : 4, "max is less than min");
   *lobb_new2(L) = b;
@@ -58,7 +58,7 @@ static int l_from_axes2(lua_State *L) {
   for (i = 0; i < 6; i++)
     v[i] = i == 2 || i == 3 ? lobb_checkextent(L, i + 1)
                             : lobb_checkfinite(L, i + 1);
-  push_status(L, 5, obb2_from_axis(&b, v[0], v[1], v[2], v[3], v[4], v[5]));
+  push_status(L, 5, obb2_from_axis(&b, v, v + 2, v + 4));
   *lobb_new2(L) = b;
   return 1;
 }
@@ -105,9 +105,10 @@ static int m_intersects(lua_State *L) {
 static int m_contains(lua_State *L) {
   obb2 *a = lobb_check2(L, 1), *b;
   if (lua_type(L, 2) == LUA_TNUMBER) {
-    double x = lobb_checkfinite(L, 2), y = lobb_checkfinite(L, 3);
+    double p[2];
+    lobb_checkvec(L, 2, 2, p);
     lobb_checknargs(L, 3);
-    lua_pushboolean(L, obb2_contains_point(a, x, y));
+    lua_pushboolean(L, obb2_contains_point(a, p));
     return 1;
   }
   b = lobb_to2(L, 2);

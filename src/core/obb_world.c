@@ -15,6 +15,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "obb_world.h"
 #include "obb_grid.h"
 #include "obb_math.h"
 #include "obb_tree.h"
@@ -339,7 +340,7 @@ static void on_point(void *ctx, int id) {
   const obb_world *w = q->w;
   const void *b = BOX(w, id);
   if (!obb_box_overlap(w->items[id].aabb, q->aabb)) return;
-  if (w->dim == 2 ? obb2_contains_point((const obb2 *)b, q->p[0], q->p[1])
+  if (w->dim == 2 ? obb2_contains_point((const obb2 *)b, q->p)
                   : obb3_contains_point((const obb3 *)b, q->p))
     q->hit(q->ctx, id);
 }

@@ -131,6 +131,34 @@ obb_status obb3_set_rotation(obb3 *b, const double q[4]) {
 
 /* Shepperd's method: divide by the largest of the four squared
 ** components so the result stays accurate for every rotation. */
+obb_status obb3_translate(obb3 *b, const double d[3]) {
+  double c[3];
+  int i;
+  for (i = 0; i < 3; i++) c[i] = b->c[i] + d[i];
+  if (!obb_all_finite(c, 3)) return OBB_ENOTFINITE;
+  for (i = 0; i < 3; i++) b->c[i] = c[i];
+  return OBB_OK;
+}
+
+/* The turn R is applied after the box's own rotation; the product goes
+** back through a quaternion, which re-orthonormalises it, so that many
+** small turns do not drift. */
+obb_status obb3_rotate(obb3 *b, const double q[4]) {
+  obb3 r;
+  double u[3][3], p[4];
+  int i, j;
+  obb_status s = obb3_set_rotation(&r, q);
+  if (s != OBB_OK) return s;
+  for (i = 0; i < 3; i++) /* new axis i = R * u_i; R's columns are r.u */
+    for (j = 0; j < 3; j++)
+      u[i][j] = r.u[0][j] * b->u[i][0] + r.u[1][j] * b->u[i][1] +
+                r.u[2][j] * b->u[i][2];
+  for (i = 0; i < 3; i++)
+    for (j = 0; j < 3; j++) r.u[i][j] = u[i][j];
+  obb3_rotation(&r, p);
+  return obb3_set_rotation(b, p);
+}
+
 void obb3_rotation(const obb3 *b, double q[4]) {
   /* m[r][c] = u[c][r]: the axes are the matrix's columns. */
   double m00 = b->u[0][0], m11 = b->u[1][1], m22 = b->u[2][2];

@@ -134,11 +134,11 @@ static int common_point2(const obb2 *a, const obb2 *b, const double tb[2],
                          double ra[2][2], double out[2]) {
   double v[4][2], d[2], lo, hi, p[2];
   int k, pass;
-  if (obb2_contains_point(a, b->c[0], b->c[1])) {
+  if (obb2_contains_point(a, b->c)) {
     out[0] = b->c[0]; out[1] = b->c[1];
     return 1;
   }
-  if (obb2_contains_point(b, a->c[0], a->c[1])) {
+  if (obb2_contains_point(b, a->c)) {
     out[0] = a->c[0]; out[1] = a->c[1];
     return 1;
   }

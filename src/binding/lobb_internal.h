@@ -20,6 +20,7 @@
 #define LOBB_INTERNAL_H
 
 #include "lobb.h"
+#include "obb_world.h"
 #include "lobb_compat.h"
 
 #define LOBB_UV_OBB2 1

@@ -20,7 +20,7 @@
 #ifndef OBB_TREE_H
 #define OBB_TREE_H
 
-#include "obb.h"
+#include "obb_world.h"
 
 #define OBB_TREE_NULL (-1)
 
