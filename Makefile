@@ -194,7 +194,7 @@ LIB_SHARED   = $(BUILD)/libobb.so
 LIB_CORE     = $(BUILD)/libobbcore.a
 EMBED_HOSTS  = $(BUILD)/embed-host $(BUILD)/embed-threads $(BUILD)/embed-core
 
-.PHONY: lib embed-test embed-tsan check-globals
+.PHONY: lib embed-test embed-tsan check-globals check-exports
 
 lib: $(LIB_STATIC) $(LIB_SHARED) $(LIB_CORE)
 
@@ -220,7 +220,7 @@ $(BUILD)/embed-threads: examples/embed/threads.c $(LIB_STATIC) $(HEADERS)
 $(BUILD)/embed-core: examples/embed/core_only.c $(LIB_CORE) $(PUBLIC_H)
 	$(CC) $(WARNFLAGS) $(CFLAGS) -Iinclude -o $@ $< $(LIB_CORE) $(LDLIBS)
 
-embed-test: deps-build check-globals $(EMBED_HOSTS)
+embed-test: deps-build check-globals check-exports $(EMBED_HOSTS)
 	$(BUILD)/embed-core
 	$(BUILD)/embed-host examples/embed/game.lua
 	$(BUILD)/embed-threads
@@ -233,6 +233,11 @@ embed-tsan: deps-build
 	  -o $(BUILD)/embed-threads-tsan examples/embed/threads.c $(CORE_SRC) $(BIND_SRC) \
 	  $(EMBED_LUALIB) $(LDLIBS) -ldl
 	$(BUILD)/embed-threads-tsan
+
+# The module and libobb.so export the public API and nothing else.
+check-exports: $(MODULE) $(LIB_SHARED)
+	@sh test/check_exports.sh $(MODULE) $(PUBLIC_H)
+	@sh test/check_exports.sh $(LIB_SHARED) $(PUBLIC_H)
 
 # No C globals: no object may hold a data object in a writable section
 # (.data, .bss, common; const tables with pointers sit in .data.rel.ro).

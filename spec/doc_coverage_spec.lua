@@ -76,13 +76,13 @@ end
 -- The types to walk: {label, metatable} for each kind of userdata.
 local function types()
   local list = {
-    { "obb2", getmetatable(obb.new2(0, 0, 1, 1)) },
-    { "obb3", getmetatable(obb.new3(0, 0, 0, 1, 1, 1)) },
+    { "obb2", debug.getmetatable(obb.new2(0, 0, 1, 1)) },
+    { "obb3", debug.getmetatable(obb.new3(0, 0, 0, 1, 1, 1)) },
   }
   for _, ctor in ipairs({ "world2", "world3" }) do
     if type(obb[ctor]) == "function" then
       local w = obb[ctor]()
-      list[#list + 1] = { ctor, getmetatable(w) }
+      list[#list + 1] = { ctor, debug.getmetatable(w) }
       if type(w.close) == "function" then w:close() end
     end
   end

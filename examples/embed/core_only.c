@@ -33,6 +33,26 @@ int main(void) {
   obb3_init(&probe, p, e, turned); /* 2.5 - sqrt(2) > 1: apart */
   bad += obb3_intersects(&crate, &probe);
 
+  /* Moved and turned in place: the probe, turned back by -45 degrees and
+  ** moved 1.5 to the left, is a unit cube at x = 1: it touches the crate. */
+  {
+    double back[4], left[3] = {-1.5, 0, 0}, big[2] = {1e308, 0}, l[3];
+    double zero[4] = {0, 0, 0, 0};
+    back[0] = 0; back[1] = 0; back[2] = -turned[2]; back[3] = turned[3];
+    bad += obb3_rotate(&probe, back) != OBB_OK;
+    bad += obb3_translate(&probe, left) != OBB_OK;
+    bad += !obb3_intersects(&crate, &probe);
+    bad += obb3_rotate(&probe, zero) != OBB_EZERO;
+    /* 2D: a quarter turn takes the car's axis (cos 0.5, sin 0.5) to
+    ** (-sin 0.5, cos 0.5); an overflowing move is refused and leaves the
+    ** box as it was */
+    bad += obb2_rotate(&car, 2 * atan(1.0)) != OBB_OK ||
+           fabs(car.u[0] + sin(0.5)) > 1e-15 || fabs(car.u[1] - cos(0.5)) > 1e-15;
+    l[0] = car.c[0];
+    obb2_translate(&car, big);
+    bad += obb2_translate(&car, big) != OBB_ENOTFINITE || car.c[0] != l[0] + 1e308;
+  }
+
   if (bad) {
     fprintf(stderr, "core_only: %d check(s) failed\n", bad);
     return 1;

@@ -1,34 +1,26 @@
 /*
 ** lobb_collide.c: the Lua face of penetration, contact manifolds and
-** swept tests (methods of obb.obb2 and obb.obb3).
+** swept tests (methods of obb.obb2 and obb.obb3, listed in lobb_box.c).
 **
 ** Every normal points the way the box the method is called on (self) must
 ** move to leave the other. Nothing here allocates: results are plain
 ** numbers, or go into a table the caller passes.
 */
-#include "lobb_internal.h"
+#include "lobb_box.h"
 
 /* a:penetration(b) -> nx, ny[, nz], depth | nil */
-static int m_penetration2(lua_State *L) {
-  obb2 *a = lobb_check2(L, 1), *b = lobb_check2(L, 2);
-  double v[3];
-  lobb_checknargs(L, 2);
-  if (!obb2_penetration(a, b, v, &v[2])) {
-    lua_pushnil(L);
-    return 1;
-  }
-  return lobb_pushnumbers(L, v, 3);
-}
-
-static int m_penetration3(lua_State *L) {
-  obb3 *a = lobb_check3(L, 1), *b = lobb_check3(L, 2);
+static int box_penetration(lua_State *L, int dim) {
+  void *a = lobb_checkbox(L, 1, dim), *b = lobb_checkbox(L, 2, dim);
   double v[4];
+  int hit;
   lobb_checknargs(L, 2);
-  if (!obb3_penetration(a, b, v, &v[3])) {
+  hit = dim == 2 ? obb2_penetration((obb2 *)a, (obb2 *)b, v, &v[2])
+                 : obb3_penetration((obb3 *)a, (obb3 *)b, v, &v[3]);
+  if (!hit) {
     lua_pushnil(L);
     return 1;
   }
-  return lobb_pushnumbers(L, v, 4);
+  return lobb_pushnumbers(L, v, dim + 1);
 }
 
 /* The optional table of contacts(b [, out]): its index, or 0 when absent. */
@@ -58,67 +50,40 @@ static int push_contacts(lua_State *L, int out, int count, const double *n,
   return 1 + dim + lobb_pushnumbers(L, pts, count * stride);
 }
 
-/* a:contacts(b [, out]) -> count, nx, ny[, x, y, depth, ...] | nil */
-static int m_contacts2(lua_State *L) {
-  obb2 *a = lobb_check2(L, 1), *b = lobb_check2(L, 2);
-  double n[2], pts[3 * OBB2_MAX_CONTACTS];
-  int out = opt_out(L, 3), count = obb2_contacts(a, b, n, pts);
-  if (count == 0) {
-    lua_pushnil(L);
-    return 1;
-  }
-  return push_contacts(L, out, count, n, 2, pts, OBB2_MAX_CONTACTS);
-}
-
-static int m_contacts3(lua_State *L) {
-  obb3 *a = lobb_check3(L, 1), *b = lobb_check3(L, 2);
+/* a:contacts(b [, out]) -> count, nx, ny[, nz][, x, y[, z], depth, ...]
+** | nil */
+static int box_contacts(lua_State *L, int dim) {
+  void *a = lobb_checkbox(L, 1, dim), *b = lobb_checkbox(L, 2, dim);
   double n[3], pts[4 * OBB3_MAX_CONTACTS];
-  int out = opt_out(L, 3), count = obb3_contacts(a, b, n, pts);
+  int out = opt_out(L, 3), count;
+  count = dim == 2 ? obb2_contacts((obb2 *)a, (obb2 *)b, n, pts)
+                   : obb3_contacts((obb3 *)a, (obb3 *)b, n, pts);
   if (count == 0) {
     lua_pushnil(L);
     return 1;
   }
-  return push_contacts(L, out, count, n, 3, pts, OBB3_MAX_CONTACTS);
+  return push_contacts(L, out, count, n, dim, pts,
+                       dim == 2 ? OBB2_MAX_CONTACTS : OBB3_MAX_CONTACTS);
 }
 
-/* a:sweep(b, vax, vay, vbx, vby) -> t, nx, ny | nil */
-static int m_sweep2(lua_State *L) {
-  obb2 *a = lobb_check2(L, 1), *b = lobb_check2(L, 2);
-  double va[2], vb[2], r[3];
-  lobb_checkvec(L, 3, 2, va);
-  lobb_checkvec(L, 5, 2, vb);
-  lobb_checknargs(L, 6);
-  if (!obb2_sweep(a, b, va, vb, &r[0], r + 1)) {
-    lua_pushnil(L);
-    return 1;
-  }
-  return lobb_pushnumbers(L, r, 3);
-}
-
-/* a:sweep(b, vax, vay, vaz, vbx, vby, vbz) -> t, nx, ny, nz | nil */
-static int m_sweep3(lua_State *L) {
-  obb3 *a = lobb_check3(L, 1), *b = lobb_check3(L, 2);
+/* a:sweep(b, vax, vay, vbx, vby) -> t, nx, ny | nil, and
+** a:sweep(b, vax, vay, vaz, vbx, vby, vbz) -> t, nx, ny, nz | nil */
+static int box_sweep(lua_State *L, int dim) {
+  void *a = lobb_checkbox(L, 1, dim), *b = lobb_checkbox(L, 2, dim);
   double va[3], vb[3], r[4];
-  lobb_checkvec(L, 3, 3, va);
-  lobb_checkvec(L, 6, 3, vb);
-  lobb_checknargs(L, 8);
-  if (!obb3_sweep(a, b, va, vb, &r[0], r + 1)) {
+  int hit;
+  lobb_checkvec(L, 3, dim, va);
+  lobb_checkvec(L, 3 + dim, dim, vb);
+  lobb_checknargs(L, 2 + 2 * dim);
+  hit = dim == 2 ? obb2_sweep((obb2 *)a, (obb2 *)b, va, vb, &r[0], r + 1)
+                 : obb3_sweep((obb3 *)a, (obb3 *)b, va, vb, &r[0], r + 1);
+  if (!hit) {
     lua_pushnil(L);
     return 1;
   }
-  return lobb_pushnumbers(L, r, 4);
+  return lobb_pushnumbers(L, r, dim + 1);
 }
 
-const luaL_Reg lobb_collide2_methods[] = {
-  {"penetration", m_penetration2},
-  {"contacts", m_contacts2},
-  {"sweep", m_sweep2},
-  {NULL, NULL}
-};
-
-const luaL_Reg lobb_collide3_methods[] = {
-  {"penetration", m_penetration3},
-  {"contacts", m_contacts3},
-  {"sweep", m_sweep3},
-  {NULL, NULL}
-};
+LOBB_TWINS(penetration)
+LOBB_TWINS(contacts)
+LOBB_TWINS(sweep)

@@ -1,12 +1,12 @@
 /*
 ** lobb_query.c: the Lua face of the queries (rays, closest points,
-** distances, classification, circles/spheres/segments/planes, merging).
+** distances, classification, circles/spheres/segments/planes, merging),
+** methods of obb.obb2 and obb.obb3 (listed in lobb_box.c).
 **
 ** Every query returns plain numbers, booleans or a short interned string,
 ** or nil for "nothing": no tables, no garbage.
 */
-
-#include "lobb_internal.h"
+#include "lobb_box.h"
 
 static double check_radius(lua_State *L, int idx) {
   double r = lobb_checkfinite(L, idx);
@@ -15,9 +15,19 @@ static double check_radius(lua_State *L, int idx) {
   return r;
 }
 
-/* hit: t, normal..., false; inside: 0, zeros..., true; miss: nil */
-static int push_ray(lua_State *L, int r, double t, const double *n, int dim) {
-  int i;
+/* raycast(ox, oy, dx, dy [, max_t]) / raycast(ox, oy, oz, dx, dy, dz
+** [, max_t]) -> hit: t, normal..., false; inside: 0, zeros..., true;
+** miss: nil */
+static int box_raycast(lua_State *L, int dim) {
+  void *b = lobb_checkbox(L, 1, dim);
+  double o[3], d[3], n[3] = {0, 0, 0}, t = 0, max_t;
+  int r, i;
+  lobb_checknargs(L, 2 + 2 * dim);
+  lobb_checkvec(L, 2, dim, o);
+  lobb_checkdirection(L, 2 + dim, dim, d);
+  max_t = lobb_checkmaxt(L, 2 + 2 * dim);
+  r = dim == 2 ? obb2_raycast((obb2 *)b, o, d, max_t, &t, n)
+               : obb3_raycast((obb3 *)b, o, d, max_t, &t, n);
   if (r == OBB_RAY_MISS) {
     lua_pushnil(L);
     return 1;
@@ -28,165 +38,92 @@ static int push_ray(lua_State *L, int r, double t, const double *n, int dim) {
   return dim + 2;
 }
 
-static int push_class(lua_State *L, int c) {
+static int box_closest_point(lua_State *L, int dim) {
+  void *b = lobb_checkbox(L, 1, dim);
+  double p[3], out[3];
+  lobb_checknargs(L, 1 + dim);
+  lobb_checkvec(L, 2, dim, p);
+  if (dim == 2) obb2_closest_point((obb2 *)b, p, out);
+  else obb3_closest_point((obb3 *)b, p, out);
+  return lobb_pushnumbers(L, out, dim);
+}
+
+/* distance(x, y [, z]) -> d, or distance(box) -> d, then the closest
+** point on self and the one on box */
+static int box_distance(lua_State *L, int dim) {
+  void *a = lobb_checkbox(L, 1, dim), *b = lobb_tobox_or_number(L, 2, dim);
+  double p[6], d;
+  if (b == NULL) {
+    lobb_checknargs(L, 1 + dim);
+    lobb_checkvec(L, 2, dim, p);
+    lua_pushnumber(L, dim == 2 ? obb2_distance_point((obb2 *)a, p)
+                               : obb3_distance_point((obb3 *)a, p));
+    return 1;
+  }
+  lobb_checknargs(L, 2);
+  d = dim == 2 ? obb2_distance((obb2 *)a, (obb2 *)b, p, p + 2)
+               : obb3_distance((obb3 *)a, (obb3 *)b, p, p + 3);
+  lua_pushnumber(L, d);
+  return 1 + lobb_pushnumbers(L, p, 2 * dim);
+}
+
+static int box_signed_distance(lua_State *L, int dim) {
+  void *b = lobb_checkbox(L, 1, dim);
+  double p[3];
+  lobb_checknargs(L, 1 + dim);
+  lobb_checkvec(L, 2, dim, p);
+  lua_pushnumber(L, dim == 2 ? obb2_signed_distance((obb2 *)b, p)
+                             : obb3_signed_distance((obb3 *)b, p));
+  return 1;
+}
+
+static int box_classify(lua_State *L, int dim) {
+  void *a = lobb_checkbox(L, 1, dim), *b = lobb_checkbox(L, 2, dim);
+  int c;
+  lobb_checknargs(L, 2);
+  c = dim == 2 ? obb2_classify((obb2 *)a, (obb2 *)b)
+               : obb3_classify((obb3 *)a, (obb3 *)b);
   if (c == OBB_CONTAINS) lua_pushliteral(L, "contains");
   else if (c == OBB_INTERSECTS) lua_pushliteral(L, "intersects");
   else lua_pushliteral(L, "disjoint");
   return 1;
 }
 
-/* ---- 2D -------------------------------------------------------------- */
-
-/* raycast(ox, oy, dx, dy [, max_t]) */
-static int q2_raycast(lua_State *L) {
-  obb2 *b = lobb_check2(L, 1);
-  double o[2], d[2], n[2] = {0, 0}, t = 0, max_t;
-  int r;
-  lobb_checknargs(L, 6);
-  lobb_checkvec(L, 2, 2, o);
-  lobb_checkdirection(L, 4, 2, d);
-  max_t = lobb_checkmaxt(L, 6);
-  r = obb2_raycast(b, o, d, max_t, &t, n);
-  return push_ray(L, r, t, n, 2);
-}
-
-static int q2_closest_point(lua_State *L) {
-  obb2 *b = lobb_check2(L, 1);
-  double p[2], out[2];
-  lobb_checknargs(L, 3);
-  lobb_checkvec(L, 2, 2, p);
-  obb2_closest_point(b, p, out);
-  return lobb_pushnumbers(L, out, 2);
-}
-
-/* distance(x, y) -> d, or distance(box) -> d, ax, ay, bx, by */
-static int q2_distance(lua_State *L) {
-  obb2 *a = lobb_check2(L, 1), *b;
-  double p[4];
-  if (lua_type(L, 2) == LUA_TNUMBER) {
-    lobb_checknargs(L, 3);
-    lobb_checkvec(L, 2, 2, p);
-    lua_pushnumber(L, obb2_distance_point(a, p));
-    return 1;
-  }
-  b = lobb_to2(L, 2);
-  if (b == NULL) return lobb_typeerror(L, 2, "number or " LOBB_OBB2);
-  lobb_checknargs(L, 2);
-  lua_pushnumber(L, obb2_distance(a, b, p, p + 2));
-  return 1 + lobb_pushnumbers(L, p, 4);
-}
-
-static int q2_signed_distance(lua_State *L) {
-  obb2 *b = lobb_check2(L, 1);
-  double p[2];
-  lobb_checknargs(L, 3);
-  lobb_checkvec(L, 2, 2, p);
-  lua_pushnumber(L, obb2_signed_distance(b, p));
-  return 1;
-}
-
-static int q2_classify(lua_State *L) {
-  obb2 *a = lobb_check2(L, 1), *b = lobb_check2(L, 2);
-  lobb_checknargs(L, 2);
-  return push_class(L, obb2_classify(a, b));
-}
-
-static int q2_intersects_circle(lua_State *L) {
-  obb2 *b = lobb_check2(L, 1);
-  double c[2], r;
-  lobb_checknargs(L, 4);
-  lobb_checkvec(L, 2, 2, c);
-  r = check_radius(L, 4);
-  lua_pushboolean(L, obb2_intersects_circle(b, c, r));
-  return 1;
-}
-
-static int q2_intersects_segment(lua_State *L) {
-  obb2 *b = lobb_check2(L, 1);
-  double p[4];
-  lobb_checknargs(L, 5);
-  lobb_checkvec(L, 2, 4, p);
-  lua_pushboolean(L, obb2_intersects_segment(b, p, p + 2));
-  return 1;
-}
-
-/* ---- 3D -------------------------------------------------------------- */
-
-/* raycast(ox, oy, oz, dx, dy, dz [, max_t]) */
-static int q3_raycast(lua_State *L) {
-  obb3 *b = lobb_check3(L, 1);
-  double o[3], d[3], n[3] = {0, 0, 0}, t = 0, max_t;
-  int r;
-  lobb_checknargs(L, 8);
-  lobb_checkvec(L, 2, 3, o);
-  lobb_checkdirection(L, 5, 3, d);
-  max_t = lobb_checkmaxt(L, 8);
-  r = obb3_raycast(b, o, d, max_t, &t, n);
-  return push_ray(L, r, t, n, 3);
-}
-
-static int q3_closest_point(lua_State *L) {
-  obb3 *b = lobb_check3(L, 1);
-  double p[3], out[3];
-  lobb_checknargs(L, 4);
-  lobb_checkvec(L, 2, 3, p);
-  obb3_closest_point(b, p, out);
-  return lobb_pushnumbers(L, out, 3);
-}
-
-static int q3_distance(lua_State *L) {
-  obb3 *a = lobb_check3(L, 1), *b;
-  double p[6];
-  if (lua_type(L, 2) == LUA_TNUMBER) {
-    lobb_checknargs(L, 4);
-    lobb_checkvec(L, 2, 3, p);
-    lua_pushnumber(L, obb3_distance_point(a, p));
-    return 1;
-  }
-  b = lobb_to3(L, 2);
-  if (b == NULL) return lobb_typeerror(L, 2, "number or " LOBB_OBB3);
-  lobb_checknargs(L, 2);
-  lua_pushnumber(L, obb3_distance(a, b, p, p + 3));
-  return 1 + lobb_pushnumbers(L, p, 6);
-}
-
-static int q3_signed_distance(lua_State *L) {
-  obb3 *b = lobb_check3(L, 1);
-  double p[3];
-  lobb_checknargs(L, 4);
-  lobb_checkvec(L, 2, 3, p);
-  lua_pushnumber(L, obb3_signed_distance(b, p));
-  return 1;
-}
-
-static int q3_classify(lua_State *L) {
-  obb3 *a = lobb_check3(L, 1), *b = lobb_check3(L, 2);
-  lobb_checknargs(L, 2);
-  return push_class(L, obb3_classify(a, b));
-}
-
-static int q3_intersects_sphere(lua_State *L) {
-  obb3 *b = lobb_check3(L, 1);
+/* intersects_circle(x, y, r) (2D) / intersects_sphere(x, y, z, r) (3D) */
+static int box_intersects_ball(lua_State *L, int dim) {
+  void *b = lobb_checkbox(L, 1, dim);
   double c[3], r;
-  lobb_checknargs(L, 5);
-  lobb_checkvec(L, 2, 3, c);
-  r = check_radius(L, 5);
-  lua_pushboolean(L, obb3_intersects_sphere(b, c, r));
+  lobb_checknargs(L, 2 + dim);
+  lobb_checkvec(L, 2, dim, c);
+  r = check_radius(L, 2 + dim);
+  lua_pushboolean(L, dim == 2 ? obb2_intersects_circle((obb2 *)b, c, r)
+                              : obb3_intersects_sphere((obb3 *)b, c, r));
   return 1;
 }
 
-static int q3_intersects_segment(lua_State *L) {
-  obb3 *b = lobb_check3(L, 1);
+static int box_intersects_segment(lua_State *L, int dim) {
+  void *b = lobb_checkbox(L, 1, dim);
   double p[6];
-  lobb_checknargs(L, 7);
-  lobb_checkvec(L, 2, 6, p);
-  lua_pushboolean(L, obb3_intersects_segment(b, p, p + 3));
+  lobb_checknargs(L, 1 + 2 * dim);
+  lobb_checkvec(L, 2, 2 * dim, p);
+  lua_pushboolean(L, dim == 2 ? obb2_intersects_segment((obb2 *)b, p, p + 2)
+                              : obb3_intersects_segment((obb3 *)b, p, p + 3));
   return 1;
 }
 
-/* plane_side(nx, ny, nz, d) for the plane n.x = d */
-static int q3_plane_side(lua_State *L) {
-  obb3 *b = lobb_check3(L, 1);
+LOBB_TWINS(raycast)
+LOBB_TWINS(closest_point)
+LOBB_TWINS(distance)
+LOBB_TWINS(signed_distance)
+LOBB_TWINS(classify)
+LOBB_TWINS(intersects_segment)
+
+int box2_intersects_circle(lua_State *L) { return box_intersects_ball(L, 2); }
+int box3_intersects_sphere(lua_State *L) { return box_intersects_ball(L, 3); }
+
+/* plane_side(nx, ny, nz, d) for the plane n.x = d (3D only) */
+int box3_plane_side(lua_State *L) {
+  obb3 *b = (obb3 *)lobb_checkbox(L, 1, 3);
   double n[3], d;
   lobb_checknargs(L, 5);
   lobb_checkvec(L, 2, 3, n);
@@ -197,52 +134,20 @@ static int q3_plane_side(lua_State *L) {
   return 1;
 }
 
-/* ---- merging --------------------------------------------------------- */
-
 /* obb.merge(a, b) and a:merge(b): a new box of a's type enclosing both. */
-static int q_merge(lua_State *L) {
-  obb2 *a2 = lobb_to2(L, 1);
+int mod_merge(lua_State *L) {
+  obb2 *a2 = (obb2 *)lobb_tobox(L, 1, 2);
   lobb_checknargs(L, 2);
   if (a2 != NULL) {
-    obb2 *b2 = lobb_check2(L, 2), m;
+    obb2 *b2 = (obb2 *)lobb_checkbox(L, 2, 2), m;
     obb2_merge(a2, b2, &m);
-    *lobb_new2(L) = m;
+    *(obb2 *)lobb_newbox(L, 2) = m;
   } else {
-    obb3 *a3 = lobb_to3(L, 1), *b3, m;
+    obb3 *a3 = (obb3 *)lobb_tobox(L, 1, 3), *b3, m;
     if (a3 == NULL) return lobb_typeerror(L, 1, LOBB_OBB2 " or " LOBB_OBB3);
-    b3 = lobb_check3(L, 2);
+    b3 = (obb3 *)lobb_checkbox(L, 2, 3);
     obb3_merge(a3, b3, &m);
-    *lobb_new3(L) = m;
+    *(obb3 *)lobb_newbox(L, 3) = m;
   }
   return 1;
 }
-
-const luaL_Reg lobb_query2_methods[] = {
-  {"raycast", q2_raycast},
-  {"closest_point", q2_closest_point},
-  {"distance", q2_distance},
-  {"signed_distance", q2_signed_distance},
-  {"classify", q2_classify},
-  {"intersects_circle", q2_intersects_circle},
-  {"intersects_segment", q2_intersects_segment},
-  {"merge", q_merge},
-  {NULL, NULL}
-};
-
-const luaL_Reg lobb_query3_methods[] = {
-  {"raycast", q3_raycast},
-  {"closest_point", q3_closest_point},
-  {"distance", q3_distance},
-  {"signed_distance", q3_signed_distance},
-  {"classify", q3_classify},
-  {"intersects_sphere", q3_intersects_sphere},
-  {"intersects_segment", q3_intersects_segment},
-  {"plane_side", q3_plane_side},
-  {"merge", q_merge},
-  {NULL, NULL}
-};
-
-const luaL_Reg lobb_query_funcs[] = {
-  {"merge", q_merge},
-  {NULL, NULL}
-};

@@ -19,7 +19,7 @@
 */
 #include <stdlib.h>
 
-#include "lobb_internal.h"
+#include "lobb_box.h"
 
 #define LOBB_WORLD "obb.world"
 
@@ -105,7 +105,7 @@ static int check_id(lua_State *L, int idx) {
 /* A box at idx, or the numbers lobb_checkboxargs2/3 read from idx on;
 ** without a rotation the box keeps old's (none when old is NULL). */
 static void box_args2(lua_State *L, int idx, obb2 *b, const obb2 *old) {
-  const obb2 *src = lobb_to2(L, idx);
+  const obb2 *src = (obb2 *)lobb_tobox(L, idx, 2);
   if (src != NULL) {
     lobb_checknargs(L, idx);
     *b = *src;
@@ -113,11 +113,11 @@ static void box_args2(lua_State *L, int idx, obb2 *b, const obb2 *old) {
   }
   if (lua_type(L, idx) != LUA_TNUMBER)
     lobb_typeerror(L, idx, "number or " LOBB_OBB2);
-  lobb_checkboxargs2(L, idx, b, old);
+  lobb_checkboxargs(L, idx, 2, b, old);
 }
 
 static void box_args3(lua_State *L, int idx, obb3 *b, const obb3 *old) {
-  const obb3 *src = lobb_to3(L, idx);
+  const obb3 *src = (obb3 *)lobb_tobox(L, idx, 3);
   if (src != NULL) {
     lobb_checknargs(L, idx);
     *b = *src;
@@ -125,7 +125,7 @@ static void box_args3(lua_State *L, int idx, obb3 *b, const obb3 *old) {
   }
   if (lua_type(L, idx) != LUA_TNUMBER)
     lobb_typeerror(L, idx, "number or " LOBB_OBB3);
-  lobb_checkboxargs3(L, idx, b, old);
+  lobb_checkboxargs(L, idx, 3, b, old);
 }
 
 typedef union anybox {
@@ -359,8 +359,8 @@ static int m_get(lua_State *L) {
   double v[10];
   lobb_checknargs(L, 3);
   if (!lua_isnoneornil(L, 3)) {
-    if (lw->dim == 2) *lobb_check2(L, 3) = *(const obb2 *)src;
-    else *lobb_check3(L, 3) = *(const obb3 *)src;
+    if (lw->dim == 2) *lobb_checkobb2(L, 3) = *(const obb2 *)src;
+    else *lobb_checkobb3(L, 3) = *(const obb3 *)src;
     lua_settop(L, 3);
     return 1;
   }
@@ -590,8 +590,8 @@ static int m_query_box(lua_State *L) {
   lworld *lw = check_world(L);
   search q;
   scratch own;
-  const void *box = lw->dim == 2 ? (const void *)lobb_check2(L, 2)
-                                 : (const void *)lobb_check3(L, 2);
+  const void *box = lw->dim == 2 ? (const void *)lobb_checkobb2(L, 2)
+                                 : (const void *)lobb_checkobb3(L, 2);
   int filter = begin(L, lw, &q, &own, 3, sizeof(int));
   if (obb_world_query_box(lw->w, box, on_id, &q) != 0)
     return search_failed(L, lw, &q);

@@ -1,0 +1,53 @@
+/*
+** lobb_check.h: the argument checks and pushes every binding file shares
+** (internal; lobb_check.c).
+**
+** Each check reads one kind of input (a finite number, half extents, a
+** quaternion, a ray's direction...), raises a Lua error naming the
+** argument when it is wrong, luaL_argerror style, and writes its output
+** only when every part is right: a method that checks all its arguments
+** before it writes never half-updates anything.
+*/
+#ifndef LOBB_CHECK_H
+#define LOBB_CHECK_H
+
+#include "lobb.h"
+#include "lobb_compat.h"
+
+/* Raises "bad argument #idx to 'f' (<expected> expected, got <type>)". */
+int lobb_typeerror(lua_State *L, int idx, const char *expected);
+/* A finite number (not a numeric string): NaN and infinities are errors. */
+lua_Number lobb_checkfinite(lua_State *L, int idx);
+/* n finite numbers at idx, idx + 1, ... into v. */
+void lobb_checkvec(lua_State *L, int idx, int n, double *v);
+/* A finite number >= 0. */
+lua_Number lobb_checkextent(lua_State *L, int idx);
+/* n half extents (finite numbers >= 0) at idx, idx + 1, ... into e. */
+void lobb_checkextents(lua_State *L, int idx, int n, double *e);
+/* A quaternion x, y, z, w at idx..idx + 3: finite, not all zero (the
+** error names argument idx). */
+void lobb_checkquat(lua_State *L, int idx, double q[4]);
+/* A ray's direction: n finite numbers, not all zero (the cast would be
+** empty), reported on argument idx. */
+void lobb_checkdirection(lua_State *L, int idx, int n, double *d);
+/* A ray's max_t: a number >= 0, math.huge allowed; nil or absent for no
+** limit (HUGE_VAL). */
+lua_Number lobb_checkmaxt(lua_State *L, int idx);
+/* At most n arguments: an extra one is reported, since it usually means a
+** 3D call on a 2D box or a misplaced argument. */
+void lobb_checknargs(lua_State *L, int n);
+/* Pushes v[0..n-1] as numbers, returning n: how queries answer without
+** making a table. */
+int lobb_pushnumbers(lua_State *L, const double *v, int n);
+/* Raises the error for a failed core call on argument idx. */
+int lobb_statuserror(lua_State *L, int idx, obb_status s);
+
+/* Reads a matrix of n or alt_n numbers from the arguments starting at idx
+** or from a table there; returns how many were read. */
+int lobb_checkmatrix(lua_State *L, int idx, double *m, int n, int alt_n);
+/* Reads points (a flat array of numbers, or an array of {x, y[, z]} with
+** exactly dim numbers each) into a buffer that lives on the stack as a
+** userdata; returns the point count. */
+size_t lobb_checkpoints(lua_State *L, int idx, int dim, double **out);
+
+#endif
