@@ -7,6 +7,8 @@
 ** Every method raises on an argument it does not take, and every update
 ** checks all its arguments before it writes.
 */
+#include <string.h>
+
 #include "lobb_box.h"
 
 /* The tags after each box (lobb_box.h explains them). */
@@ -35,6 +37,15 @@ void *lobb_newbox(lua_State *L, int dim) {
 static void copy_box(void *to, const void *from, int dim) {
   if (dim == 2) *(obb2 *)to = *(const obb2 *)from;
   else *(obb3 *)to = *(const obb3 *)from;
+}
+
+/* A box's center and half extents, whatever its type. */
+static double *box_c(void *b, int dim) {
+  return dim == 2 ? ((obb2 *)b)->c : ((obb3 *)b)->c;
+}
+
+static double *box_e(void *b, int dim) {
+  return dim == 2 ? ((obb2 *)b)->e : ((obb3 *)b)->e;
 }
 
 static void check_status(lua_State *L, int idx, obb_status s) {
@@ -217,13 +228,13 @@ static int box_aabb(lua_State *L, int dim) {
 static int box_center(lua_State *L, int dim) {
   void *b = lobb_checkbox(L, 1, dim);
   lobb_checknargs(L, 1);
-  return lobb_pushnumbers(L, dim == 2 ? ((obb2 *)b)->c : ((obb3 *)b)->c, dim);
+  return lobb_pushnumbers(L, box_c(b, dim), dim);
 }
 
 static int box_half_extents(lua_State *L, int dim) {
   void *b = lobb_checkbox(L, 1, dim);
   lobb_checknargs(L, 1);
-  return lobb_pushnumbers(L, dim == 2 ? ((obb2 *)b)->e : ((obb3 *)b)->e, dim);
+  return lobb_pushnumbers(L, box_e(b, dim), dim);
 }
 
 /* 2D: ux, uy, vx, vy (v = perp(u)); 3D: the three axes, row by row. */
@@ -289,32 +300,21 @@ static int box_set(lua_State *L, int dim) {
   return 1;
 }
 
-static int box_set_center(lua_State *L, int dim) {
+/* set_center(x, y [, z]) and set_half_extents(hx, hy [, hz]) */
+static int set_part(lua_State *L, int dim, int extents) {
   void *b = lobb_checkbox(L, 1, dim);
-  double c[3];
-  int i;
-  lobb_checkvec(L, 2, dim, c);
+  double v[3];
+  if (extents) lobb_checkextents(L, 2, dim, v);
+  else lobb_checkvec(L, 2, dim, v);
   lobb_checknargs(L, 1 + dim);
-  for (i = 0; i < dim; i++) {
-    if (dim == 2) ((obb2 *)b)->c[i] = c[i];
-    else ((obb3 *)b)->c[i] = c[i];
-  }
+  memcpy(extents ? box_e(b, dim) : box_c(b, dim), v, dim * sizeof(double));
   lua_settop(L, 1);
   return 1;
 }
 
+static int box_set_center(lua_State *L, int dim) { return set_part(L, dim, 0); }
 static int box_set_half_extents(lua_State *L, int dim) {
-  void *b = lobb_checkbox(L, 1, dim);
-  double e[3];
-  int i;
-  lobb_checkextents(L, 2, dim, e);
-  lobb_checknargs(L, 1 + dim);
-  for (i = 0; i < dim; i++) {
-    if (dim == 2) ((obb2 *)b)->e[i] = e[i];
-    else ((obb3 *)b)->e[i] = e[i];
-  }
-  lua_settop(L, 1);
-  return 1;
+  return set_part(L, dim, 1);
 }
 
 static int box2_set_angle(lua_State *L) {
