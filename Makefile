@@ -280,7 +280,7 @@ BENCH_WORLD = $(BUILD)/world_bench
 .PHONY: bench
 
 $(BENCH_C): bench/emptyc.c $(HEADERS) | $(BUILD)
-	$(CC) $(ALL_CFLAGS) $(LIBFLAG) $(LDFLAGS) -o $@ bench/emptyc.c
+	$(CC) $(ALL_CFLAGS) -fvisibility=default $(LIBFLAG) $(LDFLAGS) -o $@ bench/emptyc.c
 
 $(BENCH_CORE): bench/core_bench.c $(CORE_OBJ) $(HEADERS)
 	$(CC) $(WARNFLAGS) $(CFLAGS) $(INCLUDES) $(LDFLAGS) -o $@ bench/core_bench.c $(CORE_OBJ) $(LDLIBS)
