@@ -1,8 +1,8 @@
 /*
 ** lobb_box.c: the Lua face of boxes, obb.obb2 and obb.obb3: constructors,
-** pair tests, accessors and in-place updates, the two types' method
-** tables (every method of a type is listed here, wherever its body is),
-** and the box functions exported to host programs (lobb.h).
+** pair tests, accessors, in-place updates and metamethods (registered by
+** lobb_types.c), and the box functions exported to host programs
+** (lobb.h).
 **
 ** Every method raises on an argument it does not take, and every update
 ** checks all its arguments before it writes.
@@ -248,14 +248,14 @@ static int box_axes(lua_State *L, int dim) {
   return lobb_pushnumbers(L, v, 4);
 }
 
-static int box2_angle(lua_State *L) {
+int box2_angle(lua_State *L) {
   obb2 *b = (obb2 *)lobb_checkbox(L, 1, 2);
   lobb_checknargs(L, 1);
   lua_pushnumber(L, obb2_angle(b));
   return 1;
 }
 
-static int box3_rotation(lua_State *L) {
+int box3_rotation(lua_State *L) {
   obb3 *b = (obb3 *)lobb_checkbox(L, 1, 3);
   double q[4];
   lobb_checknargs(L, 1);
@@ -317,7 +317,7 @@ static int box_set_half_extents(lua_State *L, int dim) {
   return set_part(L, dim, 1);
 }
 
-static int box2_set_angle(lua_State *L) {
+int box2_set_angle(lua_State *L) {
   obb2 *b = (obb2 *)lobb_checkbox(L, 1, 2);
   double a = lobb_checkfinite(L, 2);
   lobb_checknargs(L, 2);
@@ -326,7 +326,7 @@ static int box2_set_angle(lua_State *L) {
   return 1;
 }
 
-static int box3_set_rotation(lua_State *L) {
+int box3_set_rotation(lua_State *L) {
   obb3 *b = (obb3 *)lobb_checkbox(L, 1, 3);
   double q[4];
   lobb_checkquat(L, 2, q);
@@ -368,14 +368,14 @@ static int box_rotate(lua_State *L, int dim) {
 
 /* ---- metamethods --------------------------------------------------------- */
 
-static int box2_tostring(lua_State *L) {
+int box2_tostring(lua_State *L) {
   obb2 *b = (obb2 *)lobb_checkbox(L, 1, 2);
   lua_pushfstring(L, "obb2(%f, %f, %f, %f, %f)", b->c[0], b->c[1], b->e[0],
                   b->e[1], obb2_angle(b));
   return 1;
 }
 
-static int box3_tostring(lua_State *L) {
+int box3_tostring(lua_State *L) {
   obb3 *b = (obb3 *)lobb_checkbox(L, 1, 3);
   double q[4];
   obb3_rotation(b, q);
@@ -399,176 +399,25 @@ static int box_eq(lua_State *L, int dim) {
   return 1;
 }
 
-LOBB_TWINS_AS(static, new)
-LOBB_TWINS_AS(static, from_aabb)
-LOBB_TWINS_AS(static, from_axes)
-LOBB_TWINS_AS(static, fit)
-LOBB_TWINS_AS(static, intersects)
-LOBB_TWINS_AS(static, contains)
-LOBB_TWINS_AS(static, corners)
-LOBB_TWINS_AS(static, aabb)
-LOBB_TWINS_AS(static, center)
-LOBB_TWINS_AS(static, half_extents)
-LOBB_TWINS_AS(static, axes)
-LOBB_TWINS_AS(static, clone)
-LOBB_TWINS_AS(static, transform)
-LOBB_TWINS_AS(static, set)
-LOBB_TWINS_AS(static, set_center)
-LOBB_TWINS_AS(static, set_half_extents)
-LOBB_TWINS_AS(static, translate)
-LOBB_TWINS_AS(static, rotate)
-LOBB_TWINS_AS(static, eq)
-
-/* ---- the two types, each declared here in full ---------------------------- */
-
-static const luaL_Reg box2_methods[] = {
-  {"intersects", box2_intersects},
-  {"contains", box2_contains},
-  {"transform", box2_transform},
-  {"corners", box2_corners},
-  {"aabb", box2_aabb},
-  {"center", box2_center},
-  {"half_extents", box2_half_extents},
-  {"axes", box2_axes},
-  {"angle", box2_angle},
-  {"set", box2_set},
-  {"set_center", box2_set_center},
-  {"set_half_extents", box2_set_half_extents},
-  {"set_angle", box2_set_angle},
-  {"translate", box2_translate},
-  {"rotate", box2_rotate},
-  {"clone", box2_clone},
-  {"raycast", box2_raycast},
-  {"closest_point", box2_closest_point},
-  {"distance", box2_distance},
-  {"signed_distance", box2_signed_distance},
-  {"classify", box2_classify},
-  {"intersects_circle", box2_intersects_circle},
-  {"intersects_segment", box2_intersects_segment},
-  {"merge", mod_merge},
-  {"penetration", box2_penetration},
-  {"contacts", box2_contacts},
-  {"sweep", box2_sweep},
-  {NULL, NULL}
-};
-
-static const luaL_Reg box2_meta[] = {
-  {"__tostring", box2_tostring},
-  {"__eq", box2_eq},
-  {NULL, NULL}
-};
-
-static const luaL_Reg box3_methods[] = {
-  {"intersects", box3_intersects},
-  {"contains", box3_contains},
-  {"transform", box3_transform},
-  {"corners", box3_corners},
-  {"aabb", box3_aabb},
-  {"center", box3_center},
-  {"half_extents", box3_half_extents},
-  {"axes", box3_axes},
-  {"rotation", box3_rotation},
-  {"set", box3_set},
-  {"set_center", box3_set_center},
-  {"set_half_extents", box3_set_half_extents},
-  {"set_rotation", box3_set_rotation},
-  {"translate", box3_translate},
-  {"rotate", box3_rotate},
-  {"clone", box3_clone},
-  {"raycast", box3_raycast},
-  {"closest_point", box3_closest_point},
-  {"distance", box3_distance},
-  {"signed_distance", box3_signed_distance},
-  {"classify", box3_classify},
-  {"intersects_sphere", box3_intersects_sphere},
-  {"intersects_segment", box3_intersects_segment},
-  {"plane_side", box3_plane_side},
-  {"merge", mod_merge},
-  {"penetration", box3_penetration},
-  {"contacts", box3_contacts},
-  {"sweep", box3_sweep},
-  {NULL, NULL}
-};
-
-static const luaL_Reg box3_meta[] = {
-  {"__tostring", box3_tostring},
-  {"__eq", box3_eq},
-  {NULL, NULL}
-};
-
-/* obb.type(v): "obb2", "obb3" or nil, never an error. Like io.type it
-** answers for Lua's view of the type too: a box that debug.setmetatable
-** gave another metatable is no longer called a box here (the methods, which
-** only need the memory to be a box, still take it). */
-static int mod_type(lua_State *L) {
-  int dim;
-  for (dim = 2; dim <= 3; dim++) {
-    if (lobb_tobox(L, 1, dim) != NULL && lua_getmetatable(L, 1)) {
-      int same = lua_rawequal(L, -1, lua_upvalueindex(
-                                         dim == 2 ? LOBB_UV_OBB2 : LOBB_UV_OBB3));
-      lua_pop(L, 1);
-      if (same) {
-        lua_pushstring(L, dim == 2 ? "obb2" : "obb3");
-        return 1;
-      }
-    }
-  }
-  lua_pushnil(L);
-  return 1;
-}
-
-static const luaL_Reg box_funcs[] = {
-  {"type", mod_type},
-  {"new2", box2_new},
-  {"from_aabb2", box2_from_aabb},
-  {"from_axes2", box2_from_axes},
-  {"fit2", box2_fit},
-  {"new3", box3_new},
-  {"from_aabb3", box3_from_aabb},
-  {"from_axes3", box3_from_axes},
-  {"fit3", box3_fit},
-  {"merge", mod_merge},
-  {NULL, NULL}
-};
-
-/* Registers l into the table at the top, closed over both metatables. */
-static void set_closures(lua_State *L, int mt2, int mt3, const luaL_Reg *l) {
-  lua_pushvalue(L, mt2);
-  lua_pushvalue(L, mt3);
-  lobb_setfuncs(L, l, LOBB_NUPVALUES);
-}
-
-/* A type's metatable: its metamethods, __index its method table, and
-** __metatable the method table too, so that getmetatable(box) gives the
-** methods (obb.obb2 / obb.obb3, open to extension) and never the metatable
-** itself, which a script could otherwise strip of __index or __eq for
-** every box. */
-static void fill_type(lua_State *L, int mt, int mt2, int mt3,
-                      const char *tname, const luaL_Reg *methods,
-                      const luaL_Reg *meta) {
-  lua_pushvalue(L, mt);
-  lua_pushstring(L, tname);
-  lua_setfield(L, -2, "__name"); /* 5.1 and 5.2 do not set it */
-  set_closures(L, mt2, mt3, meta);
-  lua_newtable(L);
-  set_closures(L, mt2, mt3, methods);
-  lua_pushvalue(L, -1);
-  lua_setfield(L, -3, "__index");
-  lua_setfield(L, -2, "__metatable");
-  lua_pop(L, 1);
-}
-
-void lobb_open_boxes(lua_State *L, int lib, int mt2, int mt3) {
-  fill_type(L, mt2, mt2, mt3, LOBB_OBB2, box2_methods, box2_meta);
-  fill_type(L, mt3, mt2, mt3, LOBB_OBB3, box3_methods, box3_meta);
-  lua_pushvalue(L, lib);
-  set_closures(L, mt2, mt3, box_funcs);
-  lua_getfield(L, mt2, "__index");
-  lua_setfield(L, -2, "obb2"); /* the method tables, for extension */
-  lua_getfield(L, mt3, "__index");
-  lua_setfield(L, -2, "obb3");
-  lua_pop(L, 1);
-}
+LOBB_TWINS(new)
+LOBB_TWINS(from_aabb)
+LOBB_TWINS(from_axes)
+LOBB_TWINS(fit)
+LOBB_TWINS(intersects)
+LOBB_TWINS(contains)
+LOBB_TWINS(corners)
+LOBB_TWINS(aabb)
+LOBB_TWINS(center)
+LOBB_TWINS(half_extents)
+LOBB_TWINS(axes)
+LOBB_TWINS(clone)
+LOBB_TWINS(transform)
+LOBB_TWINS(set)
+LOBB_TWINS(set_center)
+LOBB_TWINS(set_half_extents)
+LOBB_TWINS(translate)
+LOBB_TWINS(rotate)
+LOBB_TWINS(eq)
 
 /* ---- for host programs (lobb.h) --------------------------------------- */
 

@@ -13,8 +13,8 @@
 **
 ** Most methods exist for both box types with the same arguments up to the
 ** dimension. Their body is written once, as box_NAME(L, dim), and
-** LOBB_TWINS(NAME) makes the two functions the method tables register,
-** box2_NAME and box3_NAME (the binding's prefixes are one per Lua
+** LOBB_TWINS(NAME) makes the two functions the method tables
+** (lobb_types.c) register, box2_NAME and box3_NAME (the binding's prefixes are one per Lua
 ** receiver: mod_ for the module table, box2_/box3_ for the box types,
 ** world_ for worlds). dim is a constant in each, so the compiler keeps
 ** one specialised copy per type.
@@ -76,15 +76,39 @@ void *lobb_newbox(lua_State *L, int dim);
 void lobb_checkboxargs(lua_State *L, int idx, int dim, void *b,
                        const void *old);
 
-#define LOBB_TWINS_AS(storage, name)                                  \
-  storage int box2_##name(lua_State *L) { return box_##name(L, 2); }  \
-  storage int box3_##name(lua_State *L) { return box_##name(L, 3); }
-#define LOBB_TWINS(name) LOBB_TWINS_AS(, name)
+#define LOBB_TWINS(name)                                      \
+  int box2_##name(lua_State *L) { return box_##name(L, 2); }  \
+  int box3_##name(lua_State *L) { return box_##name(L, 3); }
 #define LOBB_DECLARE_TWINS(name) \
   int box2_##name(lua_State *L); \
   int box3_##name(lua_State *L);
 
-/* Methods written in other files, registered by lobb_box.c's tables. */
+/* Every box method and module function, registered by lobb_types.c. */
+LOBB_DECLARE_TWINS(new)              /* lobb_box.c */
+LOBB_DECLARE_TWINS(from_aabb)
+LOBB_DECLARE_TWINS(from_axes)
+LOBB_DECLARE_TWINS(fit)
+LOBB_DECLARE_TWINS(intersects)
+LOBB_DECLARE_TWINS(contains)
+LOBB_DECLARE_TWINS(corners)
+LOBB_DECLARE_TWINS(aabb)
+LOBB_DECLARE_TWINS(center)
+LOBB_DECLARE_TWINS(half_extents)
+LOBB_DECLARE_TWINS(axes)
+LOBB_DECLARE_TWINS(clone)
+LOBB_DECLARE_TWINS(transform)
+LOBB_DECLARE_TWINS(set)
+LOBB_DECLARE_TWINS(set_center)
+LOBB_DECLARE_TWINS(set_half_extents)
+LOBB_DECLARE_TWINS(translate)
+LOBB_DECLARE_TWINS(rotate)
+LOBB_DECLARE_TWINS(eq)
+int box2_angle(lua_State *L);
+int box3_rotation(lua_State *L);
+int box2_set_angle(lua_State *L);
+int box3_set_rotation(lua_State *L);
+int box2_tostring(lua_State *L);
+int box3_tostring(lua_State *L);
 LOBB_DECLARE_TWINS(raycast)          /* lobb_query.c */
 LOBB_DECLARE_TWINS(closest_point)
 LOBB_DECLARE_TWINS(distance)
@@ -99,8 +123,9 @@ int box3_intersects_sphere(lua_State *L);
 int box3_plane_side(lua_State *L);
 int mod_merge(lua_State *L); /* obb.merge(a, b), also a:merge(b) */
 
-/* The box types: their metatables, filled and left at mt2 and mt3, and
-** their constructors and module functions set into the table at lib. */
+/* The box types: their metatables at mt2 and mt3 filled, and their
+** constructors and module functions set into the table at lib
+** (lobb_types.c). */
 void lobb_open_boxes(lua_State *L, int lib, int mt2, int mt3);
 /* The world type and obb.world2/world3, set into the table at lib
 ** (lobb_world.c); worlds need a third metatable upvalue. */
