@@ -20,7 +20,7 @@
 ** timing loop, for obb's functions or the references.
 **
 ** Last, the sine and cosine that 2D boxes are built from: obb_sincos
-** (src/obb_trig.c) against libm's sin and cos of the same angle (which gcc
+** (src/core/obb_trig.c) against libm's sin and cos of the same angle (which gcc
 ** merges into one sincos call), over as many random angles in [-8, 8] as
 ** there are pairs: random, so that libm's branches between argument ranges
 ** are as unpredictable as a game's fresh angles make them.

@@ -21,7 +21,7 @@
 
 #include "lobb_compat.h"
 
-/* The metatable names obb registers (LOBB_OBB2, LOBB_OBB3 in src/lobb.h). */
+/* The metatable names obb registers (LOBB_OBB2, LOBB_OBB3 in include/lobb.h). */
 #include "lobb.h"
 
 static int check2(lua_State *L) {

@@ -1,8 +1,9 @@
 /*
 ** obb.h: the geometry core of obb, oriented bounding boxes in 2D and 3D.
 **
-** Pure C99, no Lua. An engine can link the core alone (src/obb2.c,
-** src/obb3.c, src/obb_fit.c and friends) and never run a script.
+** Pure C99, no Lua. An engine can link the core alone (every file under
+** src/core/, or libobbcore.a from `make lib`) and never run a script;
+** obb_world.h adds many boxes behind a broad phase.
 **
 ** The model
 **   A 2D box (obb2) is a rotated rectangle: a center c, a unit axis u (its
@@ -157,7 +158,7 @@ OBB_API void obb3_corners(const obb3 *b, double out[24]);
 OBB_API void obb3_aabb(const obb3 *b, double out[6]); /* min xyz, max xyz */
 
 /* ---- queries: rays, closest points, distances, primitives, merging --- */
-/* (src/obb_ray.c, src/obb_distance.c, src/obb_prims.c, src/obb_merge.c)
+/* (src/core/: obb_ray.c, obb_distance.c, obb_prims.c, obb_merge.c)
 ** Points are arrays of 2 or 3 doubles. Nothing here allocates. */
 
 /* Ray cast results. */
@@ -229,7 +230,7 @@ OBB_API int obb3_plane_side(const obb3 *b, const double n[3], double d);
 OBB_API void obb2_merge(const obb2 *a, const obb2 *b, obb2 *out);
 OBB_API void obb3_merge(const obb3 *a, const obb3 *b, obb3 *out);
 
-/* ---- tight fits (src/obb_tightfit2.c, src/obb_tightfit3.c) ---------- */
+/* ---- tight fits (src/core/obb_tightfit2.c, obb_tightfit3.c) ---------- */
 
 /* How many doubles of scratch the tight fits need for n points. The core
 ** never allocates: the caller passes the buffer (the Lua binding uses a
@@ -253,7 +254,7 @@ OBB_API obb_status obb2_fit_points_tight(obb2 *b, const double *xy, size_t n,
 OBB_API obb_status obb3_fit_points_tight(obb3 *b, const double *xyz, size_t n,
                                  double *scratch);
 
-/* ---- penetration, contacts, sweeps (src/obb_penetrate.c, obb_contact.c,
+/* ---- penetration, contacts, sweeps (src/core/obb_penetrate.c, obb_contact.c,
 ** obb_sweep.c) ------------------------------------------------------- */
 /*
 ** The normal n returned below always points the way a must move to leave

@@ -386,8 +386,8 @@ describe("obb2 transform", function()
 end)
 
 -- Boxes built from an angle take its cosine and sine from obb_sincos
--- (src/obb_trig.c), faithfully rounded: within 1 ulp of the true values,
--- so one ulp at most from math.cos and math.sin (spec/trig_check.c
+-- (src/core/obb_trig.c), faithfully rounded: within 1 ulp of the true values,
+-- so one ulp at most from math.cos and math.sin (test/trig_check.c
 -- measures it against long double in C).
 describe("obb2 angles", function()
   -- -0.0 made at run time: Lua 5.1 may merge a -0.0 constant with 0

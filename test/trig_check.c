@@ -1,5 +1,5 @@
 /*
-** spec/trig_check.c: the accuracy of obb_sincos (src/obb_trig.c), which
+** test/trig_check.c: the accuracy of obb_sincos (src/core/obb_trig.c), which
 ** obb2_init, set_angle, rotate and the 2D fit use. `make check-trig`
 ** builds it against the core's objects and runs it; CI runs it with gcc
 ** and with clang.
@@ -40,7 +40,7 @@
 
 #define SUBNORMAL_MIN 4.9406564584124654e-324
 
-/* src/obb_trig.c built with OBB_TRIG_SCALAR. */
+/* src/core/obb_trig.c built with OBB_TRIG_SCALAR. */
 void obb_sincos_scalar(double a, double *s, double *c);
 
 static long failures = 0;

@@ -2,7 +2,7 @@
 ** host.c: a tiny "engine" that embeds Lua and obb.
 **
 ** The engine owns its collision boxes as plain obb2/obb3 structs (the C
-** core, src/obb.h). Each frame it moves them, hands copies to the game
+** core, include/obb.h). Each frame it moves them, hands copies to the game
 ** script with lobb_pushobb2/3, calls the script's frame(), and reads back
 ** the player box the script moved with lobb_checkobb2. The module is
 ** preloaded (package.preload), so `require "obb"` never touches
