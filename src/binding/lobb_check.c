@@ -94,10 +94,6 @@ lua_Number lobb_checkextent(lua_State *L, int idx) {
   return x;
 }
 
-void lobb_checknargs(lua_State *L, int n) {
-  if (lua_gettop(L) > n) lobb_typeerror(L, n + 1, "no value");
-}
-
 int lobb_pushnumbers(lua_State *L, const double *v, int n) {
   int i;
   luaL_checkstack(L, n, NULL);

@@ -34,8 +34,11 @@ void lobb_checkdirection(lua_State *L, int idx, int n, double *d);
 ** limit (HUGE_VAL). */
 lua_Number lobb_checkmaxt(lua_State *L, int idx);
 /* At most n arguments: an extra one is reported, since it usually means a
-** 3D call on a 2D box or a misplaced argument. */
-void lobb_checknargs(lua_State *L, int n);
+** 3D call on a 2D box or a misplaced argument. Inline: every method calls
+** it, the pair tests included. */
+static inline void lobb_checknargs(lua_State *L, int n) {
+  if (lua_gettop(L) > n) lobb_typeerror(L, n + 1, "no value");
+}
 /* Pushes v[0..n-1] as numbers, returning n: how queries answer without
 ** making a table. */
 int lobb_pushnumbers(lua_State *L, const double *v, int n);
