@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lobb_internal.h"
+#include "lobb_jit.h"
 
 void lobb_setfuncs(lua_State *L, const luaL_Reg *l, int nup) {
   luaL_checkstack(L, nup, "too many upvalues");
@@ -331,6 +332,31 @@ static void add_methods(lua_State *L, int mt, int mt2, int mt3,
   lua_pop(L, 1);
 }
 
+/* ---- LuaJIT: the FFI fast path -------------------------------------- */
+
+/* Under LuaJIT, obb.jit (lua/obb/jit.lua) replaces the hot methods by FFI
+** calls into this object, given the module table (on top) and this
+** object's file (lobb_jit.c). obb.jit absent, or false in package.loaded,
+** OBB_NO_FFI=1, no ffi, or any error keeps the classic functions: nothing
+** here can fail the require. */
+static void open_jit(lua_State *L) {
+#if LUA_VERSION_NUM == 501 /* LuaJIT's lua.h says 5.1 too */
+  int top = lua_gettop(L);
+  lua_getglobal(L, "require");
+  lua_pushliteral(L, "obb.jit");
+  if (lua_isfunction(L, -2) && lua_pcall(L, 1, 1, 0) == 0 &&
+      lua_istable(L, -1)) {
+    lua_getfield(L, -1, "install");
+    lua_pushvalue(L, top);
+    lobb_pushselfpath(L);
+    (void)lua_pcall(L, 2, 0, 0);
+  }
+  lua_settop(L, top);
+#else
+  (void)L;
+#endif
+}
+
 int luaopen_obb(lua_State *L) {
   int mt2, mt3;
   new_type(L, LOBB_OBB2);
@@ -355,5 +381,6 @@ int luaopen_obb(lua_State *L) {
   lua_setfield(L, -2, "obb2"); /* the method tables, for extension */
   lua_getfield(L, mt3, "__index");
   lua_setfield(L, -2, "obb3");
+  open_jit(L);
   return 1;
 }
