@@ -167,6 +167,18 @@ local function build(ffi, lib, obb, T2, T3)
   -- raycast's max_t: nil (no limit), or a number >= 0, inf allowed
   local function maxt(x) return x == nil or (type(x) == "number" and x >= 0) end
 
+  -- Statuses: the FFI interpreter boxes an enum result (garbage on every
+  -- call), so each function returning obb_status is called through a
+  -- pointer to the same declaration returning int, as the C ABI returns an
+  -- enum anyway.
+  local st = {}
+  for name, params in M.cdef:gmatch("obb_status%s+([%w_]+)%s*(%b())") do
+    st[name] = ffi.cast("int (*)" .. params, lib[name])
+  end
+  local set_angle2, translate2, rotate2 = st.obb2_set_angle, st.obb2_translate, st.obb2_rotate
+  local init3, set_rotation3 = st.obb3_init, st.obb3_set_rotation
+  local translate3, rotate3 = st.obb3_translate, st.obb3_rotate
+
   local C2, C3 = {}, {}
   for k, f in pairs(T2) do C2[k] = f end
   for k, f in pairs(T3) do C3[k] = f end
@@ -304,7 +316,7 @@ local function build(ffi, lib, obb, T2, T3)
     if (n == 5 or n == 6) and is2(a) and fin(cx) and fin(cy) and extent(hx)
         and extent(hy) and (ang == nil or fin(ang)) then
       buf[0], buf[1], buf[4], buf[5] = cx, cy, hx, hy
-      if ang ~= nil then lib.obb2_set_angle(buf2, ang) end
+      if ang ~= nil then set_angle2(buf2, ang) end
       copy(a, buf, 48)
       return a
     end
@@ -326,7 +338,7 @@ local function build(ffi, lib, obb, T2, T3)
   function F2.set_angle(...)
     local a, ang = ...
     if select("#", ...) == 2 and is2(a) and fin(ang) then
-      lib.obb2_set_angle(a, ang)
+      set_angle2(a, ang)
       return a
     end
     return c_set_angle2(...)
@@ -337,7 +349,7 @@ local function build(ffi, lib, obb, T2, T3)
     local a, x, y = ...
     if select("#", ...) == 3 and is2(a) and fin(x) and fin(y) then
       p[0], p[1] = x, y
-      if lib.obb2_translate(a, p) == 0 then return a end
+      if translate2(a, p) == 0 then return a end
     end
     return c_translate2(...)
   end
@@ -346,7 +358,7 @@ local function build(ffi, lib, obb, T2, T3)
   function F2.rotate(...)
     local a, ang = ...
     if select("#", ...) == 2 and is2(a) and fin(ang)
-        and lib.obb2_rotate(a, ang) == 0 then
+        and rotate2(a, ang) == 0 then
       return a
     end
     return c_rotate2(...)
@@ -509,7 +521,7 @@ local function build(ffi, lib, obb, T2, T3)
         return a
       elseif quat(qx, qy, qz, qw) then
         p[0], p[1], p[2], e[0], e[1], e[2] = cx, cy, cz, hx, hy, hz
-        if lib.obb3_init(buf3, p, e, d) == 0 then
+        if init3(buf3, p, e, d) == 0 then
           copy(a, buf, 120)
           return a
         end
@@ -533,7 +545,7 @@ local function build(ffi, lib, obb, T2, T3)
   function F3.set_rotation(...)
     local a, x, y, z, qw = ...
     if select("#", ...) == 5 and is3(a) and quat(x, y, z, qw)
-        and lib.obb3_set_rotation(a, d) == 0 then
+        and set_rotation3(a, d) == 0 then
       return a
     end
     return c_set_rotation3(...)
@@ -544,7 +556,7 @@ local function build(ffi, lib, obb, T2, T3)
     local a, x, y, z = ...
     if select("#", ...) == 4 and is3(a) and fin(x) and fin(y) and fin(z) then
       p[0], p[1], p[2] = x, y, z
-      if lib.obb3_translate(a, p) == 0 then return a end
+      if translate3(a, p) == 0 then return a end
     end
     return c_translate3(...)
   end
@@ -553,7 +565,7 @@ local function build(ffi, lib, obb, T2, T3)
   function F3.rotate(...)
     local a, x, y, z, qw = ...
     if select("#", ...) == 5 and is3(a) and quat(x, y, z, qw)
-        and lib.obb3_rotate(a, d) == 0 then
+        and rotate3(a, d) == 0 then
       return a
     end
     return c_rotate3(...)
