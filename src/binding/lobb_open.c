@@ -342,6 +342,14 @@ static void add_methods(lua_State *L, int mt, int mt2, int mt3,
 static void open_jit(lua_State *L) {
 #if LUA_VERSION_NUM == 501 /* LuaJIT's lua.h says 5.1 too */
   int top = lua_gettop(L);
+  lua_getfield(L, LUA_REGISTRYINDEX, "_LOADED"); /* package.loaded */
+  if (lua_istable(L, -1)) {
+    lua_getfield(L, -1, "obb.jit"); /* false: the user said no */
+    if (lua_isboolean(L, -1) && !lua_toboolean(L, -1)) {
+      lua_settop(L, top);
+      return;
+    }
+  }
   lua_getglobal(L, "require");
   lua_pushliteral(L, "obb.jit");
   if (lua_isfunction(L, -2) && lua_pcall(L, 1, 1, 0) == 0 &&
