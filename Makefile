@@ -119,6 +119,15 @@ uninstall:
 	rm -f $(DESTDIR)$(INST_LIBDIR)/obb.so
 	rm -rf $(DESTDIR)$(INST_LUADIR)/obb $(DESTDIR)$(INST_INCDIR)
 
+# ---- LOVE -----------------------------------------------------------------
+#   make love-test    the LOVE demo (examples/love/) headless under Xvfb for
+#                     LOVE_FRAMES frames; checks its exit status and that its
+#                     screenshot is not blank (.ci/love.sh, which installs
+#                     love and xvfb when missing). docs/love.md.
+.PHONY: love-test
+love-test:
+	sh .ci/love.sh
+
 # ---- hardening: sanitizers, valgrind, fuzzing ----------------------------
 #   make sanitize     the whole suite against an ASan+UBSan build of obb.so
 #   make valgrind     the whole suite under memcheck: no errors, no definite leaks
