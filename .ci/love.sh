@@ -28,10 +28,11 @@ make LUA=luajit
 mkdir -p "$(dirname "$png")"
 rm -f "$png"
 top=$(pwd)
+case $png in /*) shot=$png ;; *) shot=$top/$png ;; esac
 status=0
 LUA_CPATH="$top/build/luajit/?.so;;" LUA_PATH="$top/lua/?.lua;;" \
   timeout 300 xvfb-run -a -s "-screen 0 1024x768x24" \
-  love examples/love --frames "$frames" --screenshot "$top/$png" || status=$?
+  love examples/love --frames "$frames" --screenshot "$shot" || status=$?
 if [ "$status" != 0 ]; then
   echo "love-test: the demo exited with status $status" >&2
   exit 1
