@@ -51,6 +51,7 @@ build = {
             "src/core/obb_trig.c",
             "src/core/obb_world.c",
             "src/binding/lobb_collide.c",
+            "src/binding/lobb_jit.c",
             "src/binding/lobb_obb2.c",
             "src/binding/lobb_obb3.c",
             "src/binding/lobb_open.c",
@@ -61,5 +62,8 @@ build = {
          libraries = { "m" },
       },
       ["obb.svg"] = "lua/obb/svg.lua",
+      -- LuaJIT's FFI fast path and the LOVE drawing helper (docs/love.md)
+      ["obb.jit"] = "lua/obb/jit.lua",
+      ["obb.love"] = "lua/obb/love.lua",
    },
 }
