@@ -75,7 +75,7 @@ test: deps
 # The FFI's declarations (lua/obb/jit.lua) must be the header's, word for
 # word; spec/ffi_cdef_spec.lua runs the same check inside `make test`.
 check-ffi:
-	$(LUA) test/check_ffi.lua '$(CC)'
+	$(LUA) spec/ffi_check.lua '$(CC)'
 
 demo: deps-build
 	$(MAKE) all

@@ -30,8 +30,8 @@
 local M = {}
 
 -- The declarations the FFI uses, copied from include/obb.h (OBB_API left
--- out). `make check-ffi` (test/check_ffi.lua) fails if any of them is not
--- in the header word for word, or if a C compiler finds one in conflict.
+-- out). `make check-ffi` and spec/ffi_cdef_spec.lua (spec/ffi_check.lua)
+-- fail if any of them is not in the preprocessed header word for word.
 M.cdef = [[
 typedef enum obb_status {
   OBB_OK = 0,

@@ -1,8 +1,8 @@
--- test/check_ffi.lua: the C declarations of the LuaJIT fast path
+-- spec/ffi_check.lua: the C declarations of the LuaJIT fast path
 -- (lua/obb/jit.lua, obb.jit's M.cdef) against the public header.
 --
---   lua test/check_ffi.lua [cc]      (`make check-ffi`; exit status 1 on drift)
---   dofile("test/check_ffi.lua")(cc) -> true | false, report   (spec/)
+--   lua spec/ffi_check.lua [cc]      (`make check-ffi`; exit status 1 on drift)
+--   dofile("spec/ffi_check.lua")(cc) -> true | false, report   (spec/)
 --
 -- The header goes through the C preprocessor (comments gone, OBB_API
 -- empty); both texts are cut into top-level declarations and spacing is
@@ -55,7 +55,7 @@ local function check(cc)
   return true, ("obb.jit's cdef: %d declarations, each as include/obb.h has it"):format(count)
 end
 
-if arg and arg[0] and arg[0]:match("check_ffi%.lua$") then
+if arg and arg[0] and arg[0]:match("ffi_check%.lua$") then
   package.path = "./lua/?.lua;" .. package.path
   local ok, msg = check(arg[1])
   print(msg)
