@@ -25,7 +25,7 @@
 --
 -- The classic path stays when OBB_NO_FFI is set to anything but "" or "0",
 -- when package.loaded["obb.jit"] is false before require "obb", without the
--- ffi module or a 64-bit ABI, or when the module's file is not known (a
+-- ffi module, or when the module's file is not known (a
 -- module linked into the host program). obb.jit.status says which.
 local M = {}
 
@@ -119,8 +119,9 @@ local function build(ffi, lib, obb, T2, T3)
   local huge = math.huge
 
   -- Scratch: buf receives a box and its tag (the largest, 3D, is 128
-  -- bytes); w reads the tag's words out of it; p, d, o hold a call's
-  -- vectors, out and pb its results.
+  -- bytes); w reads the tag's words out of it; p, d and e hold a call's
+  -- vectors (points, directions, quaternions, extents), out, pb and t its
+  -- results.
   local buf = ffi.new("double[16]")
   local w = ffi.cast("uint32_t *", buf)
   local buf2 = ffi.cast("obb2 *", buf)
@@ -150,7 +151,11 @@ local function build(ffi, lib, obb, T2, T3)
   local mt3, tag3a, tag3b, i3a, i3b = sample(obb.new3(0, 0, 0, 0, 0, 0), size3, UD3)
   assert(mt2 ~= nil and mt3 ~= nil and mt2 ~= mt3, "box metatables not told apart")
 
-  -- Whether x is a 2D (3D) box; if so, buf holds a copy of it.
+  -- Whether x is a 2D (3D) box; if so, buf holds a copy of it. The copy
+  -- is made only of a userdata that carries the type's metatable, so only
+  -- a userdata given it by debug.setmetatable (a 2D box dressed as 3D, say)
+  -- can be read past its end, up to the 128 bytes of a 3D box, inside
+  -- LuaJIT's heap, before it is refused.
   local function is2(x)
     if type(x) ~= "userdata" or getmetatable(x) ~= mt2 then return false end
     copy(buf, x, size2)
@@ -584,7 +589,6 @@ function M.install(obb, file)
   if not rawget(_G, "jit") then M.status = "classic: not LuaJIT"; return end
   local has_ffi, ffi = pcall(require, "ffi")
   if not has_ffi then M.status = "classic: no ffi module"; return end
-  if not ffi.abi("64bit") then M.status = "classic: 32-bit ABI"; return end
   if type(file) ~= "string" then
     M.status = "classic: the module's file is unknown"
     return
