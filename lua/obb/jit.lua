@@ -25,8 +25,8 @@
 --
 -- The classic path stays when OBB_NO_FFI is set to anything but "" or "0",
 -- when package.loaded["obb.jit"] is false before require "obb", without the
--- ffi module, or when the module's file is not known (a
--- module linked into the host program). obb.jit.status says which.
+-- ffi module, or when the module's file is not known (a module linked into
+-- the host program). obb.jit.status says which.
 local M = {}
 
 -- The declarations the FFI uses, copied from include/obb.h (OBB_API left
