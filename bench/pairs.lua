@@ -83,10 +83,11 @@ local function tune(make, f)
   return math.sqrt(lo * hi)
 end
 
--- The timed loop: f over the pairs, n calls in all. Each row compiles its
--- own copy of the loop: LuaJIT records traces per function prototype, and a
--- loop shared by every row would be specialised on the first row's f, then
--- patched with side traces for the others, timing the patching.
+-- The timed loop: f over the pairs, n calls in all (or the call given as
+-- source, e.g. a method call). Each row compiles its own copy of the loop:
+-- LuaJIT records traces per function prototype, and a loop shared by every
+-- row would be specialised on the first row's f, then patched with side
+-- traces for the others, timing the patching.
 local LOOP = [[
 local f, A, B, PAIRS = ...
 return function(n)
@@ -94,12 +95,13 @@ return function(n)
   for _ = 1, n do
     k = k + 1
     if k > PAIRS then k = 1 end
-    f(A[k], B[k])
+    local _ = CALL
   end
 end]]
 local load = loadstring or load
-local function looper(f, A, B)
-  return assert(load(LOOP, "=looper"))(f, A, B, PAIRS)
+local function looper(f, A, B, call)
+  local src = LOOP:gsub("CALL", call or "f(A[k], B[k])")
+  return assert(load(src, "=looper"))(f, A, B, PAIRS)
 end
 
 -- Under LuaJIT with the FFI fast path on (lua/obb/jit.lua), the classic
@@ -119,16 +121,7 @@ local function pair_rows(dim, A, B, LA, LB, intersects, check, pure)
   local t_check = report.time(looper(check, A, B), N, RUNS)
   local t_pure = report.time(looper(pure, LA, LB), N, RUNS)
   local t_nocheck = report.time(looper(benchc.nocheck, A, B), N, RUNS)
-  local t_method = report.time(assert(load([[
-    local A, B, PAIRS = ...
-    return function(n)
-      local k = 0
-      for _ = 1, n do
-        k = k + 1
-        if k > PAIRS then k = 1 end
-        local _ = A[k]:intersects(B[k])
-      end
-    end]], "=method loop"))(A, B, PAIRS), N, RUNS)
+  local t_method = report.time(looper(nil, A, B, "A[k]:intersects(B[k])"), N, RUNS)
   local name = ("%dD intersects(a, b)"):format(dim)
   if classic then
     -- the FFI path against the C core's own loop (within 2x is the
