@@ -30,13 +30,20 @@ rm -f "$png"
 top=$(pwd)
 case $png in /*) shot=$png ;; *) shot=$top/$png ;; esac
 status=0
+log=$(mktemp)
 LUA_CPATH="$top/build/luajit/?.so;;" LUA_PATH="$top/lua/?.lua;;" \
   timeout 300 xvfb-run -a -s "-screen 0 1024x768x24" \
-  love examples/love --frames "$frames" --screenshot "$shot" || status=$?
+  love examples/love --frames "$frames" --screenshot "$shot" >"$log" 2>&1 || status=$?
+cat "$log"
 if [ "$status" != 0 ]; then
   echo "love-test: the demo exited with status $status" >&2
   exit 1
 fi
+# LÖVE's LuaJIT takes the FFI fast path unless OBB_NO_FFI says otherwise
+case ${OBB_NO_FFI:-} in
+  ""|0) grep -q "obb path: ffi" "$log" || { echo "love-test: obb did not take the FFI path" >&2; exit 1; } ;;
+esac
+rm -f "$log"
 
 python3 - "$png" <<'PY'
 # Decodes the PNG (8-bit RGB or RGBA, not interlaced: what LÖVE writes)

@@ -44,6 +44,9 @@ function love.load(args)
       os.exit(1)
     end
   end
+  local jit_path = package.loaded["obb.jit"]
+  print(("obb demo: %s, obb path: %s"):format(jit and jit.version or _VERSION,
+    jit_path and jit_path.status or "classic"))
   W, H = love.graphics.getDimensions()
   local rng = love.math.newRandomGenerator(20261124)
   world = obb.world2()
