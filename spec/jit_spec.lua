@@ -343,20 +343,48 @@ describe("the FFI fast path", function()
     assert.are.equal(0, H.kib_allocated_by(run))
   end)
 
+  -- Runs a chunk in a fresh luajit with this one's paths; returns its output.
+  local function run(env, chunk)
+    local cmd = ("%s LUA_PATH=%q LUA_CPATH=%q luajit -e %q 2>&1"):format(env, package.path,
+      package.cpath, chunk)
+    local p = assert(io.popen(cmd))
+    local out = p:read("*a")
+    p:close()
+    return out
+  end
+
   it("can be switched off: OBB_NO_FFI=1, or package.loaded['obb.jit'] = false", function()
-    local lua = "luajit"
-    local function status(env, pre)
-      local cmd = ("%s LUA_PATH=%q LUA_CPATH=%q %s -e %q 2>&1"):format(env, package.path,
-        package.cpath, lua, pre .. " local obb = require 'obb'; io.write(" ..
+    local function path(env, pre)
+      return run(env, pre .. " local obb = require 'obb'; io.write(" ..
         "debug.getinfo(obb.obb2.intersects, 'S').what)")
-      local p = assert(io.popen(cmd))
-      local out = p:read("*a")
-      p:close()
-      return out
     end
-    assert.equal("Lua", status("", ""))
-    assert.equal("C", status("OBB_NO_FFI=1", ""))
-    assert.equal("Lua", status("OBB_NO_FFI=0", ""))
-    assert.equal("C", status("", "package.loaded['obb.jit'] = false;"))
+    assert.equal("Lua", path("", ""))
+    assert.equal("C", path("OBB_NO_FFI=1", ""))
+    assert.equal("Lua", path("OBB_NO_FFI=0", ""))
+    assert.equal("C", path("", "package.loaded['obb.jit'] = false;"))
+  end)
+
+  it("tells boxes apart as well when the metatables are protected (__metatable)", function()
+    -- installed by hand after the metatables get a __metatable field (the
+    -- method tables), as the binding may do: getmetatable then answers the
+    -- method table, which the fast path compares as well
+    local out = run("", [[
+      package.loaded['obb.jit'] = false
+      local obb = require 'obb'
+      local mt2 = debug.getmetatable(obb.new2(0, 0, 1, 1))
+      local mt3 = debug.getmetatable(obb.new3(0, 0, 0, 1, 1, 1))
+      mt2.__metatable, mt3.__metatable = obb.obb2, obb.obb3
+      package.loaded['obb.jit'] = nil
+      local J = require 'obb.jit'
+      J.install(obb, package.searchpath('obb', package.cpath))
+      assert(J.status == 'ffi', J.status)
+      local a, b = obb.new2(0, 0, 1, 1), obb.new2(2, 0, 1, 1)
+      assert(a:intersects(b) == true and a:contains(1, 1) == true)
+      local fake = obb.new3(0, 0, 0, 1, 1, 1)
+      debug.setmetatable(fake, mt2)
+      assert(not pcall(a.intersects, a, fake))
+      assert(select(2, pcall(a.intersects, a, {})):find('obb.obb2 expected, got table', 1, true))
+      io.write('ok')]])
+    assert.equal("ok", out)
   end)
 end)
