@@ -9,3 +9,6 @@ files["spec/**/*.lua"] = { std = "+busted" }
 
 -- The embedded host calls this global function once a frame.
 files["examples/embed/game.lua"] = { globals = { "frame" } }
+
+-- LÖVE calls back into functions the game sets on its global table.
+files["examples/love/**/*.lua"] = { std = "+love" }

@@ -1,7 +1,10 @@
 # obb: oriented bounding boxes for Lua, in C.
 #
 #   make              build obb.so for $(LUA)
-#   make test         run the busted suite on $(LUA) (installs what is missing)
+#   make test         run the busted suite on $(LUA) (installs what is missing);
+#                     under LuaJIT it runs on the FFI fast path (lua/obb/jit.lua),
+#                     `make test LUA=luajit OBB_NO_FFI=1` runs it on the classic one
+#   make check-ffi    obb.jit's C declarations against include/obb.h
 #   make demo         run examples/demo.lua and write demo.svg, demo3d.svg
 #   make install      install under $(DESTDIR)$(PREFIX)
 #
@@ -44,7 +47,7 @@ MODULE      = $(BUILD)/obb.so
 PUBLIC_H    = $(wildcard include/*.h)
 HEADERS     = $(PUBLIC_H) $(wildcard src/core/*.h src/binding/*.h)
 
-.PHONY: all test demo examples docs-images install uninstall clean deps deps-build check-warnings
+.PHONY: all test demo examples docs-images install uninstall clean deps deps-build check-warnings check-ffi
 
 all: $(MODULE)
 
@@ -63,9 +66,16 @@ deps-build:
 deps:
 	@sh .ci/deps.sh test $(LUA)
 
+# OBB_NO_FFI=1 on the command line reaches the specs' environment (make
+# exports command-line variables): LuaJIT then keeps the classic binding.
 test: deps
 	$(MAKE) all
 	$(BUSTED) --lua=$(LUA) --cpath='./$(BUILD)/?.so'
+
+# The FFI's declarations (lua/obb/jit.lua) must be the header's, word for
+# word; spec/ffi_cdef_spec.lua runs the same check inside `make test`.
+check-ffi:
+	$(LUA) spec/ffi_check.lua '$(CC)'
 
 demo: deps-build
 	$(MAKE) all
@@ -108,6 +118,15 @@ install: $(MODULE)
 uninstall:
 	rm -f $(DESTDIR)$(INST_LIBDIR)/obb.so
 	rm -rf $(DESTDIR)$(INST_LUADIR)/obb $(DESTDIR)$(INST_INCDIR)
+
+# ---- LOVE -----------------------------------------------------------------
+#   make love-test    the LOVE demo (examples/love/) headless under Xvfb for
+#                     LOVE_FRAMES frames; checks its exit status and that its
+#                     screenshot is not blank (.ci/love.sh, which installs
+#                     love and xvfb when missing). docs/love.md.
+.PHONY: love-test
+love-test:
+	sh .ci/love.sh
 
 # ---- hardening: sanitizers, valgrind, fuzzing ----------------------------
 #   make sanitize     the whole suite against an ASan+UBSan build of obb.so
@@ -279,6 +298,7 @@ BENCH_WORLD = $(BUILD)/world_bench
 
 .PHONY: bench
 
+# (luaopen_benchc is not marked OBB_API: the bench module exports all)
 $(BENCH_C): bench/emptyc.c $(HEADERS) | $(BUILD)
 	$(CC) $(ALL_CFLAGS) -fvisibility=default $(LIBFLAG) $(LDFLAGS) -o $@ bench/emptyc.c
 

@@ -53,6 +53,7 @@ build = {
             "src/binding/lobb_box.c",
             "src/binding/lobb_check.c",
             "src/binding/lobb_collide.c",
+            "src/binding/lobb_jit.c",
             "src/binding/lobb_open.c",
             "src/binding/lobb_query.c",
             "src/binding/lobb_types.c",
@@ -62,5 +63,8 @@ build = {
          libraries = { "m" },
       },
       ["obb.svg"] = "lua/obb/svg.lua",
+      -- LuaJIT's FFI fast path and the LOVE drawing helper (docs/love.md)
+      ["obb.jit"] = "lua/obb/jit.lua",
+      ["obb.love"] = "lua/obb/love.lua",
    },
 }

@@ -20,6 +20,10 @@ local M = {}
 
 local NAME_W, VALUE_W, BASE_W = 46, 11, 30
 
+-- Seconds per op of the C core's rows (bench/core_bench.c), by the first
+-- word of their names ("obb2_intersects"), once bench/run.lua has read them.
+M.core = {}
+
 local function pad_right(s, w)
   if #s >= w then return s end
   return s .. string.rep(" ", w - #s)

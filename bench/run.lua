@@ -21,6 +21,8 @@ local function run_core(path)
     if f[1] == "section" then report.section(f[2])
     elseif f[1] == "row" then
       report.row(f[2], tonumber(f[3]), f[4], tonumber(f[5]))
+      -- kept by the name's first word (obb2_intersects), for later rows
+      report.core[f[2]:match("^%S+")] = tonumber(f[3])
     elseif f[1] == "bytes" then report.bytes(f[2], tonumber(f[3]))
     elseif f[1] == "note" then report.note(f[2])
     else print(line) end

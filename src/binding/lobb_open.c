@@ -3,11 +3,13 @@
 **
 ** It makes the three metatables (2D boxes, 3D boxes, worlds) and lets each
 ** type's file fill its own: lobb_box.c the boxes and their constructors,
-** lobb_world.c the worlds. Every function it registers is a closure over
+** lobb_world.c the worlds; under LuaJIT, lobb_jit.c then hands the module
+** to the FFI fast path. Every function it registers is a closure over
 ** the box metatables, so type checks and new boxes never look in the
 ** registry (lobb_box.h).
 */
 #include "lobb_box.h"
+#include "lobb_jit.h"
 
 /* A metatable named tname in the registry (where host programs' pushes
 ** find it), left on the stack. */
@@ -24,5 +26,6 @@ int luaopen_obb(lua_State *L) {
   lobb_open_world(L, mt2, mt3); /* the module table on top */
   lua_pushliteral(L, OBB_VERSION);
   lua_setfield(L, lib, "_VERSION");
+  lobb_open_jit(L, lib); /* the FFI fast path, under LuaJIT */
   return 1;
 }

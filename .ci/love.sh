@@ -1,0 +1,93 @@
+#!/bin/sh
+# The LÖVE demo (examples/love/) headless: `make love-test` or `sh .ci/love.sh`.
+# Installs LÖVE 11 (Debian's `love`, on LuaJIT), Xvfb and software OpenGL
+# when missing, builds obb for LuaJIT, runs the demo for a fixed number of
+# frames under xvfb-run, and checks that it exited with status 0 and that
+# its screenshot is a PNG with boxes in it: several colours, none of them
+# covering nearly the whole picture (a blank or one-colour frame fails).
+#   LOVE_FRAMES (default 120), LOVE_PNG (default build/luajit/love.png)
+set -eu
+cd "$(dirname "$0")/.."
+frames=${LOVE_FRAMES:-120}
+png=${LOVE_PNG:-build/luajit/love.png}
+
+need=""
+command -v love >/dev/null 2>&1 || need="$need love"
+command -v xvfb-run >/dev/null 2>&1 || need="$need xvfb xauth"
+[ -e /usr/lib/x86_64-linux-gnu/dri/swrast_dri.so ] || [ -n "$(ls /usr/lib/*/dri/swrast_dri.so 2>/dev/null)" ] ||
+  need="$need libgl1-mesa-dri"
+command -v python3 >/dev/null 2>&1 || need="$need python3"
+if [ -n "$need" ]; then
+  echo "installing:$need"
+  if [ "$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $need >/dev/null
+fi
+
+make LUA=luajit
+mkdir -p "$(dirname "$png")"
+rm -f "$png"
+top=$(pwd)
+case $png in /*) shot=$png ;; *) shot=$top/$png ;; esac
+status=0
+log=$(mktemp)
+LUA_CPATH="$top/build/luajit/?.so;;" LUA_PATH="$top/lua/?.lua;;" \
+  timeout 300 xvfb-run -a -s "-screen 0 1024x768x24" \
+  love examples/love --frames "$frames" --screenshot "$shot" >"$log" 2>&1 || status=$?
+cat "$log"
+if [ "$status" != 0 ]; then
+  echo "love-test: the demo exited with status $status" >&2
+  exit 1
+fi
+# LÖVE's LuaJIT takes the FFI fast path unless OBB_NO_FFI says otherwise
+case ${OBB_NO_FFI:-} in
+  ""|0) grep -q "obb path: ffi" "$log" || { echo "love-test: obb did not take the FFI path" >&2; exit 1; } ;;
+esac
+rm -f "$log"
+
+python3 - "$png" <<'PY'
+# Decodes the PNG (8-bit RGB or RGBA, not interlaced: what LÖVE writes)
+# and counts colours.
+import struct, sys, zlib
+path = sys.argv[1]
+data = open(path, "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+pos, idat = 8, b""
+while pos < len(data):
+    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    if kind == b"IHDR":
+        w, h, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", body)
+    elif kind == b"IDAT":
+        idat += body
+    pos += 12 + n
+assert depth == 8 and ctype in (2, 6) and interlace == 0, "unexpected PNG format"
+bpp = 3 if ctype == 2 else 4
+raw, stride = zlib.decompress(idat), w * bpp
+prev, rows, i = bytearray(stride), [], 0
+for _ in range(h):
+    f, line = raw[i], bytearray(raw[i + 1:i + 1 + stride])
+    i += 1 + stride
+    for x in range(stride):
+        a = line[x - bpp] if x >= bpp else 0
+        b, c = prev[x], prev[x - bpp] if x >= bpp else 0
+        if f == 1: line[x] = (line[x] + a) & 255
+        elif f == 2: line[x] = (line[x] + b) & 255
+        elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c
+            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    rows.append(bytes(line))
+    prev = line
+counts = {}
+for row in rows:
+    for x in range(0, stride, bpp):
+        px = row[x:x + 3]
+        counts[px] = counts.get(px, 0) + 1
+top = max(counts.values()) / float(w * h)
+print("love-test: %s, %dx%d, %d colours, the commonest covers %.0f%%" % (path, w, h, len(counts), 100 * top))
+if len(counts) < 8 or top > 0.97:
+    sys.exit("love-test: the screenshot looks blank")
+PY
+echo "love-test: ok"

@@ -1,0 +1,614 @@
+-- obb.jit: the LuaJIT FFI fast path (docs/love.md, "The FFI fast path").
+--
+-- Under LuaJIT, luaopen_obb (src/binding/lobb_open.c) requires this module
+-- and calls install(obb, file) with the module table and the file of the
+-- shared object it runs from (src/binding/lobb_jit.c). install puts Lua
+-- functions in place of the hot methods of obb.obb2 and obb.obb3; they call
+-- the same C core functions through the FFI, over the same userdata, so a
+-- trace compiles the whole call instead of leaving it for the C API.
+--
+-- Every replacement has one fast case: arguments exactly as the classic
+-- binding takes them (boxes of the right type, finite numbers, the right
+-- count). Anything else, and any core call that reports a failure, goes to
+-- the classic C function with the very same arguments, as a tail call, so
+-- errors (their text and the function name in them) and results are the
+-- binding's own. Every argument is checked before anything is written.
+--
+-- A box is recognised as the binding recognises it: a userdata carrying
+-- the box type's metatable (what getmetatable returns for a genuine box,
+-- which also holds if the metatables get a __metatable field), and, after
+-- its bytes are copied into a scratch buffer, the tag the binding writes
+-- after every box (lobb_internal.h): debug.setmetatable can dress another
+-- userdata as a box, but it cannot forge the tag. Nothing here makes
+-- garbage, compiled or interpreted: scratch buffers are made once, results
+-- are plain numbers and booleans.
+--
+-- The classic path stays when OBB_NO_FFI is set to anything but "" or "0",
+-- when package.loaded["obb.jit"] is false before require "obb", without the
+-- ffi module, or when the module's file is not known (a module linked into
+-- the host program). obb.jit.status says which.
+local M = {}
+
+-- The declarations the FFI uses, copied from include/obb.h (OBB_API left
+-- out). `make check-ffi` and spec/ffi_cdef_spec.lua (spec/ffi_check.lua)
+-- fail if any of them is not in the preprocessed header word for word.
+M.cdef = [[
+typedef enum obb_status {
+  OBB_OK = 0,
+  OBB_ENOTFINITE,
+  OBB_ENEGATIVE,
+  OBB_EZERO,
+  OBB_ENOTORTHO,
+  OBB_ENOTAFFINE,
+  OBB_EEMPTY
+} obb_status;
+typedef struct obb2 {
+  double c[2];
+  double u[2];
+  double e[2];
+} obb2;
+typedef struct obb3 {
+  double c[3];
+  double u[3][3];
+  double e[3];
+} obb3;
+obb_status obb2_set_angle(obb2 *b, double angle);
+double obb2_angle(const obb2 *b);
+obb_status obb2_translate(obb2 *b, const double d[2]);
+obb_status obb2_rotate(obb2 *b, double angle);
+int obb2_intersects(const obb2 *a, const obb2 *b);
+int obb2_contains_point(const obb2 *b, const double p[2]);
+int obb2_contains_box(const obb2 *outer, const obb2 *inner);
+void obb2_corners(const obb2 *b, double out[8]);
+obb_status obb3_init(obb3 *b, const double c[3], const double e[3],
+                     const double q[4]);
+obb_status obb3_set_rotation(obb3 *b, const double q[4]);
+void obb3_rotation(const obb3 *b, double q[4]);
+obb_status obb3_translate(obb3 *b, const double d[3]);
+obb_status obb3_rotate(obb3 *b, const double q[4]);
+int obb3_intersects(const obb3 *a, const obb3 *b);
+int obb3_contains_point(const obb3 *b, const double p[3]);
+int obb3_contains_box(const obb3 *outer, const obb3 *inner);
+void obb3_corners(const obb3 *b, double out[24]);
+int obb2_raycast(const obb2 *b, const double o[2], const double d[2],
+                 double max_t, double *t, double n[2]);
+int obb3_raycast(const obb3 *b, const double o[3], const double d[3],
+                 double max_t, double *t, double n[3]);
+void obb2_closest_point(const obb2 *b, const double p[2], double out[2]);
+double obb2_distance_point(const obb2 *b, const double p[2]);
+void obb3_closest_point(const obb3 *b, const double p[3], double out[3]);
+double obb3_distance_point(const obb3 *b, const double p[3]);
+double obb2_distance(const obb2 *a, const obb2 *b, double pa[2],
+                     double pb[2]);
+double obb3_distance(const obb3 *a, const obb3 *b, double pa[3],
+                     double pb[3]);
+int obb2_intersects_circle(const obb2 *b, const double c[2], double r);
+int obb3_intersects_sphere(const obb3 *b, const double c[3], double r);
+int obb2_penetration(const obb2 *a, const obb2 *b, double n[2],
+                     double *depth);
+int obb3_penetration(const obb3 *a, const obb3 *b, double n[3],
+                     double *depth);
+]]
+
+-- "ffi" once installed, else why the classic path stays.
+M.status = "not installed"
+
+-- The classic C functions each install replaced, by method table:
+-- M.classic[obb.obb2].intersects. The specs compare the two paths with it.
+M.classic = setmetatable({}, { __mode = "k" })
+
+local function disabled_by_env()
+  local getenv = os and os.getenv
+  local v = getenv and getenv("OBB_NO_FFI")
+  return v ~= nil and v ~= "" and v ~= "0"
+end
+
+-- Declares M.cdef unless an earlier install in this state did (ffi.cdef
+-- refuses to declare a type twice).
+local function declare(ffi)
+  if not pcall(ffi.typeof, "obb3") then ffi.cdef(M.cdef) end
+  assert(ffi.sizeof("obb2") == 48 and ffi.sizeof("obb3") == 120,
+         "obb2/obb3 declared differently elsewhere")
+end
+
+-- Builds the replacements for the method tables T2 (obb.obb2) and T3
+-- (obb.obb3); returns two tables name -> function.
+local function build(ffi, lib, obb, T2, T3)
+  local type, getmetatable, select = type, getmetatable, select
+  local copy = ffi.copy
+  local huge = math.huge
+
+  -- Scratch: buf receives a box and its tag (the largest, 3D, is 128
+  -- bytes); w reads the tag's words out of it; p, d and e hold a call's
+  -- vectors (points, directions, quaternions, extents), out, pb and t its
+  -- results.
+  local buf = ffi.new("double[16]")
+  local w = ffi.cast("uint32_t *", buf)
+  local buf2 = ffi.cast("obb2 *", buf)
+  local buf3 = ffi.cast("obb3 *", buf)
+  local p = ffi.new("double[4]")
+  local d = ffi.new("double[4]")
+  local e = ffi.new("double[3]")
+  local out = ffi.new("double[24]")
+  local pb = ffi.new("double[3]")
+  local t = ffi.new("double[1]")
+
+  -- The userdata of a box is the box, then the tag pointer (lobb_ud2/3);
+  -- FFI lays these out as the C compiler does.
+  local UD2 = ffi.typeof("struct { obb2 box; const void *tag; }")
+  local UD3 = ffi.typeof("struct { obb3 box; const void *tag; }")
+  local size2, size3 = ffi.sizeof(UD2), ffi.sizeof(UD3)
+  local ptr_words = ffi.sizeof("void *") / 4
+  assert(size3 <= ffi.sizeof(buf), "box userdata larger than the buffer")
+
+  -- metatable identity and tag words of a genuine box of each type
+  local function sample(box, size, UD)
+    copy(buf, box, size)
+    local i = ffi.offsetof(UD, "tag") / 4
+    return getmetatable(box), w[i], w[i + ptr_words - 1], i, i + ptr_words - 1
+  end
+  local mt2, tag2a, tag2b, i2a, i2b = sample(obb.new2(0, 0, 0, 0), size2, UD2)
+  local mt3, tag3a, tag3b, i3a, i3b = sample(obb.new3(0, 0, 0, 0, 0, 0), size3, UD3)
+  assert(mt2 ~= nil and mt3 ~= nil and mt2 ~= mt3, "box metatables not told apart")
+
+  -- Whether x is a 2D (3D) box; if so, buf holds a copy of it. The copy
+  -- is made only of a userdata that carries the type's metatable, so only
+  -- a userdata given it by debug.setmetatable (a 2D box dressed as 3D, say)
+  -- can be read past its end, up to the 128 bytes of a 3D box, inside
+  -- LuaJIT's heap, before it is refused.
+  local function is2(x)
+    if type(x) ~= "userdata" or getmetatable(x) ~= mt2 then return false end
+    copy(buf, x, size2)
+    return w[i2a] == tag2a and w[i2b] == tag2b
+  end
+  local function is3(x)
+    if type(x) ~= "userdata" or getmetatable(x) ~= mt3 then return false end
+    copy(buf, x, size3)
+    return w[i3a] == tag3a and w[i3b] == tag3b
+  end
+  -- A finite number (not a numeric string), as lobb_checkfinite takes.
+  local function fin(x) return type(x) == "number" and x - x == 0 end
+  local function extent(x) return fin(x) and x >= 0 end
+  -- raycast's max_t: nil (no limit), or a number >= 0, inf allowed
+  local function maxt(x) return x == nil or (type(x) == "number" and x >= 0) end
+
+  -- Statuses: the FFI interpreter boxes an enum result (garbage on every
+  -- call), so each function returning obb_status is called through a
+  -- pointer to the same declaration returning int, as the C ABI returns an
+  -- enum anyway.
+  local st = {}
+  for name, params in M.cdef:gmatch("obb_status%s+([%w_]+)%s*(%b())") do
+    st[name] = ffi.cast("int (*)" .. params, lib[name])
+  end
+  local set_angle2, translate2, rotate2 = st.obb2_set_angle, st.obb2_translate, st.obb2_rotate
+  local init3, set_rotation3 = st.obb3_init, st.obb3_set_rotation
+  local translate3, rotate3 = st.obb3_translate, st.obb3_rotate
+
+  local C2, C3 = {}, {}
+  for k, f in pairs(T2) do C2[k] = f end
+  for k, f in pairs(T3) do C3[k] = f end
+  local F2, F3 = {}, {}
+
+  -- ---- 2D ---------------------------------------------------------------
+
+  local c_intersects2 = C2.intersects
+  function F2.intersects(...)
+    local a, b = ...
+    if select("#", ...) == 2 and is2(a) and is2(b) then
+      return lib.obb2_intersects(a, b) ~= 0
+    end
+    return c_intersects2(...)
+  end
+
+  local c_contains2 = C2.contains
+  function F2.contains(...)
+    local a, x, y = ...
+    local n = select("#", ...)
+    if is2(a) then
+      if n == 3 and fin(x) and fin(y) then
+        p[0], p[1] = x, y
+        return lib.obb2_contains_point(a, p) ~= 0
+      elseif n == 2 and is2(x) then
+        return lib.obb2_contains_box(a, x) ~= 0
+      end
+    end
+    return c_contains2(...)
+  end
+
+  local c_penetration2 = C2.penetration
+  function F2.penetration(...)
+    local a, b = ...
+    if select("#", ...) == 2 and is2(a) and is2(b) then
+      if lib.obb2_penetration(a, b, out, t) == 0 then return nil end
+      return out[0], out[1], t[0]
+    end
+    return c_penetration2(...)
+  end
+
+  local c_distance2 = C2.distance
+  function F2.distance(...)
+    local a, x, y = ...
+    local n = select("#", ...)
+    if is2(a) then
+      if n == 3 and fin(x) and fin(y) then
+        p[0], p[1] = x, y
+        return lib.obb2_distance_point(a, p)
+      elseif n == 2 and is2(x) then
+        local dist = lib.obb2_distance(a, x, out, pb)
+        return dist, out[0], out[1], pb[0], pb[1]
+      end
+    end
+    return c_distance2(...)
+  end
+
+  local c_closest2 = C2.closest_point
+  function F2.closest_point(...)
+    local a, x, y = ...
+    if select("#", ...) == 3 and is2(a) and fin(x) and fin(y) then
+      p[0], p[1] = x, y
+      lib.obb2_closest_point(a, p, out)
+      return out[0], out[1]
+    end
+    return c_closest2(...)
+  end
+
+  local c_raycast2 = C2.raycast
+  function F2.raycast(...)
+    local a, ox, oy, dx, dy, max_t = ...
+    local n = select("#", ...)
+    if (n == 5 or n == 6) and is2(a) and fin(ox) and fin(oy) and fin(dx)
+        and fin(dy) and (dx ~= 0 or dy ~= 0) and maxt(max_t) then
+      p[0], p[1], d[0], d[1] = ox, oy, dx, dy
+      out[0], out[1], t[0] = 0, 0, 0
+      local r = lib.obb2_raycast(a, p, d, max_t or huge, t, out)
+      if r == 0 then return nil end
+      return t[0], out[0], out[1], r == 2
+    end
+    return c_raycast2(...)
+  end
+
+  local c_circle2 = C2.intersects_circle
+  function F2.intersects_circle(...)
+    local a, x, y, r = ...
+    if select("#", ...) == 4 and is2(a) and fin(x) and fin(y) and extent(r) then
+      p[0], p[1] = x, y
+      return lib.obb2_intersects_circle(a, p, r) ~= 0
+    end
+    return c_circle2(...)
+  end
+
+  local c_center2 = C2.center
+  function F2.center(...)
+    if select("#", ...) == 1 and is2((...)) then return buf[0], buf[1] end
+    return c_center2(...)
+  end
+
+  local c_half2 = C2.half_extents
+  function F2.half_extents(...)
+    if select("#", ...) == 1 and is2((...)) then return buf[4], buf[5] end
+    return c_half2(...)
+  end
+
+  local c_axes2 = C2.axes
+  function F2.axes(...)
+    if select("#", ...) == 1 and is2((...)) then
+      local ux, uy = buf[2], buf[3]
+      return ux, uy, -uy, ux
+    end
+    return c_axes2(...)
+  end
+
+  local c_angle2 = C2.angle
+  function F2.angle(...)
+    local a = ...
+    if select("#", ...) == 1 and is2(a) then return lib.obb2_angle(a) end
+    return c_angle2(...)
+  end
+
+  local c_corners2 = C2.corners
+  function F2.corners(...)
+    local a = ...
+    if select("#", ...) == 1 and is2(a) then
+      lib.obb2_corners(a, out)
+      return out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7]
+    end
+    return c_corners2(...)
+  end
+
+  -- set(cx, cy, hx, hy [, angle]): without the angle the axis stays.
+  local c_set2 = C2.set
+  function F2.set(...)
+    local a, cx, cy, hx, hy, ang = ...
+    local n = select("#", ...)
+    if (n == 5 or n == 6) and is2(a) and fin(cx) and fin(cy) and extent(hx)
+        and extent(hy) and (ang == nil or fin(ang)) then
+      buf[0], buf[1], buf[4], buf[5] = cx, cy, hx, hy
+      if ang ~= nil then set_angle2(buf2, ang) end
+      copy(a, buf, 48)
+      return a
+    end
+    return c_set2(...)
+  end
+
+  local c_set_center2 = C2.set_center
+  function F2.set_center(...)
+    local a, x, y = ...
+    if select("#", ...) == 3 and is2(a) and fin(x) and fin(y) then
+      p[0], p[1] = x, y
+      copy(a, p, 16) -- the center comes first
+      return a
+    end
+    return c_set_center2(...)
+  end
+
+  local c_set_angle2 = C2.set_angle
+  function F2.set_angle(...)
+    local a, ang = ...
+    if select("#", ...) == 2 and is2(a) and fin(ang) then
+      set_angle2(a, ang)
+      return a
+    end
+    return c_set_angle2(...)
+  end
+
+  local c_translate2 = C2.translate
+  function F2.translate(...)
+    local a, x, y = ...
+    if select("#", ...) == 3 and is2(a) and fin(x) and fin(y) then
+      p[0], p[1] = x, y
+      if translate2(a, p) == 0 then return a end
+    end
+    return c_translate2(...)
+  end
+
+  local c_rotate2 = C2.rotate
+  function F2.rotate(...)
+    local a, ang = ...
+    if select("#", ...) == 2 and is2(a) and fin(ang)
+        and rotate2(a, ang) == 0 then
+      return a
+    end
+    return c_rotate2(...)
+  end
+
+  -- ---- 3D ---------------------------------------------------------------
+
+  local c_intersects3 = C3.intersects
+  function F3.intersects(...)
+    local a, b = ...
+    if select("#", ...) == 2 and is3(a) and is3(b) then
+      return lib.obb3_intersects(a, b) ~= 0
+    end
+    return c_intersects3(...)
+  end
+
+  local c_contains3 = C3.contains
+  function F3.contains(...)
+    local a, x, y, z = ...
+    local n = select("#", ...)
+    if is3(a) then
+      if n == 4 and fin(x) and fin(y) and fin(z) then
+        p[0], p[1], p[2] = x, y, z
+        return lib.obb3_contains_point(a, p) ~= 0
+      elseif n == 2 and is3(x) then
+        return lib.obb3_contains_box(a, x) ~= 0
+      end
+    end
+    return c_contains3(...)
+  end
+
+  local c_penetration3 = C3.penetration
+  function F3.penetration(...)
+    local a, b = ...
+    if select("#", ...) == 2 and is3(a) and is3(b) then
+      if lib.obb3_penetration(a, b, out, t) == 0 then return nil end
+      return out[0], out[1], out[2], t[0]
+    end
+    return c_penetration3(...)
+  end
+
+  local c_distance3 = C3.distance
+  function F3.distance(...)
+    local a, x, y, z = ...
+    local n = select("#", ...)
+    if is3(a) then
+      if n == 4 and fin(x) and fin(y) and fin(z) then
+        p[0], p[1], p[2] = x, y, z
+        return lib.obb3_distance_point(a, p)
+      elseif n == 2 and is3(x) then
+        local dist = lib.obb3_distance(a, x, out, pb)
+        return dist, out[0], out[1], out[2], pb[0], pb[1], pb[2]
+      end
+    end
+    return c_distance3(...)
+  end
+
+  local c_closest3 = C3.closest_point
+  function F3.closest_point(...)
+    local a, x, y, z = ...
+    if select("#", ...) == 4 and is3(a) and fin(x) and fin(y) and fin(z) then
+      p[0], p[1], p[2] = x, y, z
+      lib.obb3_closest_point(a, p, out)
+      return out[0], out[1], out[2]
+    end
+    return c_closest3(...)
+  end
+
+  local c_raycast3 = C3.raycast
+  function F3.raycast(...)
+    local a, ox, oy, oz, dx, dy, dz, max_t = ...
+    local n = select("#", ...)
+    if (n == 7 or n == 8) and is3(a) and fin(ox) and fin(oy) and fin(oz)
+        and fin(dx) and fin(dy) and fin(dz) and (dx ~= 0 or dy ~= 0 or dz ~= 0)
+        and maxt(max_t) then
+      p[0], p[1], p[2], d[0], d[1], d[2] = ox, oy, oz, dx, dy, dz
+      out[0], out[1], out[2], t[0] = 0, 0, 0, 0
+      local r = lib.obb3_raycast(a, p, d, max_t or huge, t, out)
+      if r == 0 then return nil end
+      return t[0], out[0], out[1], out[2], r == 2
+    end
+    return c_raycast3(...)
+  end
+
+  local c_sphere3 = C3.intersects_sphere
+  function F3.intersects_sphere(...)
+    local a, x, y, z, r = ...
+    if select("#", ...) == 5 and is3(a) and fin(x) and fin(y) and fin(z)
+        and extent(r) then
+      p[0], p[1], p[2] = x, y, z
+      return lib.obb3_intersects_sphere(a, p, r) ~= 0
+    end
+    return c_sphere3(...)
+  end
+
+  local c_center3 = C3.center
+  function F3.center(...)
+    if select("#", ...) == 1 and is3((...)) then return buf[0], buf[1], buf[2] end
+    return c_center3(...)
+  end
+
+  local c_half3 = C3.half_extents
+  function F3.half_extents(...)
+    if select("#", ...) == 1 and is3((...)) then return buf[12], buf[13], buf[14] end
+    return c_half3(...)
+  end
+
+  local c_axes3 = C3.axes
+  function F3.axes(...)
+    if select("#", ...) == 1 and is3((...)) then
+      return buf[3], buf[4], buf[5], buf[6], buf[7], buf[8], buf[9], buf[10],
+             buf[11]
+    end
+    return c_axes3(...)
+  end
+
+  local c_rotation3 = C3.rotation
+  function F3.rotation(...)
+    local a = ...
+    if select("#", ...) == 1 and is3(a) then
+      lib.obb3_rotation(a, out)
+      return out[0], out[1], out[2], out[3]
+    end
+    return c_rotation3(...)
+  end
+
+  local c_corners3 = C3.corners
+  function F3.corners(...)
+    local a = ...
+    if select("#", ...) == 1 and is3(a) then
+      lib.obb3_corners(a, out)
+      return out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7],
+             out[8], out[9], out[10], out[11], out[12], out[13], out[14],
+             out[15], out[16], out[17], out[18], out[19], out[20], out[21],
+             out[22], out[23]
+    end
+    return c_corners3(...)
+  end
+
+  -- A quaternion as lobb_checkquat takes it: four finite numbers, not all
+  -- zero; stored in d.
+  local function quat(x, y, z, qw)
+    if fin(x) and fin(y) and fin(z) and fin(qw)
+        and (x ~= 0 or y ~= 0 or z ~= 0 or qw ~= 0) then
+      d[0], d[1], d[2], d[3] = x, y, z, qw
+      return true
+    end
+    return false
+  end
+
+  -- set(cx, cy, cz, hx, hy, hz [, qx, qy, qz, qw]): without the rotation
+  -- the axes stay.
+  local c_set3 = C3.set
+  function F3.set(...)
+    local a, cx, cy, cz, hx, hy, hz, qx, qy, qz, qw = ...
+    local n = select("#", ...)
+    if (n == 7 or n == 11) and is3(a) and fin(cx) and fin(cy) and fin(cz)
+        and extent(hx) and extent(hy) and extent(hz) then
+      if n == 7 then
+        buf[0], buf[1], buf[2], buf[12], buf[13], buf[14] = cx, cy, cz, hx, hy, hz
+        copy(a, buf, 120)
+        return a
+      elseif quat(qx, qy, qz, qw) then
+        p[0], p[1], p[2], e[0], e[1], e[2] = cx, cy, cz, hx, hy, hz
+        if init3(buf3, p, e, d) == 0 then
+          copy(a, buf, 120)
+          return a
+        end
+      end
+    end
+    return c_set3(...)
+  end
+
+  local c_set_center3 = C3.set_center
+  function F3.set_center(...)
+    local a, x, y, z = ...
+    if select("#", ...) == 4 and is3(a) and fin(x) and fin(y) and fin(z) then
+      p[0], p[1], p[2] = x, y, z
+      copy(a, p, 24) -- the center comes first
+      return a
+    end
+    return c_set_center3(...)
+  end
+
+  local c_set_rotation3 = C3.set_rotation
+  function F3.set_rotation(...)
+    local a, x, y, z, qw = ...
+    if select("#", ...) == 5 and is3(a) and quat(x, y, z, qw)
+        and set_rotation3(a, d) == 0 then
+      return a
+    end
+    return c_set_rotation3(...)
+  end
+
+  local c_translate3 = C3.translate
+  function F3.translate(...)
+    local a, x, y, z = ...
+    if select("#", ...) == 4 and is3(a) and fin(x) and fin(y) and fin(z) then
+      p[0], p[1], p[2] = x, y, z
+      if translate3(a, p) == 0 then return a end
+    end
+    return c_translate3(...)
+  end
+
+  local c_rotate3 = C3.rotate
+  function F3.rotate(...)
+    local a, x, y, z, qw = ...
+    if select("#", ...) == 5 and is3(a) and quat(x, y, z, qw)
+        and rotate3(a, d) == 0 then
+      return a
+    end
+    return c_rotate3(...)
+  end
+
+  for k in pairs(F2) do assert(C2[k], "obb.obb2 has no " .. k) end
+  for k in pairs(F3) do assert(C3[k], "obb.obb3 has no " .. k) end
+  return F2, F3, C2, C3
+end
+
+-- Called by luaopen_obb with the module table and the module's file (nil
+-- when unknown). Never raises (the caller catches anything anyway); on any
+-- failure the module keeps its classic functions.
+function M.install(obb, file)
+  if disabled_by_env() then M.status = "classic: OBB_NO_FFI is set"; return end
+  if not rawget(_G, "jit") then M.status = "classic: not LuaJIT"; return end
+  local has_ffi, ffi = pcall(require, "ffi")
+  if not has_ffi then M.status = "classic: no ffi module"; return end
+  if type(file) ~= "string" then
+    M.status = "classic: the module's file is unknown"
+    return
+  end
+  local ok, err = pcall(function()
+    declare(ffi)
+    local lib = ffi.load(file)
+    local T2, T3 = obb.obb2, obb.obb3
+    local F2, F3, C2, C3 = build(ffi, lib, obb, T2, T3)
+    -- every symbol is resolved before the first method is replaced
+    for name in M.cdef:gmatch("([%w_]+)%(") do assert(lib[name]) end
+    for k, f in pairs(F2) do T2[k] = f end
+    for k, f in pairs(F3) do T3[k] = f end
+    M.classic[T2], M.classic[T3] = C2, C3
+  end)
+  M.status = ok and "ffi" or "classic: " .. tostring(err)
+end
+
+return M

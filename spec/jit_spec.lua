@@ -1,0 +1,390 @@
+-- spec/jit_spec.lua: the LuaJIT FFI fast path (lua/obb/jit.lua) against the
+-- classic binding, call by call.
+--
+-- Each fast function and the classic C function it replaced get the same
+-- arguments, random and hostile (wrong types, NaN, infinities, strings,
+-- tables, a box of the other dimension, a userdata dressed as a box, too
+-- few or too many arguments); results must be the same values bit for bit
+-- (the sign of zero included), errors the same text, and a mutated box the
+-- same bits. OBB_JIT_CALLS sets the number of compared calls (CI's full run:
+-- 1000000, two calls each); the default keeps `make test` quick.
+--
+-- Under OBB_NO_FFI=1 (`make test LUA=luajit OBB_NO_FFI=1`) and on other
+-- Luas the fast path must be off, and this spec checks just that.
+local obb = require "obb"
+local H = require "helpers"
+
+local CALLS = tonumber(os.getenv("OBB_JIT_CALLS")) or 60000
+local forced_classic = (os.getenv("OBB_NO_FFI") or "") ~= "" and os.getenv("OBB_NO_FFI") ~= "0"
+local J = package.loaded["obb.jit"]
+local fast = rawget(_G, "jit") ~= nil and not forced_classic and pcall(require, "ffi")
+
+local FAST2 = { "intersects", "contains", "penetration", "distance", "closest_point",
+  "raycast", "intersects_circle", "center", "half_extents", "axes", "angle", "corners",
+  "set", "set_center", "set_angle", "translate", "rotate" }
+local FAST3 = { "intersects", "contains", "penetration", "distance", "closest_point",
+  "raycast", "intersects_sphere", "center", "half_extents", "axes", "rotation", "corners",
+  "set", "set_center", "set_rotation", "translate", "rotate" }
+
+local function is_c(f) return debug.getinfo(f, "S").what == "C" end
+
+describe("the FFI fast path", function()
+  if not fast then
+    it("is off, and every method is the classic C function", function()
+      if J then assert.is_not.equal("ffi", J.status) end
+      for _, T in ipairs({ obb.obb2, obb.obb3 }) do
+        for name, f in pairs(T) do assert.is_true(is_c(f), name) end
+      end
+    end)
+    return
+  end
+
+  it("is installed under LuaJIT", function()
+    assert.is_table(J)
+    assert.equal("ffi", J.status)
+    for _, name in ipairs(FAST2) do
+      assert.is_false(is_c(obb.obb2[name]), name)
+      assert.is_true(is_c(J.classic[obb.obb2][name]), name)
+    end
+    for _, name in ipairs(FAST3) do
+      assert.is_false(is_c(obb.obb3[name]), name)
+      assert.is_true(is_c(J.classic[obb.obb3][name]), name)
+    end
+    -- everything else stays classic
+    for name, f in pairs(obb.obb2) do
+      if J.classic[obb.obb2][name] == f then assert.is_true(is_c(f), name) end
+    end
+  end)
+
+  -- ---- the comparison ---------------------------------------------------
+
+  local C2, C3 = J.classic[obb.obb2], J.classic[obb.obb3]
+  local r = H.rng(20261124)
+  local nan, inf = 0 / 0, math.huge
+
+  -- bit for bit: NaN matches NaN, 0 matches 0 only with the same sign
+  local function same(x, y)
+    if type(x) ~= type(y) then return false end
+    if type(x) == "number" then
+      if x ~= x then return y ~= y end
+      return x == y and (x ~= 0 or 1 / x == 1 / y)
+    end
+    return rawequal(x, y)
+  end
+
+  local function show(v)
+    if type(v) == "number" then return string.format("%.17g", v) end
+    local ok, s = pcall(tostring, v) -- a disguised box has no __tostring that works
+    return ok and s or type(v)
+  end
+
+  local function show_args(args)
+    local s = {}
+    for i = 1, args.n do s[i] = show(args[i]) end
+    return table.concat(s, ", ")
+  end
+
+  -- Boxes: random ones, and ones on integer grids that touch exactly.
+  local function rand_num()
+    local k = r.int(1, 10)
+    if k <= 5 then return r.range(-4, 4) end
+    if k <= 7 then return r.int(-3, 3) end
+    if k == 8 then return r.int(0, 1) == 0 and 0.0 or -0.0 end
+    if k == 9 then return r.range(-1, 1) * 1e6 end
+    return r.range(-1, 1) * 1e-300
+  end
+  local function rand_ext()
+    local k = r.int(1, 6)
+    if k <= 3 then return r.range(0, 3) end
+    if k <= 5 then return r.int(0, 2) end
+    return 0
+  end
+  local function rand_box2()
+    if r.int(0, 1) == 0 then
+      return obb.new2(r.int(-3, 3), r.int(-3, 3), r.int(0, 2), r.int(0, 2),
+                      r.int(0, 3) * math.pi / 2)
+    end
+    return obb.new2(rand_num(), rand_num(), rand_ext(), rand_ext(), r.range(-4, 4))
+  end
+  local function rand_box3()
+    if r.int(0, 1) == 0 then
+      return obb.new3(r.int(-3, 3), r.int(-3, 3), r.int(-3, 3), r.int(0, 2),
+                      r.int(0, 2), r.int(0, 2))
+    end
+    local qx, qy, qz, qw = r.quat()
+    return obb.new3(rand_num(), rand_num(), rand_num(), rand_ext(), rand_ext(),
+                    rand_ext(), qx, qy, qz, qw)
+  end
+  local POOL = 64
+  local boxes2, boxes3 = {}, {}
+  for i = 1, POOL do boxes2[i], boxes3[i] = rand_box2(), rand_box3() end
+
+  -- Userdata dressed as boxes: a 3D box with the 2D metatable and the
+  -- reverse, a file with a box's metatable. Given back after the spec.
+  local mt2, mt3 = debug.getmetatable(boxes2[1]), debug.getmetatable(boxes3[1])
+  local fake2, fake3 = obb.new3(1, 2, 3, 1, 1, 1), obb.new2(1, 2, 1, 1)
+  local file = io.tmpfile()
+  local file_mt = debug.getmetatable(file)
+
+  local HOSTILE = { nan, inf, -inf, "1", "x", true, false, {}, print, file }
+  local function hostile()
+    local k = r.int(1, #HOSTILE + 5)
+    if k <= #HOSTILE then return HOSTILE[k] end
+    k = k - #HOSTILE
+    if k == 1 then return fake2 end
+    if k == 2 then return fake3 end
+    if k == 3 then return boxes2[r.int(1, POOL)] end
+    if k == 4 then return boxes3[r.int(1, POOL)] end
+    return nil
+  end
+
+  -- One argument of a kind: valid mostly, hostile sometimes.
+  local VALID = {
+    box2 = function() return boxes2[r.int(1, POOL)] end,
+    box3 = function() return boxes3[r.int(1, POOL)] end,
+    num = rand_num,
+    ext = function() return r.int(1, 20) == 1 and -r.range(0, 1) or rand_ext() end,
+    ang = function() return r.range(-10, 10) end,
+    q = function() return r.int(1, 30) == 1 and 0 or r.range(-1, 1) end,
+    dir = function() return r.int(1, 8) == 1 and 0 or r.range(-2, 2) end,
+    maxt = function()
+      local k = r.int(1, 5)
+      if k == 1 then return nil end
+      if k == 2 then return inf end
+      if k == 3 then return -1 end
+      return r.range(0, 10)
+    end,
+    big = function() return r.int(0, 1) == 0 and 1.7e308 or -1.7e308 end,
+  }
+
+  local function make_args(shape)
+    local args = { n = #shape }
+    local bad = r.int(1, 4) == 1
+    for i, kind in ipairs(shape) do
+      if bad and r.int(1, #shape) == 1 then args[i] = hostile()
+      else args[i] = VALID[kind]() end
+    end
+    local k = r.int(1, 20)
+    if k == 1 then args.n = args.n - 1; args[args.n + 1] = nil -- one too few
+    elseif k == 2 then args.n = args.n + 1; args[args.n] = nil -- a trailing nil
+    elseif k == 3 then args.n = args.n + 1; args[args.n] = rand_num() end
+    return args
+  end
+
+  -- Argument shapes per function; several for overloaded ones.
+  local SHAPES2 = {
+    intersects = { { "box2", "box2" } },
+    contains = { { "box2", "num", "num" }, { "box2", "box2" } },
+    penetration = { { "box2", "box2" } },
+    distance = { { "box2", "num", "num" }, { "box2", "box2" } },
+    closest_point = { { "box2", "num", "num" } },
+    raycast = { { "box2", "num", "num", "dir", "dir" }, { "box2", "num", "num", "dir", "dir", "maxt" } },
+    intersects_circle = { { "box2", "num", "num", "ext" } },
+    center = { { "box2" } }, half_extents = { { "box2" } }, axes = { { "box2" } },
+    angle = { { "box2" } }, corners = { { "box2" } },
+    set = { { "box2", "num", "num", "ext", "ext" }, { "box2", "num", "num", "ext", "ext", "ang" } },
+    set_center = { { "box2", "num", "num" } },
+    set_angle = { { "box2", "ang" } },
+    translate = { { "box2", "num", "num" }, { "box2", "big", "big" } },
+    rotate = { { "box2", "ang" } },
+  }
+  local SHAPES3 = {
+    intersects = { { "box3", "box3" } },
+    contains = { { "box3", "num", "num", "num" }, { "box3", "box3" } },
+    penetration = { { "box3", "box3" } },
+    distance = { { "box3", "num", "num", "num" }, { "box3", "box3" } },
+    closest_point = { { "box3", "num", "num", "num" } },
+    raycast = { { "box3", "num", "num", "num", "dir", "dir", "dir" },
+      { "box3", "num", "num", "num", "dir", "dir", "dir", "maxt" } },
+    intersects_sphere = { { "box3", "num", "num", "num", "ext" } },
+    center = { { "box3" } }, half_extents = { { "box3" } }, axes = { { "box3" } },
+    rotation = { { "box3" } }, corners = { { "box3" } },
+    set = { { "box3", "num", "num", "num", "ext", "ext", "ext" },
+      { "box3", "num", "num", "num", "ext", "ext", "ext", "q", "q", "q", "q" } },
+    set_center = { { "box3", "num", "num", "num" } },
+    set_rotation = { { "box3", "q", "q", "q", "q" } },
+    translate = { { "box3", "num", "num", "num" }, { "box3", "big", "big", "big" } },
+    rotate = { { "box3", "q", "q", "q", "q" } },
+  }
+  local MUTATORS = { set = true, set_center = true, set_angle = true, translate = true,
+    rotate = true, set_rotation = true }
+
+  -- The bits of a box, read by the classic accessors.
+  local function bits(C, b)
+    local t = H.pack(C.center(b))
+    for _, m in ipairs({ "half_extents", "axes" }) do
+      for _, v in ipairs({ C[m](b) }) do t.n = t.n + 1; t[t.n] = v end
+    end
+    return t
+  end
+
+  local function call(f, args) return H.pack(pcall(f, H.unpack(args, 1, args.n))) end
+
+  -- Compares one call; returns nil or a description of the difference.
+  local function compare(dim, name, args)
+    local T, C = dim == 2 and obb.obb2 or obb.obb3, dim == 2 and C2 or C3
+    local a1, a2 = args, args
+    local self = args[1]
+    -- A mutator changes any box the binding takes as one of this type (it
+    -- goes by the tag, not the metatable): each path gets its own copy,
+    -- dressed alike.
+    local mutates = MUTATORS[name] and type(self) == "userdata" and pcall(C.center, self)
+    if mutates then
+      a1, a2 = { n = args.n }, { n = args.n }
+      for i = 1, args.n do a1[i], a2[i] = args[i], args[i] end
+      a1[1], a2[1] = C.clone(self), C.clone(self)
+      debug.setmetatable(a1[1], debug.getmetatable(self))
+      debug.setmetatable(a2[1], debug.getmetatable(self))
+    end
+    local got, want = call(T[name], a1), call(C[name], a2)
+    local where = ("%dD %s(%s)"):format(dim, name, show_args(args))
+    if got.n ~= want.n then
+      return ("%s: %d results, classic %d"):format(where, got.n, want.n)
+    end
+    for i = 1, got.n do
+      local x, y = got[i], want[i]
+      if not (same(x, y) or (mutates and x == a1[1] and y == a2[1])) then
+        return ("%s: result %d is %s, classic %s"):format(where, i, show(x), show(y))
+      end
+    end
+    if mutates then
+      local b1, b2 = bits(C, a1[1]), bits(C, a2[1])
+      for i = 1, b2.n do
+        if not same(b1[i], b2[i]) then
+          return ("%s: box value %d is %s, classic %s"):format(where, i, show(b1[i]), show(b2[i]))
+        end
+      end
+    end
+    return nil
+  end
+
+  local function names(shapes)
+    local list = {}
+    for name in pairs(shapes) do list[#list + 1] = name end
+    table.sort(list)
+    return list
+  end
+
+  it("answers every call as the classic binding does, bit for bit", function()
+    debug.setmetatable(fake2, mt2)
+    debug.setmetatable(fake3, mt3)
+    debug.setmetatable(file, mt2)
+    local ok, err = pcall(function()
+      local list = {}
+      for _, name in ipairs(names(SHAPES2)) do list[#list + 1] = { 2, name, SHAPES2[name] } end
+      for _, name in ipairs(names(SHAPES3)) do list[#list + 1] = { 3, name, SHAPES3[name] } end
+      local done = 0
+      while done < CALLS do
+        for _, f in ipairs(list) do
+          local shapes = f[3]
+          local args = make_args(shapes[r.int(1, #shapes)])
+          local diff = compare(f[1], f[2], args)
+          if diff then error(diff, 0) end
+          done = done + 1
+          if done % 3 == 0 then -- the disguise swaps now and then
+            debug.setmetatable(file, done % 2 == 0 and mt2 or mt3)
+          end
+        end
+      end
+    end)
+    debug.setmetatable(fake2, mt3)
+    debug.setmetatable(fake3, mt2)
+    debug.setmetatable(file, file_mt)
+    assert(ok, err)
+  end)
+
+  it("names the function and argument in errors as the classic binding does", function()
+    local b2, b3 = obb.new2(0, 0, 1, 1), obb.new3(0, 0, 0, 1, 1, 1)
+    local cases = {
+      { obb.obb2, C2, function() local x = b2:set(nan, 0, 1, 1); return x end },
+      { obb.obb2, C2, function() local x = b2:contains({}); return x end },
+      { obb.obb2, C2, function() local x = b2.intersects(b3, b2); return x end },
+      { obb.obb2, C2, function() local x = b2:raycast(0, 0, 0, 0); return x end },
+      { obb.obb2, C2, function() local x = b2:translate(1.7e308, 0); b2:translate(1.7e308, 0); return x end },
+      { obb.obb3, C3, function() local x = b3:rotate(0, 0, 0, 0); return x end },
+      { obb.obb3, C3, function() local x = b3:penetration(b3, 1); return x end },
+      { obb.obb3, C3, function() local x = obb.obb3.center(b2); return x end },
+    }
+    for i, c in ipairs(cases) do
+      local T, C, f = c[1], c[2], c[3]
+      local msg_fast = H.error_of(f)
+      -- the classic functions in their place, called from the same line
+      local saved = {}
+      for k, g in pairs(C) do saved[k] = T[k]; T[k] = g end
+      local ok, msg_classic = pcall(f)
+      for k, g in pairs(saved) do T[k] = g end
+      assert.is_false(ok, "case " .. i)
+      assert.equal(msg_classic, msg_fast, "case " .. i)
+    end
+  end)
+
+  it("makes no garbage, interpreted (1,000,000 calls)", function()
+    local a2, b2 = obb.new2(0, 0, 1, 2, 0.3), obb.new2(1, 1, 1, 1, -0.2)
+    local a3 = obb.new3(0, 0, 0, 1, 2, 3, 0.1, 0.2, 0.3, 0.9)
+    local b3 = obb.new3(1, 1, 1, 1, 1, 1)
+    local rounds = math.ceil(1000000 / 3 / 34) -- kib_allocated_by runs it 3 times
+    local function run()
+      for _ = 1, rounds do
+        a2:intersects(b2); a2:contains(0.5, 0.5); a2:contains(b2); a2:penetration(b2)
+        a2:distance(3, 3); a2:distance(b2); a2:closest_point(3, 3)
+        a2:raycast(-5, 0, 1, 0); a2:intersects_circle(2, 2, 1)
+        a2:center(); a2:half_extents(); a2:axes(); a2:angle(); a2:corners()
+        a2:set(0, 0, 1, 2, 0.3); a2:set_center(0, 0); a2:set_angle(0.3)
+        a2:translate(0, 0); a2:rotate(0)
+        a3:intersects(b3); a3:contains(0.5, 0.5, 0.5); a3:contains(b3); a3:penetration(b3)
+        a3:distance(3, 3, 3); a3:distance(b3); a3:closest_point(3, 3, 3)
+        a3:raycast(-5, 0, 0, 1, 0, 0, 100); a3:intersects_sphere(2, 2, 2, 1)
+        a3:center(); a3:half_extents(); a3:axes(); a3:rotation(); a3:corners()
+        a3:set(0, 0, 0, 1, 2, 3); a3:set(0, 0, 0, 1, 2, 3, 0.1, 0.2, 0.3, 0.9)
+        a3:set_center(0, 0, 0); a3:set_rotation(0.1, 0.2, 0.3, 0.9)
+        a3:translate(0, 0, 0); a3:rotate(0, 0, 0, 1)
+      end
+    end
+    assert.are.equal(0, H.kib_allocated_by(run))
+  end)
+
+  -- Runs a chunk in a fresh luajit with this one's paths; returns its output.
+  local function run(env, chunk)
+    local cmd = ("%s LUA_PATH=%q LUA_CPATH=%q luajit -e %q 2>&1"):format(env, package.path,
+      package.cpath, chunk)
+    local p = assert(io.popen(cmd))
+    local out = p:read("*a")
+    p:close()
+    return out
+  end
+
+  it("can be switched off: OBB_NO_FFI=1, or package.loaded['obb.jit'] = false", function()
+    local function path(env, pre)
+      return run(env, pre .. " local obb = require 'obb'; io.write(" ..
+        "debug.getinfo(obb.obb2.intersects, 'S').what)")
+    end
+    assert.equal("Lua", path("", ""))
+    assert.equal("C", path("OBB_NO_FFI=1", ""))
+    assert.equal("Lua", path("OBB_NO_FFI=0", ""))
+    assert.equal("C", path("", "package.loaded['obb.jit'] = false;"))
+  end)
+
+  it("tells boxes apart as well when the metatables are protected (__metatable)", function()
+    -- installed by hand after the metatables get a __metatable field (the
+    -- method tables), as the binding may do: getmetatable then answers the
+    -- method table, which the fast path compares as well
+    local out = run("", [[
+      package.loaded['obb.jit'] = false
+      local obb = require 'obb'
+      local mt2 = debug.getmetatable(obb.new2(0, 0, 1, 1))
+      local mt3 = debug.getmetatable(obb.new3(0, 0, 0, 1, 1, 1))
+      mt2.__metatable, mt3.__metatable = obb.obb2, obb.obb3
+      package.loaded['obb.jit'] = nil
+      local J = require 'obb.jit'
+      J.install(obb, package.searchpath('obb', package.cpath))
+      assert(J.status == 'ffi', J.status)
+      local a, b = obb.new2(0, 0, 1, 1), obb.new2(2, 0, 1, 1)
+      assert(a:intersects(b) == true and a:contains(1, 1) == true)
+      local fake = obb.new3(0, 0, 0, 1, 1, 1)
+      debug.setmetatable(fake, mt2)
+      assert(not pcall(a.intersects, a, fake))
+      assert(select(2, pcall(a.intersects, a, {})):find('obb.obb2 expected, got table', 1, true))
+      io.write('ok')]])
+    assert.equal("ok", out)
+  end)
+end)

@@ -1,0 +1,80 @@
+/*
+** lobb_jit.c: the C half of the LuaJIT FFI fast path (lua/obb/jit.lua):
+** handing the module table to obb.jit, with the file this module was
+** loaded from, the way require found it.
+**
+** package.searchpath could name another copy of obb.so (a different
+** directory first on the path, a loader of the host's own such as LOVE's),
+** whose functions would then read boxes made by this one. dladdr names the
+** object the code runs from; asking the dynamic loader for that name again
+** (RTLD_NOLOAD: only if it is loaded already) and finding luaopen_obb at
+** the same address proves ffi.load(name) binds to this object.
+*/
+#if !defined(_GNU_SOURCE)
+#define _GNU_SOURCE /* dladdr and RTLD_NOLOAD in glibc */
+#endif
+#include <string.h>
+
+#include "lobb.h"
+#include "lobb_jit.h"
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <dlfcn.h>
+#endif
+
+#if LUA_VERSION_NUM == 501
+static void push_self_path(lua_State *L) {
+#if (defined(__unix__) || defined(__APPLE__)) && defined(RTLD_NOLOAD)
+  int (*self)(lua_State *) = luaopen_obb;
+  void *addr, *h;
+  Dl_info info;
+  /* ISO C has no conversion from a function pointer to void *; POSIX
+  ** (dlsym) guarantees the two have one representation. */
+  memcpy(&addr, &self, sizeof addr);
+  if (dladdr(addr, &info) && info.dli_fname != NULL &&
+      info.dli_fname[0] != '\0') {
+    h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+    if (h != NULL) {
+      int same = dlsym(h, "luaopen_obb") == addr;
+      dlclose(h);
+      if (same) {
+        lua_pushstring(L, info.dli_fname);
+        return;
+      }
+    }
+  }
+#endif
+  lua_pushnil(L);
+}
+#endif
+
+/* Under LuaJIT, obb.jit replaces the hot methods by FFI calls into this
+** object, given the module table at lib and this object's file. obb.jit
+** absent, or false in package.loaded, OBB_NO_FFI=1, no ffi, or any error
+** keeps the classic functions: nothing here can fail the require. */
+void lobb_open_jit(lua_State *L, int lib) {
+#if LUA_VERSION_NUM == 501 /* LuaJIT's lua.h says 5.1 too */
+  int top = lua_gettop(L);
+  lua_getfield(L, LUA_REGISTRYINDEX, "_LOADED"); /* package.loaded */
+  if (lua_istable(L, -1)) {
+    lua_getfield(L, -1, "obb.jit"); /* false: the user said no */
+    if (lua_isboolean(L, -1) && !lua_toboolean(L, -1)) {
+      lua_settop(L, top);
+      return;
+    }
+  }
+  lua_getglobal(L, "require");
+  lua_pushliteral(L, "obb.jit");
+  if (lua_isfunction(L, -2) && lua_pcall(L, 1, 1, 0) == 0 &&
+      lua_istable(L, -1)) {
+    lua_getfield(L, -1, "install");
+    lua_pushvalue(L, lib);
+    push_self_path(L);
+    (void)lua_pcall(L, 2, 0, 0);
+  }
+  lua_settop(L, top);
+#else
+  (void)L;
+  (void)lib;
+#endif
+}

@@ -1,0 +1,14 @@
+/*
+** lobb_jit.h: the LuaJIT FFI fast path's C half (internal; lobb_jit.c).
+*/
+#ifndef LOBB_JIT_H
+#define LOBB_JIT_H
+
+#include "lua.h"
+
+/* Under LuaJIT, hands the module table at lib to obb.jit
+** (lua/obb/jit.lua), which installs the FFI-backed methods; elsewhere, or
+** when anything fails, does nothing. */
+void lobb_open_jit(lua_State *L, int lib);
+
+#endif
