@@ -27,9 +27,13 @@ static void *alloc_box(lua_State *L, int dim) {
   }
 }
 
+/* The metatable comes from the calling function's upvalues, which only the
+** debug library can replace: with anything but a table that is an error,
+** not a metatable Lua would take for one. */
 void *lobb_newbox(lua_State *L, int dim) {
   void *p = alloc_box(L, dim);
   lua_pushvalue(L, lua_upvalueindex(dim == 2 ? LOBB_UV_OBB2 : LOBB_UV_OBB3));
+  if (!lua_istable(L, -1)) luaL_error(L, "obb: an upvalue was replaced");
   lua_setmetatable(L, -2);
   return p;
 }

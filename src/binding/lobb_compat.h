@@ -48,14 +48,27 @@ static inline void *lobb_newuserdatan(lua_State *L, size_t size, int n) {
   lobb_setuvtable(L, -2);
   return p;
 }
+/* The debug library can replace the holder table with another value (or
+** none): reading then gives nil, and writing makes a new holder. */
 static inline void lobb_getuv(lua_State *L, int idx, int k) {
   lobb_getuvtable(L, idx);
-  lua_rawgeti(L, -1, k);
-  lua_remove(L, -2);
+  if (lua_istable(L, -1)) {
+    lua_rawgeti(L, -1, k);
+    lua_remove(L, -2);
+  } else {
+    lua_pop(L, 1);
+    lua_pushnil(L);
+  }
 }
 static inline void lobb_setuv(lua_State *L, int idx, int k) {
   if (idx < 0 && idx > LUA_REGISTRYINDEX) idx = lua_gettop(L) + idx + 1;
   lobb_getuvtable(L, idx);
+  if (!lua_istable(L, -1)) {
+    lua_pop(L, 1);
+    lua_createtable(L, 2, 0);
+    lua_pushvalue(L, -1);
+    lobb_setuvtable(L, idx);
+  }
   lua_insert(L, -2);
   lua_rawseti(L, -2, k);
   lua_pop(L, 1);

@@ -17,17 +17,20 @@
 ** allocates nothing; a query made while another fills its results (from a
 ** filter, or from a finalizer) uses a buffer of its own, freed after.
 */
+#include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lobb_box.h"
 
 #define LOBB_WORLD "obb.world"
 
 #define UV_WORLD (LOBB_NUPVALUES + 1) /* the world metatable upvalue */
-#define UV_FILL (LOBB_NUPVALUES + 2)  /* fill(), made once: in 5.1 and
-                                      ** LuaJIT pushing a C function
-                                      ** allocates a closure every time */
-#define NUV_WORLD (LOBB_NUPVALUES + 2)
+#define UV_FILL (LOBB_NUPVALUES + 2)  /* fill() and write_item(), made once:
+                                      ** in 5.1 and LuaJIT pushing a C
+                                      ** function allocates a closure */
+#define UV_WRITE (LOBB_NUPVALUES + 3)
+#define NUV_WORLD (LOBB_NUPVALUES + 3)
 #define UV_BYITEM 1 /* user values of a world */
 #define UV_BYID 2
 
@@ -36,27 +39,39 @@ typedef struct scratch {
   size_t cap;
 } scratch;
 
+struct job;
+
 typedef struct lworld {
-  const void *tag; /* &world_tag: what marks a world (see to_world) */
   obb_world *w; /* NULL once closed */
   int dim;
   int lock; /* > 0 while results are copied out and filters run */
+  int busy; /* > 0 while add writes the item tables (finalizers may run) */
+  const struct job *job; /* the query whose results fill() copies out */
   scratch buf;
   lua_Alloc alloc;
   void *ud;
+  const void *tag; /* &world_tag, last as in every obb type (lobb_box.h) */
 } lworld;
 
-/* A world is a userdata of exactly sizeof(lworld) starting with the
-** address of this constant, as boxes are told apart in lobb_internal.h:
-** two API calls and a compare instead of the metatable's four, on every
-** method call (w:update runs once per item and frame). Scripts cannot
-** write raw bytes into a userdata, nor other modules know the address. */
+/* A world is a userdata of exactly sizeof(lworld) ending with the address
+** of this constant, as boxes are told apart (lobb_box.h): two API calls
+** and a compare instead of the metatable's four, on every method call
+** (w:update runs once per item and frame). Scripts cannot write raw bytes
+** into a userdata, nor other modules know the address. */
 static const char world_tag = 'w';
 
 static lworld *to_world(lua_State *L, int idx) {
   lworld *lw = (lworld *)lua_touserdata(L, idx);
   return lw != NULL && lobb_rawlen(L, idx) == sizeof(lworld) &&
                  lw->tag == &world_tag ? lw : NULL;
+}
+
+/* Pushes the world's table k (UV_BYITEM or UV_BYID). The debug library
+** can replace a user value with anything; that is an error, never a read
+** of a non-table. */
+static void push_items(lua_State *L, int k) {
+  lobb_getuv(L, 1, k);
+  if (!lua_istable(L, -1)) luaL_error(L, "world's item tables were replaced");
 }
 
 static lworld *check_world(lua_State *L) {
@@ -70,6 +85,9 @@ static lworld *check_mutable(lua_State *L, const char *what) {
   lworld *lw = check_world(L);
   if (lw->lock > 0)
     luaL_error(L, "cannot %s items of a world during its query", what);
+  if (lw->busy > 0)
+    luaL_error(L, "cannot %s items of a world while it adds one "
+               "(from a finalizer)", what);
   return lw;
 }
 
@@ -81,13 +99,23 @@ static void check_item(lua_State *L, int idx) {
   }
 }
 
+/* A live id of the world, or -1: what the item table says is checked
+** against the core, so a table the debug library rewrote can name no id
+** the core does not hold. */
+static int live_id(const lworld *lw, lua_Number x) {
+  int id = x >= 0 && x < INT_MAX ? (int)x : -1;
+  return id >= 0 && (lua_Number)id == x && obb_world_box(lw->w, id) != NULL
+             ? id : -1;
+}
+
 /* The item's id, or -1 when it is not in the world. */
 static int item_id(lua_State *L, int idx) {
   int id = -1;
-  lobb_getuv(L, 1, UV_BYITEM);
+  push_items(L, UV_BYITEM);
   lua_pushvalue(L, idx);
   lua_rawget(L, -2);
-  if (lua_type(L, -1) == LUA_TNUMBER) id = (int)lua_tointeger(L, -1);
+  if (lua_type(L, -1) == LUA_TNUMBER)
+    id = live_id(to_world(L, 1), lua_tonumber(L, -1));
   lua_pop(L, 2);
   return id;
 }
@@ -102,32 +130,8 @@ static int check_id(lua_State *L, int idx) {
 
 /* ---- boxes from arguments -------------------------------------------- */
 
-/* A box at idx, or the numbers lobb_checkboxargs2/3 read from idx on;
+/* A box at idx, or the numbers lobb_checkboxargs reads from idx on;
 ** without a rotation the box keeps old's (none when old is NULL). */
-static void box_args2(lua_State *L, int idx, obb2 *b, const obb2 *old) {
-  const obb2 *src = (obb2 *)lobb_tobox(L, idx, 2);
-  if (src != NULL) {
-    lobb_checknargs(L, idx);
-    *b = *src;
-    return;
-  }
-  if (lua_type(L, idx) != LUA_TNUMBER)
-    lobb_typeerror(L, idx, "number or " LOBB_OBB2);
-  lobb_checkboxargs(L, idx, 2, b, old);
-}
-
-static void box_args3(lua_State *L, int idx, obb3 *b, const obb3 *old) {
-  const obb3 *src = (obb3 *)lobb_tobox(L, idx, 3);
-  if (src != NULL) {
-    lobb_checknargs(L, idx);
-    *b = *src;
-    return;
-  }
-  if (lua_type(L, idx) != LUA_TNUMBER)
-    lobb_typeerror(L, idx, "number or " LOBB_OBB3);
-  lobb_checkboxargs(L, idx, 3, b, old);
-}
-
 typedef union anybox {
   obb2 b2;
   obb3 b3;
@@ -135,8 +139,14 @@ typedef union anybox {
 
 static void box_args(lua_State *L, lworld *lw, int idx, anybox *b,
                      const void *old) {
-  if (lw->dim == 2) box_args2(L, idx, &b->b2, (const obb2 *)old);
-  else box_args3(L, idx, &b->b3, (const obb3 *)old);
+  const void *src = lobb_tobox_or_number(L, idx, lw->dim);
+  if (src == NULL) {
+    lobb_checkboxargs(L, idx, lw->dim, b, old);
+    return;
+  }
+  lobb_checknargs(L, idx);
+  if (lw->dim == 2) b->b2 = *(const obb2 *)src;
+  else b->b3 = *(const obb3 *)src;
 }
 
 /* ---- construction and life ------------------------------------------- */
@@ -155,10 +165,13 @@ static int new_world(lua_State *L, int dim) {
   lw->w = NULL;
   lw->dim = dim;
   lw->lock = 0;
+  lw->busy = 0;
+  lw->job = NULL;
   lw->buf.p = NULL;
   lw->buf.cap = 0;
   lw->alloc = lua_getallocf(L, &lw->ud);
   lua_pushvalue(L, lua_upvalueindex(UV_WORLD));
+  if (!lua_istable(L, -1)) return luaL_error(L, "obb: an upvalue was replaced");
   lua_setmetatable(L, -2); /* from here __gc frees whatever is made */
   lua_newtable(L);
   lobb_setuv(L, -2, UV_BYITEM);
@@ -170,8 +183,8 @@ static int new_world(lua_State *L, int dim) {
 }
 
 /* obb.world2([margin]), obb.world3([margin]) */
-static int l_world2(lua_State *L) { return new_world(L, 2); }
-static int l_world3(lua_State *L) { return new_world(L, 3); }
+static int mod_world2(lua_State *L) { return new_world(L, 2); }
+static int mod_world3(lua_State *L) { return new_world(L, 3); }
 
 static void free_buffer(lworld *lw) {
   if (lw->buf.p != NULL) lw->alloc(lw->ud, lw->buf.p, lw->buf.cap, 0);
@@ -185,20 +198,33 @@ static void release(lworld *lw) {
   lw->w = NULL;
 }
 
-/* __gc: runs once the world is unreachable, so never during its query. */
-static int mm_gc(lua_State *L) {
+/* Closing (close, __close, or __gc called by hand) is refused while a
+** query reads the world's core and buffer or add writes its tables. */
+static void check_closable(lua_State *L, const lworld *lw) {
+  if (lw->lock > 0) luaL_error(L, "cannot close a world during its query");
+  if (lw->busy > 0)
+    luaL_error(L, "cannot close a world while it adds an item");
+}
+
+/* __gc: the collector runs it once the world is unreachable, so never
+** during its query; called by hand (debug.getmetatable) it closes the
+** world like close, with the same refusals. Any other argument is
+** ignored, and a second call does nothing. */
+static int world_gc(lua_State *L) {
   lworld *lw = to_world(L, 1);
-  if (lw != NULL) release(lw);
+  if (lw != NULL) {
+    check_closable(L, lw);
+    release(lw);
+  }
   return 0;
 }
 
 /* w:close() and __close: frees the world now; later calls raise "world is
 ** closed". Closing twice is harmless. */
-static int m_close(lua_State *L) {
+static int world_close(lua_State *L) {
   lworld *lw = to_world(L, 1);
   if (lw == NULL) return lobb_typeerror(L, 1, LOBB_WORLD);
-  if (lw->lock > 0)
-    return luaL_error(L, "cannot close a world during its query");
+  check_closable(L, lw);
   release(lw);
   lua_newtable(L); /* drop the items, so they can be collected */
   lobb_setuv(L, 1, UV_BYITEM);
@@ -207,7 +233,7 @@ static int m_close(lua_State *L) {
   return 0;
 }
 
-static int mm_tostring(lua_State *L) {
+static int world_tostring(lua_State *L) {
   lworld *lw = to_world(L, 1);
   if (lw == NULL) return lobb_typeerror(L, 1, LOBB_WORLD);
   if (lw->w == NULL)
@@ -220,26 +246,44 @@ static int mm_tostring(lua_State *L) {
 
 /* ---- items ------------------------------------------------------------ */
 
-/* w:add(item, box | numbers) -> w */
-static int m_add(lua_State *L) {
-  lworld *lw = check_mutable(L, "add");
-  anybox b;
-  int id;
-  check_item(L, 2);
-  if (item_id(L, 2) >= 0) return luaL_argerror(L, 2, "item is already in the world");
-  box_args(L, lw, 3, &b, NULL);
-  /* The tables are written before the core, with the id it will use, so a
-  ** memory error in Lua leaves the core untouched (a stale id -> item entry
-  ** for a free id is harmless: only item -> id says what is in). */
-  id = obb_world_reserve(lw->w);
-  if (id < 0) return luaL_error(L, "not enough memory");
-  lobb_getuv(L, 1, UV_BYID);
+/* Protected: write_item(world, item, id) enters the item in both tables.
+** Growing a table can run finalizers, which must find the world as it
+** was; it is marked busy meanwhile, so they cannot change it. */
+static int write_item(lua_State *L) {
+  int id = (int)lua_tointeger(L, 3);
+  if (to_world(L, 1) == NULL) return 0; /* called by hand: nothing to do */
+  push_items(L, UV_BYID);
   lua_pushvalue(L, 2);
   lua_rawseti(L, -2, id + 1);
-  lobb_getuv(L, 1, UV_BYITEM);
+  push_items(L, UV_BYITEM);
   lua_pushvalue(L, 2);
   lua_pushinteger(L, id);
   lua_rawset(L, -3);
+  return 0;
+}
+
+/* w:add(item, box | numbers) -> w */
+static int world_add(lua_State *L) {
+  lworld *lw = check_mutable(L, "add");
+  anybox b;
+  int id, st;
+  check_item(L, 2);
+  if (item_id(L, 2) >= 0) return luaL_argerror(L, 2, "item is already in the world");
+  box_args(L, lw, 3, &b, NULL);
+  /* The tables are written before the core, with the id it will use, so
+  ** an error in Lua (memory, or a finalizer's) leaves the core untouched
+  ** (a stale id -> item entry for a free id is harmless: only item -> id
+  ** says what is in, and only for live ids). */
+  id = obb_world_reserve(lw->w);
+  if (id < 0) return luaL_error(L, "not enough memory");
+  lua_pushvalue(L, lua_upvalueindex(UV_WRITE));
+  lua_pushvalue(L, 1);
+  lua_pushvalue(L, 2);
+  lua_pushinteger(L, id);
+  lw->busy++;
+  st = lua_pcall(L, 3, 0, 0);
+  lw->busy--;
+  if (st != 0) return lua_error(L);
   obb_world_add(lw->w, &b); /* cannot fail after obb_world_reserve */
   lua_settop(L, 1);
   return 1;
@@ -255,10 +299,9 @@ static int update2_fast(lua_State *L) {
   lworld *lw = to_world(L, 1);
   lua_Number v[5];
   obb2 b;
-  lua_Integer id;
-  int i, nv = lua_gettop(L) - 2;
-  if (lw == NULL || lw->w == NULL || lw->lock > 0 || lw->dim != 2 ||
-      (nv != 4 && nv != 5))
+  int i, id, nv = lua_gettop(L) - 2;
+  if (lw == NULL || lw->w == NULL || lw->lock > 0 || lw->busy > 0 ||
+      lw->dim != 2 || (nv != 4 && nv != 5))
     return 0;
   for (i = 0; i < nv; i++) {
     if (lua_type(L, 3 + i) != LUA_TNUMBER) return 0;
@@ -267,65 +310,80 @@ static int update2_fast(lua_State *L) {
   }
   if (v[2] < 0 || v[3] < 0) return 0;
   lobb_getuv(L, 1, UV_BYITEM);
+  if (!lua_istable(L, -1)) return 0;
   lua_pushvalue(L, 2); /* nil or NaN finds nothing: the slow path says so */
   lua_rawget(L, -2);
   if (lua_type(L, -1) != LUA_TNUMBER) return 0;
-  id = lua_tointeger(L, -1);
+  id = live_id(lw, lua_tonumber(L, -1));
+  if (id < 0) return 0;
   b.c[0] = v[0]; b.c[1] = v[1];
   b.e[0] = v[2]; b.e[1] = v[3];
   if (nv == 5) {
     obb2_set_angle(&b, v[4]);
   } else {
-    const obb2 *old = (const obb2 *)obb_world_box(lw->w, (int)id);
-    if (old == NULL) return 0; /* cannot happen: item -> id lists live ids */
+    const obb2 *old = (const obb2 *)obb_world_box(lw->w, id);
     b.u[0] = old->u[0]; b.u[1] = old->u[1];
   }
-  obb_world_update(lw->w, (int)id, &b);
+  obb_world_update(lw->w, id, &b);
   lua_settop(L, 1);
   return 1;
 }
 
 /* w:update(item, box | numbers) -> w */
-static int m_update(lua_State *L) {
+static int world_update(lua_State *L) {
   lworld *lw;
-  int top = lua_gettop(L);
+  int top = lua_gettop(L), id;
+  anybox b;
   if (update2_fast(L)) return 1;
   lua_settop(L, top);
   lw = check_mutable(L, "update");
-  int id = check_id(L, 2);
-  anybox b;
+  id = check_id(L, 2);
   box_args(L, lw, 3, &b, obb_world_box(lw->w, id));
   obb_world_update(lw->w, id, &b);
   lua_settop(L, 1);
   return 1;
 }
 
-/* w:remove(item) -> w */
-static int m_remove(lua_State *L) {
+/* w:remove(item) -> w. Removing the last item gives the world fresh
+** tables (emptied ones keep their size); they are made first, while the
+** world is still whole: making them can run finalizers, which may use the
+** world, so everything is checked again after. From the checks on,
+** nothing allocates until the core and the tables agree again. */
+static int world_remove(lua_State *L) {
   lworld *lw = check_mutable(L, "remove");
-  int id = check_id(L, 2);
+  int id, fresh;
+  check_item(L, 2);
   lobb_checknargs(L, 2);
-  lobb_getuv(L, 1, UV_BYITEM);
+  fresh = obb_world_count(lw->w) == 1;
+  if (fresh) {
+    lua_newtable(L); /* at 3: by item */
+    lua_newtable(L); /* at 4: by id */
+  }
+  lw = check_mutable(L, "remove");
+  id = check_id(L, 2);
+  push_items(L, UV_BYITEM);
   lua_pushvalue(L, 2);
   lua_pushnil(L);
-  lua_rawset(L, -3);
-  lobb_getuv(L, 1, UV_BYID);
+  lua_rawset(L, -3); /* clearing a key never allocates */
+  push_items(L, UV_BYID);
   lua_pushnil(L);
   lua_rawseti(L, -2, id + 1);
   obb_world_remove(lw->w, id);
   if (obb_world_count(lw->w) == 0) { /* the core freed its arrays */
     free_buffer(lw);
-    lua_newtable(L); /* fresh tables: emptied ones keep their size */
-    lobb_setuv(L, 1, UV_BYITEM);
-    lua_newtable(L);
-    lobb_setuv(L, 1, UV_BYID);
+    if (fresh) {
+      lua_pushvalue(L, 3);
+      lobb_setuv(L, 1, UV_BYITEM);
+      lua_pushvalue(L, 4);
+      lobb_setuv(L, 1, UV_BYID);
+    }
   }
   lua_settop(L, 1);
   return 1;
 }
 
 /* w:has(item) -> boolean (false for nil and NaN, never an error) */
-static int m_has(lua_State *L) {
+static int world_has(lua_State *L) {
   int in = 0;
   check_world(L);
   lobb_checknargs(L, 2);
@@ -336,15 +394,22 @@ static int m_has(lua_State *L) {
   return 1;
 }
 
-static int m_count(lua_State *L) {
+static int world_count(lua_State *L) {
   lworld *lw = check_world(L);
+  lobb_checknargs(L, 1);
   lua_pushinteger(L, obb_world_count(lw->w));
+  return 1;
+}
+
+/* #w: Lua passes the world twice (5.2 on), so no argument count here. */
+static int world_len(lua_State *L) {
+  lua_pushinteger(L, obb_world_count(check_world(L)->w));
   return 1;
 }
 
 /* w:memory() -> bytes the world holds outside Lua's heap (its C arrays
 ** and scratch; collectgarbage("count") does not see them) */
-static int m_memory(lua_State *L) {
+static int world_memory(lua_State *L) {
   lworld *lw = check_world(L);
   lobb_checknargs(L, 1);
   lua_pushnumber(L, (lua_Number)(obb_world_memory(lw->w) + lw->buf.cap));
@@ -352,7 +417,7 @@ static int m_memory(lua_State *L) {
 }
 
 /* w:get(item) -> numbers as add takes them; w:get(item, box) -> box, set */
-static int m_get(lua_State *L) {
+static int world_get(lua_State *L) {
   lworld *lw = check_world(L);
   int id = check_id(L, 2), i;
   const void *src = obb_world_box(lw->w, id);
@@ -466,19 +531,28 @@ static int cmp_ray(const void *a, const void *b) {
 
 /* ---- queries: phase 2, results into the caller's table ----------------- */
 
-typedef struct job {
+typedef struct job { /* the results a query found, for fill() */
   int kind, dim;
   const unsigned char *recs;
   size_t n;
 } job;
 
-/* Protected: fill(job, out, filter, world) -> count. */
+/* Protected: fill(world, out, filter) -> count, the results of the query
+** the world is running (lw->job). No pointer crosses Lua: fill reached by
+** hand (debug.getupvalue) can only copy out the current query's results,
+** or raise. */
 static int fill(lua_State *L) {
-  const job *j = (const job *)lua_touserdata(L, 1);
-  int filter = !lua_isnil(L, 3), nv = j->dim;
+  lworld *lw = to_world(L, 1);
+  const job *j = lw != NULL ? lw->job : NULL;
+  int filter, nv;
   lua_Integer k = 0, count = 0;
   size_t i;
-  lobb_getuv(L, 4, UV_BYID); /* at 5 */
+  if (j == NULL || lua_type(L, 2) != LUA_TTABLE)
+    return luaL_error(L, "obb: fill called outside a world query");
+  filter = !lua_isnil(L, 3);
+  nv = j->dim;
+  lua_settop(L, 3);
+  push_items(L, UV_BYID); /* at 4 */
   for (i = 0; i < j->n; i++) {
     const int *ids = NULL;
     const ray_rec *r = NULL;
@@ -494,17 +568,17 @@ static int fill(lua_State *L) {
     }
     if (filter) {
       lua_pushvalue(L, 3);
-      lua_rawgeti(L, 5, a + 1);
-      if (nitems == 2) lua_rawgeti(L, 5, ids[1] + 1);
+      lua_rawgeti(L, 4, a + 1);
+      if (nitems == 2) lua_rawgeti(L, 4, ids[1] + 1);
       lua_call(L, nitems, 1);
       m = lua_toboolean(L, -1);
       lua_pop(L, 1);
       if (!m) continue;
     }
-    lua_rawgeti(L, 5, a + 1);
+    lua_rawgeti(L, 4, a + 1);
     lua_rawseti(L, 2, ++k);
     if (j->kind == K_PAIRS) {
-      lua_rawgeti(L, 5, ids[1] + 1);
+      lua_rawgeti(L, 4, ids[1] + 1);
       lua_rawseti(L, 2, ++k);
     } else if (j->kind == K_RAYS) {
       lua_pushnumber(L, r->t);
@@ -530,11 +604,22 @@ static int fill(lua_State *L) {
   return 1;
 }
 
+/* Raises the error at the top, which a filter (or a finalizer) raised. A
+** filter runs inside the query's C call, so it cannot yield: Lua's own
+** message says "across a C-call boundary", which this one explains. */
+static int filter_error(lua_State *L) {
+  const char *msg = lua_tostring(L, -1);
+  if (lua_type(L, -1) == LUA_TSTRING && strstr(msg, "yield across") != NULL)
+    return luaL_error(L, "a world query's filter cannot yield (%s)", msg);
+  return lua_error(L);
+}
+
 /* Runs the search s (already done into q) through phase 2 and returns the
 ** count, or raises; frees a private buffer either way. */
 static int finish(lua_State *L, lworld *lw, search *q, int kind, int out,
                   int filter) {
   job j;
+  const job *prev;
   int st;
   if (q->oom) {
     if (q->s != &lw->buf && q->s->p != NULL)
@@ -547,17 +632,19 @@ static int finish(lua_State *L, lworld *lw, search *q, int kind, int out,
   j.n = q->n;
   if (kind == K_RAYS && q->n > 1) qsort(q->s->p, q->n, q->size, cmp_ray);
   lua_pushvalue(L, lua_upvalueindex(UV_FILL));
-  lua_pushlightuserdata(L, &j);
+  lua_pushvalue(L, 1);
   lua_pushvalue(L, out);
   if (filter) lua_pushvalue(L, filter);
   else lua_pushnil(L);
-  lua_pushvalue(L, 1);
+  prev = lw->job; /* a query from a filter nests */
+  lw->job = &j;
   lw->lock++;
-  st = lua_pcall(L, 4, 1, 0);
+  st = lua_pcall(L, 3, 1, 0);
   lw->lock--;
+  lw->job = prev;
   if (q->s != &lw->buf && q->s->p != NULL)
     lw->alloc(lw->ud, q->s->p, q->s->cap, 0);
-  if (st != 0) return lua_error(L);
+  if (st != 0) return filter_error(L);
   return 1;
 }
 
@@ -586,7 +673,7 @@ static int search_failed(lua_State *L, lworld *lw, search *q) {
 }
 
 /* w:query_box(box, out [, filter]) -> n */
-static int m_query_box(lua_State *L) {
+static int world_query_box(lua_State *L) {
   lworld *lw = check_world(L);
   search q;
   scratch own;
@@ -599,7 +686,7 @@ static int m_query_box(lua_State *L) {
 }
 
 /* w:query_point(x, y[, z], out [, filter]) -> n */
-static int m_query_point(lua_State *L) {
+static int world_query_point(lua_State *L) {
   lworld *lw = check_world(L);
   search q;
   scratch own;
@@ -614,7 +701,7 @@ static int m_query_point(lua_State *L) {
 
 /* w:raycast(ox, oy[, oz], dx, dy[, dz], max_t | nil, out [, filter]) -> n;
 ** out gets item, t, nx, ny[, nz] per hit, nearest first. */
-static int m_raycast(lua_State *L) {
+static int world_raycast(lua_State *L) {
   lworld *lw = check_world(L);
   search q;
   scratch own;
@@ -630,7 +717,7 @@ static int m_raycast(lua_State *L) {
 }
 
 /* w:pairs(out [, filter]) -> n; out gets a1, b1, a2, b2, ... */
-static int m_pairs(lua_State *L) {
+static int world_pairs(lua_State *L) {
   lworld *lw = check_world(L);
   search q;
   scratch own;
@@ -642,7 +729,7 @@ static int m_pairs(lua_State *L) {
 
 /* w:collisions(item, out [, filter]) -> n; out gets other, dx, dy[, dz]
 ** per item the given one intersects, (dx, dy[, dz]) moving it out. */
-static int m_collisions(lua_State *L) {
+static int world_collisions(lua_State *L) {
   lworld *lw = check_world(L);
   search q;
   scratch own;
@@ -658,60 +745,66 @@ static int m_collisions(lua_State *L) {
 /* ---- registration ------------------------------------------------------ */
 
 static const luaL_Reg world_methods[] = {
-  {"add", m_add},
-  {"update", m_update},
-  {"remove", m_remove},
-  {"memory", m_memory},
-  {"has", m_has},
-  {"get", m_get},
-  {"count", m_count},
-  {"query_box", m_query_box},
-  {"query_point", m_query_point},
-  {"raycast", m_raycast},
-  {"pairs", m_pairs},
-  {"collisions", m_collisions},
-  {"close", m_close},
+  {"add", world_add},
+  {"update", world_update},
+  {"remove", world_remove},
+  {"memory", world_memory},
+  {"has", world_has},
+  {"get", world_get},
+  {"count", world_count},
+  {"query_box", world_query_box},
+  {"query_point", world_query_point},
+  {"raycast", world_raycast},
+  {"pairs", world_pairs},
+  {"collisions", world_collisions},
+  {"close", world_close},
   {NULL, NULL}
 };
 
 static const luaL_Reg world_meta[] = {
-  {"__gc", mm_gc},
+  {"__gc", world_gc},
 #if LOBB_HAS_CLOSE
-  {"__close", m_close},
+  {"__close", world_close},
 #endif
-  {"__len", m_count},
-  {"__tostring", mm_tostring},
+  {"__len", world_len},
+  {"__tostring", world_tostring},
   {NULL, NULL}
 };
 
 static const luaL_Reg world_funcs[] = {
-  {"world2", l_world2},
-  {"world3", l_world3},
+  {"world2", mod_world2},
+  {"world3", mod_world3},
   {NULL, NULL}
 };
 
 /* Called from luaopen_obb with the module table on top: makes the world
-** metatable and registers world2/world3, every function closed over the
-** two box metatables and the world metatable. */
+** metatable (protected as the boxes' are: getmetatable(w) gives the
+** method table) and registers world2/world3, every function closed over
+** the two box metatables, the world metatable and the two protected
+** helpers. */
 void lobb_open_world(lua_State *L, int mt2, int mt3) {
-  int lib = lua_gettop(L), mtw, fn;
+  int lib = lua_gettop(L), mtw, fn, wr;
   luaL_newmetatable(L, LOBB_WORLD);
   lua_pushliteral(L, LOBB_WORLD);
   lua_setfield(L, -2, "__name");
   mtw = lua_gettop(L);
   lua_pushcfunction(L, fill);
   fn = lua_gettop(L);
+  lua_pushcfunction(L, write_item);
+  wr = lua_gettop(L);
   lua_pushvalue(L, mtw);
 #define PUSH_UPVALUES() \
   (lua_pushvalue(L, mt2), lua_pushvalue(L, mt3), lua_pushvalue(L, mtw), \
-   lua_pushvalue(L, fn))
+   lua_pushvalue(L, fn), lua_pushvalue(L, wr))
   PUSH_UPVALUES();
   lobb_setfuncs(L, world_meta, NUV_WORLD);
   lua_pop(L, 1);
   lua_newtable(L);
   PUSH_UPVALUES();
   lobb_setfuncs(L, world_methods, NUV_WORLD);
+  lua_pushvalue(L, -1);
   lua_setfield(L, mtw, "__index");
+  lua_setfield(L, mtw, "__metatable");
   lua_pushvalue(L, lib);
   PUSH_UPVALUES();
   lobb_setfuncs(L, world_funcs, NUV_WORLD);

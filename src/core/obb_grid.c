@@ -8,9 +8,11 @@
 
 #include "obb_grid.h"
 
-#define NO_LEVEL INT_MIN
-#define MAX_LEVELS 64 /* boxes far smaller than the largest share a level */
+#define MAX_LEVELS 64 /* distinct levels (size classes) kept apart */
 #define MAX_LEVEL 1074 /* 2^-1074 is the smallest double above 0 */
+#define MIN_LEVEL (-1080) /* below level_of's finest (subnormal sizes) */
+#define NLEVELS ((MAX_LEVEL - MIN_LEVEL) / 2 + 1) /* even levels only */
+#define LEVEL_INDEX(lev) (((lev) - MIN_LEVEL) / 2)
 
 typedef struct gbox { /* a present box, in index order */
   long long c[3]; /* its corner cell (0 on axes beyond dim) */
@@ -344,14 +346,14 @@ static inline int level_of(const double *b, int dim) {
   lev += lev & 1;
   if (m > 0 && (m > DBL_MAX || exponent_of(m) - 40 > lev))
     lev = m <= DBL_MAX ? exponent_of(m) - 40 : MAX_LEVEL;
+  if (lev < MIN_LEVEL) lev = MIN_LEVEL;
   return lev > MAX_LEVEL ? MAX_LEVEL : lev; /* 2^-level stays > 0 */
 }
 
-/* Lists the present boxes in gb with their levels; returns how many, and
-** the coarsest level in *top. */
+/* Lists the present boxes in gb with their levels; returns how many. */
 static inline int list_boxes(gbox *gb, const void *base, size_t stride,
-                             int n, int dim, int *top) {
-  int i, np = 0, t = NO_LEVEL;
+                             int n, int dim) {
+  int i, np = 0;
   for (i = 0; i < n; i++) {
     const double *b = box_at(base, stride, i);
     int lev;
@@ -360,30 +362,50 @@ static inline int list_boxes(gbox *gb, const void *base, size_t stride,
     gb[np].id = i;
     gb[np].level = lev;
     np++;
-    if (lev > t) t = lev;
   }
-  *top = t;
   return np;
 }
 
-/* Each box's corner cell, its level's index in lv (levels more than
-** MAX_LEVELS below the top are coarsened: coarser is always correct), and
-** each level's bounds; returns the mask of levels used. */
+/* Which of lv's slots each level in use gets: the levels present, each
+** its own slot from the coarsest down, so sizes that differ by any factor
+** never share cells (one huge box does not push the small ones into its
+** cells). Only beyond MAX_LEVELS distinct levels (sizes spanning more than
+** 4^64) are the finest merged into the finest kept: coarser is always
+** correct. slot[] is indexed by LEVEL_INDEX; raw[k] is slot k's level. */
+static void assign_levels(const gbox *gb, int np, signed char *slot,
+                          int *raw) {
+  unsigned char present[NLEVELS];
+  int o, i, k = 0, kept[MAX_LEVELS];
+  memset(present, 0, sizeof present);
+  for (o = 0; o < np; o++) present[LEVEL_INDEX(gb[o].level)] = 1;
+  for (i = NLEVELS - 1; i >= 0 && k < MAX_LEVELS; i--)
+    if (present[i]) kept[k++] = i; /* coarsest first */
+  for (o = 0; o < k; o++) { /* slots from the finest kept up */
+    slot[kept[o]] = (signed char)(k - 1 - o);
+    raw[k - 1 - o] = MIN_LEVEL + 2 * kept[o];
+  }
+  for (i = kept[k - 1] - 1; i >= 0; i--) slot[i] = 0; /* merged */
+}
+
+/* Each box's corner cell, its level's slot in lv (assign_levels), and
+** each level's bounds; returns the mask of slots used. */
 static inline unsigned long long corner_cells(gbox *gb, int np,
                                               const void *base,
                                               size_t stride, int dim,
-                                              glevel *lv, int floor_level) {
+                                              glevel *lv,
+                                              const signed char *slot,
+                                              const int *raw) {
   unsigned long long used = 0;
   int o, j;
   for (o = 0; o < np; o++) {
     gbox *x = &gb[o];
     const double *b = box_at(base, stride, x->id);
-    int l = (x->level < floor_level ? floor_level : x->level) - floor_level;
+    int l = slot[LEVEL_INDEX(x->level)];
     glevel *v = &lv[l];
     x->level = l;
     if (!(used >> l & 1)) {
       used |= 1ULL << l;
-      v->scale = ldexp(1.0, -(floor_level + l));
+      v->scale = ldexp(1.0, -raw[l]);
       v->count = 0;
       for (j = 0; j < 3; j++) {
         v->lo[j] = j < dim ? LLONG_MAX : 0;
@@ -420,25 +442,27 @@ static inline void fill_entry(gent *t, const double *b, const gbox *x,
 int obb_grid_pairs(obb_grid *g, int dim, const void *base, size_t stride,
                    int n, obb_grid_pairs_fn f, void *ctx) {
   glevel lv[MAX_LEVELS];
+  signed char slot[NLEVELS];
+  int raw[MAX_LEVELS];
   grid_run r;
   gbox *gb;
   gent *en;
   int *bslot, *end, *sl = NULL;
   gcell *cell = NULL;
   size_t S = 0, nhashed = 0, nslots = 0, mask = 0, s;
-  int i, j, o, np, top, floor_level, ncells = 0, l;
+  int i, j, o, np, ncells = 0, l;
   unsigned long long used;
   if (n <= 0) return 0;
   if ((size_t)n > ((size_t)INT_MAX) / 8) return -1;
   if (!ensure(g, &g->boxes, &g->boxes_cap, (size_t)n * sizeof(gbox)))
     return -1;
   gb = (gbox *)g->boxes;
-  np = dim == 2 ? list_boxes(gb, base, stride, n, 2, &top)
-                : list_boxes(gb, base, stride, n, 3, &top);
+  np = dim == 2 ? list_boxes(gb, base, stride, n, 2)
+                : list_boxes(gb, base, stride, n, 3);
   if (np == 0) return 0;
-  floor_level = top - (MAX_LEVELS - 1);
-  used = dim == 2 ? corner_cells(gb, np, base, stride, 2, lv, floor_level)
-                  : corner_cells(gb, np, base, stride, 3, lv, floor_level);
+  assign_levels(gb, np, slot, raw);
+  used = dim == 2 ? corner_cells(gb, np, base, stride, 2, lv, slot, raw)
+                  : corner_cells(gb, np, base, stride, 3, lv, slot, raw);
   /* A level whose cells would not outnumber its boxes by much is dense. */
   for (l = 0; l < MAX_LEVELS; l++) {
     glevel *v = &lv[l];
@@ -544,8 +568,8 @@ int obb_grid_pairs(obb_grid *g, int dim, const void *base, size_t stride,
         double up, down; /* cells a box of a looks at in b, and back */
         if (!(used >> b & 1)) continue;
         up = (double)lv[a].count * pow(3.0, dim);
-        down = b - a > 30 ? HUGE_VAL
-             : (double)lv[b].count * pow(ldexp(1.0, b - a) + 2, dim);
+        down = raw[b] - raw[a] > 30 ? HUGE_VAL
+             : (double)lv[b].count * pow(ldexp(1.0, raw[b] - raw[a]) + 2, dim);
         if (down < up) probe[b] |= 1ULL << a;
         else probe[a] |= 1ULL << b;
       }

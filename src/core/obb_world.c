@@ -25,7 +25,7 @@ typedef struct world_item {
                   ** max while the id is free, so the grid skips it */
   int leaf;       /* OBB_TREE_NULL while the id is free */
   int next_free;
-  int stale;      /* queued: the tree has not checked its last update */
+  int stale;      /* queued: in the stale array, until the next refresh */
 } world_item;
 
 struct obb_world {
@@ -145,7 +145,9 @@ static void fat_aabb(const obb_world *w, const double tight[6],
     double h = (tight[i + 3] - tight[i]) * 0.5;
     if (h > m) m = h;
   }
-  m *= w->margin;
+  /* a box whose bounds overflowed has h = inf: inf * 0 would be NaN, and
+  ** one NaN in the tree hides other items from every query */
+  m = w->margin > 0 ? m * w->margin : 0;
   for (i = 0; i < 3; i++) {
     out[i] = i < w->dim ? tight[i] - m : tight[i];
     out[i + 3] = i < w->dim ? tight[i + 3] + m : tight[i + 3];
@@ -207,8 +209,7 @@ int obb_world_add(obb_world *w, const void *box) {
   if (leaf == OBB_TREE_NULL) return -1;
   w->moves++;
   w->free_id = it->next_free;
-  it->leaf = leaf;
-  it->stale = 0;
+  it->leaf = leaf; /* stale is left alone: the id may still be queued */
   memcpy(BOX(w, id), box, w->box_size);
   w->count++;
   return id;
@@ -263,7 +264,11 @@ static void refresh(obb_world *w) {
   for (i = 0; i < w->nstale; i++) {
     int id = w->stale[i];
     world_item *it = &w->items[id];
-    if (!it->stale || it->leaf == OBB_TREE_NULL) continue;
+    if (!it->stale) continue;
+    if (it->leaf == OBB_TREE_NULL) { /* removed since it was queued */
+      it->stale = 0;
+      continue;
+    }
     if (contains_aabb(w->tree.nodes[it->leaf].box, it->aabb)) it->stale = 0;
     else move_leaf(w, id);
   }
@@ -277,7 +282,9 @@ void obb_world_remove(obb_world *w, int id) {
   world_item *it = &w->items[id];
   obb_tree_remove(&w->tree, it->leaf);
   it->leaf = OBB_TREE_NULL;
-  it->stale = 0;
+  /* stale stays set while the id is in the queue, so that an id removed
+  ** and reused before the next refresh is queued once, not once per
+  ** reuse: the queue never holds more entries than there are ids */
   it->aabb[0] = 1;
   it->aabb[3] = -1;
   it->next_free = w->free_id;
