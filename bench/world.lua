@@ -254,5 +254,33 @@ local function memory_rows(c_bytes)
   return w, h
 end
 
+-- world:pairs() with 40,000 boxes, alone and with one box 1e30 times
+-- larger among them: the grid keeps every size class on its own level, so
+-- the huge box costs its 40,000 pairs and not a quadratic scan.
+local function size_mix_rows()
+  report.section("world2:pairs() with one box far larger than the rest (40,000 boxes)")
+  local function median_pairs(big)
+    local r = rng(7)
+    local w = obb.world2()
+    for i = 1, 40000 do
+      w:add(i, r() * 2000, r() * 2000, 0.5 + r(), 0.5 + r(), r() * 6)
+    end
+    if big then w:add("big", 0, 0, 1e30, 1e30, 0.3) end
+    local out, xs = {}, {}
+    w:pairs(out)
+    for f = 1, QUICK and 3 or 9 do
+      local t0 = os.clock()
+      w:pairs(out)
+      xs[f] = os.clock() - t0
+    end
+    w:close()
+    return report.median(xs)
+  end
+  local alone = median_pairs(false)
+  report.row("pairs(): 40,000 boxes and one 1e30 box", median_pairs(true),
+             "40,000 boxes alone", alone)
+end
+
 lua_rows()
+size_mix_rows()
 memory_rows(c_rows())
