@@ -35,7 +35,10 @@ end
 local function check(cc)
   cc = cc or "cc"
   local cdef = require("obb.jit").cdef
-  local p = io.popen(cc .. " -E -P -DOBB_API= include/obb.h 2>&1")
+  -- LD_PRELOAD cleared: under `make sanitize` the sanitizer runtime is
+  -- preloaded into Lua, and the compiler would run with it (and hang on a
+  -- leak report whose symbolizer keeps the pipe open).
+  local p = io.popen("LD_PRELOAD= " .. cc .. " -E -P -DOBB_API= include/obb.h 2>&1")
   local header = p:read("*a")
   local ok = p:close()
   if not ok or not header:find("obb2_intersects", 1, true) then

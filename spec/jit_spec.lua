@@ -345,7 +345,7 @@ describe("the FFI fast path", function()
 
   -- Runs a chunk in a fresh luajit with this one's paths; returns its output.
   local function run(env, chunk)
-    local cmd = ("%s LUA_PATH=%q LUA_CPATH=%q luajit -e %q 2>&1"):format(env, package.path,
+    local cmd = ("LD_PRELOAD= %s LUA_PATH=%q LUA_CPATH=%q luajit -e %q 2>&1"):format(env, package.path,
       package.cpath, chunk)
     local p = assert(io.popen(cmd))
     local out = p:read("*a")
