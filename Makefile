@@ -154,9 +154,9 @@ FUZZ_SECONDS ?= 60
 FUZZ_SEED   ?= 0
 FUZZ_BUILD  ?= $(BUILD)-fuzz
 FUZZ_FLAGS  ?= -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-LUA_LIB     ?= -l$(LUA)
+LUA_LIB     ?= $(if $(filter luajit,$(LUA)),-lluajit-5.1,-l$(LUA))
 
-.PHONY: sanitize valgrind fuzz fuzz-build fuzz-regress
+.PHONY: sanitize valgrind fuzz fuzz-build fuzz-regress fuzz-lua
 
 sanitize:
 	@sh .ci/deps-harden.sh sanitize $(SAN_CC)
@@ -188,6 +188,14 @@ fuzz-build:
 fuzz-regress: fuzz-build
 	$(FUZZ_BUILD)/fuzz_core fuzz/seed-core/*
 	$(FUZZ_BUILD)/fuzz_lua fuzz/seed-lua/*
+
+# The Lua-API harness alone (replay, then FUZZ_SECONDS of fuzzing): CI
+# runs it on Lua 5.1 and LuaJIT besides the whole `make fuzz` on 5.4.
+fuzz-lua: fuzz-build
+	$(FUZZ_BUILD)/fuzz_lua fuzz/seed-lua/*
+	$(FUZZ_BUILD)/fuzz_lua -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	  -seed=$(FUZZ_SEED) -rss_limit_mb=1024 -artifact_prefix=$(FUZZ_BUILD)/ \
+	  $(FUZZ_BUILD)/corpus-lua fuzz/seed-lua
 
 # New findings land in $(FUZZ_BUILD) as crash-*/leak-*/timeout-* files.
 fuzz: fuzz-regress

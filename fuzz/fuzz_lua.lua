@@ -12,6 +12,24 @@
 local data = ...
 local obb = require "obb"
 
+-- Lua 5.1 and LuaJIT: what 5.3 and 5.4 have built in.
+local unpack = table.unpack or unpack
+local pack = table.pack or function(...) return { n = select("#", ...), ... } end
+local maxinteger = math.maxinteger or 2 ^ 63
+local mininteger = math.mininteger or -2 ^ 63
+-- The double stored little-endian in data at i.
+local function double_at(i)
+  if string.unpack then return (string.unpack("<d", data, i)) end
+  local b = { data:byte(i, i + 7) }
+  local sign = b[8] >= 128 and -1 or 1
+  local e = (b[8] % 128) * 16 + math.floor(b[7] / 16)
+  local m = b[7] % 16
+  for k = 6, 1, -1 do m = m * 256 + b[k] end
+  if e == 2047 then return m == 0 and sign / 0 or 0 / 0 end
+  if e == 0 then return sign * m * 2 ^ -1074 end
+  return sign * (1 + m * 2 ^ -52) * 2 ^ (e - 1023)
+end
+
 local pos = 1
 -- FUZZ_TRACE=1 prints every call, to turn a finding into a spec.
 local trace = os.getenv("FUZZ_TRACE")
@@ -66,7 +84,7 @@ end
 local metatables = {}
 local function add_type_of(v)
   if type(v) ~= "userdata" then return end
-  local mt = getmetatable(v)
+  local mt = debug.getmetatable(v) -- getmetatable gives the method table
   if type(mt) ~= "table" or seen[mt] then return end
   if type(rawget(mt, "__name")) ~= "string" or not rawget(mt, "__name"):find("^obb%.") then
     return
@@ -83,7 +101,7 @@ add_type_of(obb.new3(0, 0, 0, 1, 1, 1))
 
 local specials = {
   0, -0.0, 1, -1, 0.5, 2, 1e300, -1e300, 1 / 0, -1 / 0, 0 / 0, 5e-324,
-  2.2250738585072014e-308, math.maxinteger, math.mininteger, 2 ^ 53, 1e7,
+  2.2250738585072014e-308, maxinteger, mininteger, 2 ^ 53, 1e7,
   1e-3, 1e6, 1e-6, 1e-12, math.pi, 3, 4, 6, 12, 16,
 }
 local strings = { "1", "", "abc", "0x10", "nan", "1e400", ("x"):rep(100) }
@@ -99,19 +117,23 @@ local function number()
   if k < 96 then return specials[k % #specials + 1] end
   if k < 200 then return (k - 148) / 4 end
   if pos + 7 <= #data then
-    local x = string.unpack("<d", data, pos)
+    local x = double_at(pos)
     pos = pos + 8
     return x
   end
   return k
 end
 
+-- A table whose metatable fights back, with a __name that is not a string
+-- (type errors must not trust it).
 local function hostile_table()
+  local names = { 12345, 0.5, true, {}, "obb.obb2" }
   return setmetatable({}, {
     __index = function() error("hostile __index") end,
     __newindex = function() error("hostile __newindex") end,
     __len = function() error("hostile __len") end,
     __gc = function() end,
+    __name = names[byte() % #names + 1],
   })
 end
 
@@ -218,10 +240,10 @@ function call(c, args, n, in_coroutine)
   end
   local res
   if in_coroutine then
-    local co = coroutine.create(function() return c.fn(table.unpack(args, 1, n)) end)
-    res = table.pack(coroutine.resume(co))
+    local co = coroutine.create(function() return c.fn(unpack(args, 1, n)) end)
+    res = pack(coroutine.resume(co))
   else
-    res = table.pack(pcall(c.fn, table.unpack(args, 1, n)))
+    res = pack(pcall(c.fn, unpack(args, 1, n)))
   end
   if not res[1] then
     local err = res[2]
@@ -247,7 +269,7 @@ function call(c, args, n, in_coroutine)
   end
 end
 
--- ---- the program ------------------------------------------------------
+-- ---- finalizers and invariants ------------------------------------------
 
 -- Objects given another type's metatable, with their own, kept alive and
 -- given it back at the end: a finalizer removed by debug.setmetatable never
@@ -256,12 +278,77 @@ end
 -- what is tested is that the disguise is never mistaken for the type.
 local disguised = {}
 
+-- Garbage whose finalizer calls a callable (a world's add, remove, close,
+-- __gc, a query...) on a slot's value: it runs whenever the collector
+-- does, in the middle of whatever the module is doing.
+local function finalizer_call()
+  local c, a, b = callables[byte() % #callables + 1], byte(), byte()
+  local function f()
+    if depth >= 3 then return end
+    depth = depth + 1
+    pcall(c.fn, slots[a % 16 + 1] or nil, slots[b % 16 + 1] or nil, 1, 0, 0, 1, 1)
+    depth = depth - 1
+  end
+  if rawget(_G, "newproxy") then
+    local p = newproxy(true)
+    getmetatable(p).__gc = f
+  else
+    setmetatable({}, { __gc = f })
+  end
+end
+
+-- A world's item table (item -> id), or nil.
+local function items_of(w)
+  local t
+  if _VERSION == "Lua 5.4" then t = debug.getuservalue(w, 1)
+  elseif debug.getuservalue then t = debug.getuservalue(w)
+  else t = debug.getfenv(w) end
+  if _VERSION ~= "Lua 5.4" and type(t) == "table" then t = rawget(t, 1) end
+  return type(t) == "table" and t or nil
+end
+
+-- Every open world in the slots: its count equals its item table's, and a
+-- point query at each item's center finds the item (small worlds only).
+-- The collector is stopped meanwhile, so no finalizer changes a world
+-- between the two halves of a check.
+local function check_worlds()
+  collectgarbage("stop")
+  for i = 1, 16 do
+    local w = slots[i]
+    local mt = type(w) == "userdata" and debug.getmetatable(w)
+    if type(mt) == "table" and rawget(mt, "__name") == "obb.world" and not disguised[w] then
+      local ok, n = pcall(w.count, w)
+      local items = ok and items_of(w)
+      if items and n <= 64 then
+        local m, out = 0, {}
+        for item in pairs(items) do
+          m = m + 1
+          local got = pack(pcall(w.get, w, item))
+          if not got[1] then broken("an item of the table is not in the world: " .. tostring(got[2])) end
+          local dim = got.n == 6 and 2 or 3
+          local k
+          if dim == 2 then k = w:query_point(got[2], got[3], out)
+          else k = w:query_point(got[2], got[3], got[4], out) end
+          local found = false
+          for j = 1, k do if out[j] == item then found = true end end
+          if not found then broken("a point query at an item's center misses it") end
+        end
+        if m ~= n then broken(("world count %d, its item table %d"):format(n, m)) end
+      end
+    end
+  end
+  collectgarbage("restart")
+end
+
+-- ---- the program ------------------------------------------------------
+
+
 for i = 1, 4 do slots[i] = obb.new2(i, 0, 1, 1, i) end
 for i = 5, 8 do slots[i] = obb.new3(i, 0, 0, 1, 1, 1) end
 
 local function program()
 while more() do
-  local op = byte() % 12
+  local op = byte() % 14
   if op <= 5 then
     local c = callables[byte() % #callables + 1]
     local n = byte() % 9
@@ -274,7 +361,7 @@ while more() do
     collectgarbage()
   elseif op == 8 then -- __gc or __close by hand, then keep using the object
     local v = slots[byte() % 16 + 1]
-    local mt = type(v) == "userdata" and getmetatable(v)
+    local mt = type(v) == "userdata" and debug.getmetatable(v)
     if type(mt) == "table" then
       local f = byte() % 2 == 0 and rawget(mt, "__gc") or rawget(mt, "__close")
       if type(f) == "function" then pcall(f, v, nil) end
@@ -284,11 +371,15 @@ while more() do
     local mt = metatables[byte() % #metatables + 1]
     if type(v) == "userdata" and v ~= io.stdout and mt then
       if trace then io.stderr:write("setmetatable(", show(v), ", ", tostring(mt.__name), ")\n") end
-      if disguised[v] == nil then disguised[v] = getmetatable(v) end
+      if disguised[v] == nil then disguised[v] = debug.getmetatable(v) end
       debug.setmetatable(v, mt)
     end
   elseif op == 10 then
     slots[byte() % 16 + 1] = false
+  elseif op == 12 then
+    finalizer_call()
+  elseif op == 13 then
+    check_worlds()
   else -- metamethods through the operators
     local a, b = slots[byte() % 16 + 1], slots[byte() % 16 + 1]
     pcall(tostring, a)
@@ -304,5 +395,6 @@ end
 -- disguised objects their metatables back before it goes on.
 local ok, err = pcall(program)
 debug.sethook()
+if ok then ok, err = pcall(check_worlds) end
 for v, mt in pairs(disguised) do debug.setmetatable(v, mt) end
 if not ok then error(err, 0) end
