@@ -328,3 +328,65 @@ describe("world API rules", function()
     assert.equal(4, w:count())
   end)
 end)
+
+describe("rays with extreme inputs", function()
+  -- Huge direction components (dot products that overflow) and origins so
+  -- far away that their local coordinates lose more than the box's width:
+  -- box:raycast used to report hits at t = 0 there, where world:raycast,
+  -- testing bounds first, said miss.
+  local function agree(dim, n)
+    local r = H.rng(4321 + dim)
+    local w = dim == 2 and obb.world2() or obb.world3()
+    local out, disagreements, hits = {}, 0, 0
+    for i = 1, n do
+      local b
+      if dim == 2 then b = obb.new2(r.range(-5, 5), r.range(-5, 5), r.range(0.1, 2), r.range(0.1, 2), r.range(-3, 3))
+      else b = obb.new3(r.range(-5, 5), r.range(-5, 5), r.range(-5, 5), r.range(0.1, 2), r.range(0.1, 2), r.range(0.1, 2), r.quat()) end
+      w:add(1, b)
+      local o, d = {}, {}
+      local far = ({ 1, 1e17, 1e200, 1e300 })[r.int(1, 4)]
+      local big = ({ 1, 1e300, 1.7e308, 1e-300 })[r.int(1, 4)]
+      for k = 1, dim do
+        o[k] = r.range(-1, 1) * far
+        d[k] = r.range(-1, 1) * big
+      end
+      if r.uniform() < 0.5 then -- aim at the box from far away
+        local c = { b:center() }
+        for k = 1, dim do d[k] = (c[k] - o[k]) * (r.uniform() < 0.5 and 1 or 1e-300) end
+      end
+      local nonzero = false
+      for k = 1, dim do if d[k] ~= 0 then nonzero = true end end
+      if nonzero then
+        local args = {}
+        for k = 1, dim do args[k], args[dim + k] = o[k], d[k] end
+        local t = b:raycast(H.unpack(args, 1, 2 * dim))
+        args[2 * dim + 1], args[2 * dim + 2] = nil, out -- max_t: none
+        local m = w:raycast(H.unpack(args, 1, 2 * dim + 2))
+        if (t ~= nil) ~= (m == 1) or (t and t ~= out[2]) then disagreements = disagreements + 1 end
+        if t then hits = hits + 1 end
+      end
+      w:remove(1)
+    end
+    return disagreements, hits
+  end
+
+  for _, dim in ipairs({ 2, 3 }) do
+    it(("agree between box and world (%dD)"):format(dim), function()
+      local bad, hits = agree(dim, LIGHT and 500 or 5000)
+      assert.equal(0, bad)
+      assert.is_true(hits > 0)
+    end)
+  end
+
+  it("never hit at t = 0 from a far origin pointing away", function()
+    local b = obb.new2(0, 0, 1, 1, 0.3)
+    assert.is_nil(b:raycast(1e17, 1e17, 1.7e308, 1.7e308))
+    assert.is_nil(b:raycast(1e17, 0, 1, 1e-17))
+    local c = obb.new3(0, 0, 0, 1, 1, 1, 0.1, 0.2, 0.3, 0.9)
+    assert.is_nil(c:raycast(1e17, 1e17, 1e17, 1.7e308, -1.7e308, 1.7e308))
+    -- an unturned box keeps its local coordinates exact: a hit is found
+    -- from 1e300 away along a direction near DBL_MAX, at the right t
+    local t = obb.new2(0, 0, 1, 1):raycast(-1e300, 0, 1.7e308, 0)
+    assert.is_true(t ~= nil and math.abs(t - 1e300 / 1.7e308) <= 1e-15 * t)
+  end)
+end)

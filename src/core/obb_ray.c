@@ -7,8 +7,17 @@
 ** first. A direction component that is exactly zero (or -0.0) is treated as
 ** parallel to that slab, so no division by zero and no NaN: the ray is in
 ** the slab for all t or for none.
+**
+** Two guards keep the answer right for every finite input. The ray must
+** first meet the box's bounds (obb_bounds.h), the test a world makes before
+** the exact one: an origin far from the box (1e17 away from a unit box)
+** rounds its local coordinates by more than the box is wide, and only the
+** bounds, tested in world coordinates, see the miss. And a direction too
+** large to take dot products of (components near DBL_MAX) is scaled by a
+** power of two first, the parameter t scaled back after: exact.
 */
 #include "obb.h"
+#include "obb_bounds.h"
 #include "obb_query.h"
 
 /* The slab test on local origin lo and local direction ld (n axes).
@@ -45,16 +54,35 @@ static int slab_cast(int n, const double *lo, const double *ld,
   return OBB_RAY_HIT;
 }
 
+/* The power of two to scale a direction by so that its dot products
+** cannot overflow (0 for every direction below 2^1000). */
+static int direction_scale(const double *d, int n) {
+  double m = 0;
+  int i, ex = 0;
+  for (i = 0; i < n; i++)
+    if (fabs(d[i]) > m) m = fabs(d[i]);
+  if (m < 0x1p1000) return 0;
+  frexp(m, &ex);
+  return ex;
+}
+
 int obb2_raycast(const obb2 *b, const double o[2], const double d[2],
                  double max_t, double *t, double n[2]) {
-  double lo[2], ld[2], sign = 0.0, tt = 0.0;
-  int axis = 0, r;
+  double lo[2], ld[2], ds[2], bounds[6], sign = 0.0, tt = 0.0;
+  double o3[3], d3[3];
+  int axis = 0, r, k;
+  obb2_bounds(b, bounds);
+  o3[0] = o[0]; o3[1] = o[1]; o3[2] = 0;
+  d3[0] = d[0]; d3[1] = d[1]; d3[2] = 0;
+  if (!obb_box_ray(bounds, o3, d3, max_t)) return OBB_RAY_MISS;
+  k = direction_scale(d, 2);
+  ds[0] = ldexp(d[0], -k); ds[1] = ldexp(d[1], -k);
   obb2_local(b->c, b->u, o[0], o[1], lo);
-  ld[0] = d[0] * b->u[0] + d[1] * b->u[1];
-  ld[1] = d[1] * b->u[0] - d[0] * b->u[1];
-  r = slab_cast(2, lo, ld, b->e, max_t, &tt, &axis, &sign);
+  ld[0] = ds[0] * b->u[0] + ds[1] * b->u[1];
+  ld[1] = ds[1] * b->u[0] - ds[0] * b->u[1];
+  r = slab_cast(2, lo, ld, b->e, ldexp(max_t, k), &tt, &axis, &sign);
   if (r == OBB_RAY_HIT) {
-    *t = tt;
+    *t = ldexp(tt, -k);
     if (axis == 0) {
       n[0] = sign * b->u[0]; n[1] = sign * b->u[1];
     } else {
@@ -69,13 +97,17 @@ int obb2_raycast(const obb2 *b, const double o[2], const double d[2],
 
 int obb3_raycast(const obb3 *b, const double o[3], const double d[3],
                  double max_t, double *t, double n[3]) {
-  double lo[3], ld[3], sign = 0.0, tt = 0.0;
-  int axis = 0, r, i;
+  double lo[3], ld[3], ds[3], bounds[6], sign = 0.0, tt = 0.0;
+  int axis = 0, r, i, k;
+  obb3_bounds(b, bounds);
+  if (!obb_box_ray(bounds, o, d, max_t)) return OBB_RAY_MISS;
+  k = direction_scale(d, 3);
+  for (i = 0; i < 3; i++) ds[i] = ldexp(d[i], -k);
   obb3_local(b->c, b->u, o, lo);
-  for (i = 0; i < 3; i++) ld[i] = obb_dot3(d, b->u[i]);
-  r = slab_cast(3, lo, ld, b->e, max_t, &tt, &axis, &sign);
+  for (i = 0; i < 3; i++) ld[i] = obb_dot3(ds, b->u[i]);
+  r = slab_cast(3, lo, ld, b->e, ldexp(max_t, k), &tt, &axis, &sign);
   if (r == OBB_RAY_HIT) {
-    *t = tt;
+    *t = ldexp(tt, -k);
     for (i = 0; i < 3; i++) n[i] = sign * b->u[axis][i] + 0.0;
   } else if (r == OBB_RAY_INSIDE) {
     *t = 0.0; n[0] = n[1] = n[2] = 0.0;

@@ -20,6 +20,7 @@
 #ifndef OBB_TREE_H
 #define OBB_TREE_H
 
+#include "obb_bounds.h"
 #include "obb_world.h"
 
 #define OBB_TREE_NULL (-1)
@@ -72,30 +73,5 @@ int obb_tree_query(const obb_tree *t, const double box[6], obb_tree_leaf_fn f,
 typedef double (*obb_tree_ray_fn)(void *ctx, int id, double maxs);
 int obb_tree_raycast(const obb_tree *t, const double o[3], const double d[3],
                      double maxs, obb_tree_ray_fn f, void *ctx);
-
-static inline int obb_box_overlap(const double a[6], const double b[6]) {
-  return a[0] <= b[3] && b[0] <= a[3] && a[1] <= b[4] && b[1] <= a[4] &&
-         a[2] <= b[5] && b[2] <= a[5];
-}
-
-/* Does the segment o + s*d, s in [0, maxs], touch box? A zero component of
-** d tests the origin against that slab instead of dividing by zero. */
-static inline int obb_box_ray(const double box[6], const double o[3],
-                              const double d[3], double maxs) {
-  double lo = 0.0, hi = maxs;
-  int i;
-  for (i = 0; i < 3; i++) {
-    if (d[i] == 0.0) {
-      if (o[i] < box[i] || o[i] > box[i + 3]) return 0;
-    } else {
-      double s1 = (box[i] - o[i]) / d[i], s2 = (box[i + 3] - o[i]) / d[i];
-      if (s1 > s2) { double s = s1; s1 = s2; s2 = s; }
-      if (s1 > lo) lo = s1;
-      if (s2 < hi) hi = s2;
-      if (lo > hi) return 0;
-    }
-  }
-  return 1;
-}
 
 #endif

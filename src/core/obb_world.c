@@ -108,31 +108,10 @@ const void *obb_world_box(const obb_world *w, int id) {
   return BOX(w, id);
 }
 
-/* The box's bounding box, grown by a few ulps of its coordinates: the exact
-** tests round too, and a pair they call touching must never be dropped
-** because its bounding boxes, rounded the other way, just missed. */
+/* The box's bounding box (obb_bounds.h). */
 static void tight_aabb(const obb_world *w, const void *box, double out[6]) {
-  double h[3], c[3];
-  int i;
-  if (w->dim == 2) {
-    const obb2 *b = (const obb2 *)box;
-    h[0] = b->e[0] * fabs(b->u[0]) + b->e[1] * fabs(b->u[1]);
-    h[1] = b->e[0] * fabs(b->u[1]) + b->e[1] * fabs(b->u[0]);
-    h[2] = 0;
-    c[0] = b->c[0]; c[1] = b->c[1]; c[2] = 0;
-  } else {
-    const obb3 *b = (const obb3 *)box;
-    for (i = 0; i < 3; i++) {
-      h[i] = b->e[0] * fabs(b->u[0][i]) + b->e[1] * fabs(b->u[1][i]) +
-             b->e[2] * fabs(b->u[2][i]);
-      c[i] = b->c[i];
-    }
-  }
-  for (i = 0; i < 3; i++) {
-    double pad = (fabs(c[i]) + h[i]) * (8 * DBL_EPSILON);
-    out[i] = c[i] - h[i] - pad;
-    out[i + 3] = c[i] + h[i] + pad;
-  }
+  if (w->dim == 2) obb2_bounds((const obb2 *)box, out);
+  else obb3_bounds((const obb3 *)box, out);
 }
 
 /* The leaf's box: the tight box grown on every side by margin times its
