@@ -145,6 +145,16 @@ describe("type errors", function()
 end)
 
 describe("points given to a fit", function()
+  it("raise when their spread overflows, whatever the method", function()
+    for _, method in ipairs({ "tight", "covariance" }) do
+      H.assert_argerror(1, nil, "number is NaN or infinite",
+        obb.fit2, { { -1e308, 0 }, { 1e308, 1 }, { 0, 5 } }, method)
+      H.assert_argerror(1, nil, "number is NaN or infinite",
+        obb.fit3, { { 0, -1e308, 0 }, { 1, 1e308, 0 }, { 0, 5, 1 } }, method)
+      assert.equal("obb2", obb.type(obb.fit2({ { -1e307, 0 }, { 1e307, 1 } }, method)))
+    end
+  end)
+
   it("must have exactly the fit's dimension", function()
     H.assert_argerror(1, nil, "point 1 is not 2 finite numbers",
       obb.fit2, { { 0, 0, 5 }, { 1, 1, 5 } })

@@ -14,9 +14,22 @@
 #include "obb_fit.h"
 #include "obb_math.h"
 
-static obb_status check_points(const double *p, size_t count) {
-  if (count == 0) return OBB_EEMPTY;
-  return obb_all_finite(p, count) ? OBB_OK : OBB_ENOTFINITE;
+obb_status obb_check_points(const double *p, size_t n, int dim) {
+  double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL};
+  double hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+  size_t i;
+  int j;
+  if (n == 0) return OBB_EEMPTY;
+  if (!obb_all_finite(p, (size_t)dim * n)) return OBB_ENOTFINITE;
+  for (i = 0; i < n; i++)
+    for (j = 0; j < dim; j++) {
+      double x = p[(size_t)dim * i + j];
+      if (x < lo[j]) lo[j] = x;
+      if (x > hi[j]) hi[j] = x;
+    }
+  for (j = 0; j < dim; j++)
+    if (!obb_finite(hi[j] - lo[j])) return OBB_ENOTFINITE;
+  return OBB_OK;
 }
 
 /* The largest coordinate deviation from the mean (1 when there is none):
@@ -34,7 +47,7 @@ static double spread(const double *p, size_t n, int dim, const double *mean) {
 obb_status obb2_fit_points(obb2 *b, const double *xy, size_t n) {
   double mean[2] = {0, 0}, sxx = 0, syy = 0, sxy = 0, u[2], scale;
   size_t i;
-  obb_status s = check_points(xy, 2 * n);
+  obb_status s = obb_check_points(xy, n, 2);
   if (s != OBB_OK) return s;
   for (i = 0; i < n; i++) {
     mean[0] += xy[2 * i] / (double)n;
@@ -95,7 +108,7 @@ obb_status obb3_fit_points(obb3 *b, const double *xyz, size_t n) {
   double mean[3] = {0, 0, 0}, cov[3][3] = {{0}}, u[3][3], d, scale;
   size_t i;
   int j, k;
-  obb_status s = check_points(xyz, 3 * n);
+  obb_status s = obb_check_points(xyz, n, 3);
   if (s != OBB_OK) return s;
   for (i = 0; i < n; i++)
     for (j = 0; j < 3; j++) mean[j] += xyz[3 * i + j] / (double)n;

@@ -15,8 +15,8 @@ obb_status obb2_fit_points_tight(obb2 *b, const double *xy, size_t n,
   double u[2], ext[2], r[2];
   double blo[2] = {HUGE_VAL, HUGE_VAL}, bhi[2] = {-HUGE_VAL, -HUGE_VAL};
   size_t i;
-  if (n == 0) return OBB_EEMPTY;
-  if (!obb_all_finite(xy, 2 * n)) return OBB_ENOTFINITE;
+  obb_status st = obb_check_points(xy, n, 2);
+  if (st != OBB_OK) return st;
   for (i = 0; i < 2 * n; i++) {
     blo[i % 2] = fmin(blo[i % 2], xy[i]);
     bhi[i % 2] = fmax(bhi[i % 2], xy[i]);
