@@ -424,8 +424,9 @@ static int world_get(lua_State *L) {
   double v[10];
   lobb_checknargs(L, 3);
   if (!lua_isnoneornil(L, 3)) {
-    if (lw->dim == 2) *lobb_checkobb2(L, 3) = *(const obb2 *)src;
-    else *lobb_checkobb3(L, 3) = *(const obb3 *)src;
+    void *b = lobb_checkbox(L, 3, lw->dim);
+    if (lw->dim == 2) *(obb2 *)b = *(const obb2 *)src;
+    else *(obb3 *)b = *(const obb3 *)src;
     lua_settop(L, 3);
     return 1;
   }
@@ -677,8 +678,7 @@ static int world_query_box(lua_State *L) {
   lworld *lw = check_world(L);
   search q;
   scratch own;
-  const void *box = lw->dim == 2 ? (const void *)lobb_checkobb2(L, 2)
-                                 : (const void *)lobb_checkobb3(L, 2);
+  const void *box = lobb_checkbox(L, 2, lw->dim);
   int filter = begin(L, lw, &q, &own, 3, sizeof(int));
   if (obb_world_query_box(lw->w, box, on_id, &q) != 0)
     return search_failed(L, lw, &q);
