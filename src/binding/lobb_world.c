@@ -609,10 +609,11 @@ static int fill(lua_State *L) {
 ** filter runs inside the query's C call, so it cannot yield: Lua's own
 ** message says "across a C-call boundary", which this one explains. */
 static int filter_error(lua_State *L) {
-  const char *msg = lua_tostring(L, -1);
-  if (lua_type(L, -1) == LUA_TSTRING && strstr(msg, "yield across") != NULL)
-    return luaL_error(L, "a world query's filter cannot yield (%s)", msg);
-  return lua_error(L);
+  if (lua_type(L, -1) == LUA_TSTRING &&
+      strstr(lua_tostring(L, -1), "yield across") != NULL)
+    return luaL_error(L, "a world query's filter cannot yield (%s)",
+                      lua_tostring(L, -1));
+  return lua_error(L); /* any other error value goes on unchanged */
 }
 
 /* Runs the search s (already done into q) through phase 2 and returns the
