@@ -361,10 +361,14 @@ describe("rays with extreme inputs", function()
     local r = H.rng(4321 + dim)
     local w = dim == 2 and obb.world2() or obb.world3()
     local out, disagreements, hits = {}, 0, 0
-    for i = 1, n do
+    for _ = 1, n do
       local b
-      if dim == 2 then b = obb.new2(r.range(-5, 5), r.range(-5, 5), r.range(0.1, 2), r.range(0.1, 2), r.range(-3, 3))
-      else b = obb.new3(r.range(-5, 5), r.range(-5, 5), r.range(-5, 5), r.range(0.1, 2), r.range(0.1, 2), r.range(0.1, 2), r.quat()) end
+      if dim == 2 then
+        b = obb.new2(r.range(-5, 5), r.range(-5, 5), r.range(0.1, 2), r.range(0.1, 2), r.range(-3, 3))
+      else
+        b = obb.new3(r.range(-5, 5), r.range(-5, 5), r.range(-5, 5),
+          r.range(0.1, 2), r.range(0.1, 2), r.range(0.1, 2), r.quat())
+      end
       w:add(1, b)
       local o, d = {}, {}
       local far = ({ 1, 1e17, 1e200, 1e300 })[r.int(1, 4)]
