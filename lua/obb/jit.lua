@@ -18,7 +18,7 @@
 -- the box type's metatable (what getmetatable returns for a genuine box,
 -- which also holds if the metatables get a __metatable field), and, after
 -- its bytes are copied into a scratch buffer, the tag the binding writes
--- after every box (lobb_internal.h): debug.setmetatable can dress another
+-- after every box (lobb_box.h): debug.setmetatable can dress another
 -- userdata as a box, but it cannot forge the tag. Nothing here makes
 -- garbage, compiled or interpreted: scratch buffers are made once, results
 -- are plain numbers and booleans.

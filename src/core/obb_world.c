@@ -10,7 +10,6 @@
 ** afresh from the tight bounding boxes (obb_grid.c) instead: when every
 ** item moves each frame, that is linear and needs no tree upkeep.
 */
-#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <string.h>
