@@ -77,6 +77,21 @@ OBB_API const char *obb_status_string(obb_status s);
 ** obbN_from_axes refuses them; within it they are re-orthonormalised. */
 #define OBB_AXIS_TOLERANCE 1e-6
 
+/* The touching rule (README, "Precision"). Boxes are closed, and every
+** query (pairs, points, rays, segments, circles, spheres, planes, sweeps,
+** worlds) counts two shapes as touching, and so as meeting, when nothing
+** separates them by more than the band
+**   B = OBB_TOUCH_REL * S + OBB_TOUCH_COORD * M + OBB_TOUCH_FLOOR
+** where S is the size of the question (|dx| + |dy| [+ |dz|] between the two
+** centers, or the center and the point or origin, plus every half extent
+** and radius) and M the largest |coordinate| of those centers and points.
+** "Separates" is measured as the separating-axis test measures it: the gap
+** between the two projections on a candidate axis (for points, rays,
+** circles and spheres: the box grown by B on each of its axes). */
+#define OBB_TOUCH_REL 0x1p-40   /* about 9.1e-13 of the size */
+#define OBB_TOUCH_COORD 0x1p-50 /* 4 ulps of the largest coordinate */
+#define OBB_TOUCH_FLOOR 0x1p-1066 /* 256 of the smallest subnormal */
+
 typedef struct obb2 {
   double c[2]; /* center */
   double u[2]; /* unit axis 0; axis 1 is (-u[1], u[0]) */

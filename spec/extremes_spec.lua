@@ -111,20 +111,23 @@ describe("coordinates up to 1e7 with boxes of size 1e-3", function()
   end)
 end)
 
+-- The touching band of a pair this size is about 2e-6 (2^-40 of S, which
+-- counts the big box's extents), so a small box 1e-9 off the big one's
+-- face touches it, and one 1e-4 off is apart.
 describe("boxes of size 1e6 next to boxes of size 1e-6", function()
   local rng = H.rng(11)
 
-  it("axis-aligned: gaps of 1e-9 against a face", function()
+  it("axis-aligned: gaps of 1e-9 against a face touch, gaps of 1e-4 are apart", function()
     local big = obb.new2(0, 0, 1e6, 1e6)
-    for _, g in ipairs({ 1e-9, -1e-9 }) do
+    for _, g in ipairs({ 1e-4, 1e-9, -1e-9 }) do
       local x = 1e6 + 1e-6 + g
       local real = (x - 1e6) - 1e-6 -- exact: both near 1e6
       local small = obb.new2(x, 12345.678, 1e-6, 1e-6)
-      check(big:intersects(small), real <= 0, "gap " .. g)
-      check(small:intersects(big), real <= 0, "gap " .. g .. " swapped")
+      check(big:intersects(small), real <= 1e-6, "gap " .. g)
+      check(small:intersects(big), real <= 1e-6, "gap " .. g .. " swapped")
     end
     local big3 = obb.new3(0, 0, 0, 1e6, 1e6, 1e6)
-    for _, g in ipairs({ 1e-9, -1e-9 }) do
+    for _, g in ipairs({ 1e-4, 1e-9, -1e-9 }) do
       local z = 1e6 + 1e-6 + g
       local small = obb.new3(-777.25, 4242.5, z, 1e-6, 1e-6, 1e-6, 0.1, 0.2, 0.3, 0.9)
       -- the small box is turned, so its reach along z is its support
@@ -132,22 +135,22 @@ describe("boxes of size 1e6 next to boxes of size 1e-6", function()
       local ax = H.quat_axes(q[1], q[2], q[3], q[4])
       local reach = 1e-6 * (math.abs(ax[1][3]) + math.abs(ax[2][3]) + math.abs(ax[3][3]))
       local real = (z - 1e6) - reach
-      check(big3:intersects(small), real <= 0, "3D gap " .. g)
-      check(small:intersects(big3), real <= 0, "3D gap " .. g .. " swapped")
+      check(big3:intersects(small), real <= 1e-6, "3D gap " .. g)
+      check(small:intersects(big3), real <= 1e-6, "3D gap " .. g .. " swapped")
     end
   end)
 
-  it("rotated: a 1e-6 box 1e-8 off a turned 1e6 face, and 1e-8 into it", function()
+  it("rotated: a 1e-6 box 1e-4 off a turned 1e6 face is apart; 1e-8 off or into it touches", function()
     for _ = 1, 50 do
       local q = { rng.quat() }
       local big = new3({ 0, 0, 0 }, { 1e6, 2e5, 3e5 }, q)
       -- a small box with the same turn, just off the big one's +x face
-      for _, g in ipairs({ 1e-8, -1e-8 }) do
+      for _, g in ipairs({ 1e-4, 1e-8, -1e-8 }) do
         local local_c = { 1e6 + 1e-6 + g, rng.range(-1e5, 1e5), rng.range(-1e5, 1e5) }
         local c = qrot(q, local_c)
         local small = new3(c, { 1e-6, 1e-6, 1e-6 }, q)
-        check(big:intersects(small), g < 0, "gap " .. g)
-        check(small:intersects(big), g < 0, "gap " .. g .. " swapped")
+        check(big:intersects(small), g < 1e-6, "gap " .. g)
+        check(small:intersects(big), g < 1e-6, "gap " .. g .. " swapped")
       end
     end
   end)
@@ -279,12 +282,19 @@ describe("touching", function()
     end
   end)
 
-  it("2D: one ulp apart is apart", function()
+  -- The band of unit boxes 2 apart: 2^-40 * (2 + 4) = 5.5e-12, and of a
+  -- point at (1, 0) against the unit box: 2^-40 * (1 + 2) = 2.7e-12 (the
+  -- coordinates' share, 2^-50 * 2, is far below).
+  it("2D: a few ulps apart touch; a band apart is apart", function()
     local a = obb.new2(0, 0, 1, 1)
     local up = 2 + 2 ^ -51 -- the next double above 2
-    assert.is_false(a:intersects(obb.new2(up, 0, 1, 1)))
-    assert.is_false(a:intersects(obb.new2(up, up, 1, 1)))
-    assert.is_false(a:contains(1 + 2 ^ -52, 0))
+    assert.is_true(a:intersects(obb.new2(up, 0, 1, 1)))
+    assert.is_true(a:intersects(obb.new2(up, up, 1, 1)))
+    assert.is_true(a:contains(1 + 2 ^ -52, 0))
+    assert.is_true(a:intersects(obb.new2(2 + 5e-12, 0, 1, 1)))
+    assert.is_false(a:intersects(obb.new2(2 + 6e-12, 0, 1, 1)))
+    assert.is_true(a:contains(1 + 2.6e-12, 0))
+    assert.is_false(a:contains(1 + 2.8e-12, 0))
     assert.is_true(a:contains(1, -1))
     assert.is_true(a:contains(-1, 1))
   end)
@@ -297,28 +307,37 @@ describe("touching", function()
       assert.is_true(b:intersects(a))
     end
     local up = 2 + 2 ^ -51
-    assert.is_false(a:intersects(obb.new3(up, 0, 0, 1, 1, 1)))
-    assert.is_false(a:intersects(obb.new3(up, up, up, 1, 1, 1)))
+    assert.is_true(a:intersects(obb.new3(up, 0, 0, 1, 1, 1)))
+    assert.is_true(a:intersects(obb.new3(up, up, up, 1, 1, 1)))
     assert.is_true(a:contains(1, 1, 1))
-    assert.is_false(a:contains(1, 1, 1 + 2 ^ -52))
+    assert.is_true(a:contains(1, 1, 1 + 2 ^ -52))
+    -- bands: 2^-40 * (2 + 6) = 7.3e-12 for the pair, 2^-40 * (3 + 3) for
+    -- the point (1, 1, 1 + x)
+    assert.is_true(a:intersects(obb.new3(2 + 7e-12, 0, 0, 1, 1, 1)))
+    assert.is_false(a:intersects(obb.new3(2 + 8e-12, 0, 0, 1, 1, 1)))
+    assert.is_true(a:contains(1, 1, 1 + 5.3e-12))
+    assert.is_false(a:contains(1, 1, 1 + 5.6e-12))
   end)
 
   it("zero-size boxes touch like points and segments", function()
     local a = obb.new2(0, 0, 1, 1)
     assert.is_true(a:intersects(obb.new2(1, 1, 0, 0)))       -- a point on the corner
     assert.is_true(a:intersects(obb.new2(1, 0, 0, 5)))       -- a segment along the side
-    assert.is_false(a:intersects(obb.new2(1 + 2 ^ -52, 0, 0, 5)))
+    assert.is_true(a:intersects(obb.new2(1 + 2 ^ -52, 0, 0, 5)))
+    assert.is_false(a:intersects(obb.new2(1 + 1e-10, 0, 0, 5)))
     assert.is_true(obb.new2(3, 3, 0, 0):intersects(obb.new2(3, 3, 0, 0)))
     local p = obb.new3(0, 0, 0, 0, 0, 0)
     assert.is_true(p:intersects(obb.new3(1, 0, 0, 1, 0, 0)))
     assert.is_true(p:intersects(obb.new3(0, 0, 0, 0, 0, 0)))
-    assert.is_false(p:intersects(obb.new3(1 + 2 ^ -52, 0, 0, 1, 0, 0)))
+    assert.is_true(p:intersects(obb.new3(1 + 2 ^ -52, 0, 0, 1, 0, 0)))
+    assert.is_false(p:intersects(obb.new3(1 + 1e-10, 0, 0, 1, 0, 0)))
   end)
 
   it("a box flush inside another, sharing faces, is contained", function()
     assert.is_true(obb.new2(0, 0, 2, 2):contains(obb.new2(1, 1, 1, 1)))
-    -- one ulp of the outer extent beyond it is outside
-    assert.is_false(obb.new2(0, 0, 2, 2):contains(obb.new2(1 + 2 ^ -51, 1, 1, 1)))
+    -- an ulp beyond is within the band; 1e-10 beyond is outside
+    assert.is_true(obb.new2(0, 0, 2, 2):contains(obb.new2(1 + 2 ^ -51, 1, 1, 1)))
+    assert.is_false(obb.new2(0, 0, 2, 2):contains(obb.new2(1 + 1e-10, 1, 1, 1)))
     assert.is_true(obb.new3(0, 0, 0, 2, 2, 2):contains(obb.new3(1, -1, 0, 1, 1, 2)))
     -- a box contains itself and the same box turned a quarter turn
     local b = obb.new2(5, 5, 1, 3, 0.7)

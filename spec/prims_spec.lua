@@ -82,9 +82,9 @@ describe("intersects_circle (2D)", function()
     assert.is_true(b:intersects_circle(0, 0, 100)) -- box inside the disc
     assert.is_true(b:intersects_circle(1.5, 0, 0.6))
     assert.is_true(b:intersects_circle(2, 0, 1)) -- touching a face
-    assert.is_false(b:intersects_circle(2, 0, 1 - 1e-12))
+    assert.is_false(b:intersects_circle(2, 0, 1 - 1e-10))
     assert.is_true(b:intersects_circle(4, 5, 5)) -- touching the corner (1,1)
-    assert.is_false(b:intersects_circle(4, 5, 5 - 1e-12))
+    assert.is_false(b:intersects_circle(4, 5, 5 - 1e-10))
     assert.is_false(b:intersects_circle(2, 2, 1.4)) -- near the corner, apart
     assert.is_true(b:intersects_circle(1, 0.5, 0)) -- a point on the edge
     assert.is_false(b:intersects_circle(1.01, 0.5, 0))
@@ -134,11 +134,11 @@ describe("intersects_sphere (3D)", function()
   it("tests balls against faces, edges and corners", function()
     assert.is_true(b:intersects_sphere(0, 0, 0, 0.5))
     assert.is_true(b:intersects_sphere(3, 0, 0, 2)) -- touching a face
-    assert.is_false(b:intersects_sphere(3, 0, 0, 2 - 1e-12))
+    assert.is_false(b:intersects_sphere(3, 0, 0, 2 - 1e-10))
     assert.is_true(b:intersects_sphere(4, 6, 0, 5)) -- touching an edge
-    assert.is_false(b:intersects_sphere(4, 6, 0, 5 - 1e-12))
+    assert.is_false(b:intersects_sphere(4, 6, 0, 5 - 1e-10))
     assert.is_true(b:intersects_sphere(2, 4, 5, 3)) -- touching the corner (1,2,3)
-    assert.is_false(b:intersects_sphere(2, 4, 5, 3 - 1e-12))
+    assert.is_false(b:intersects_sphere(2, 4, 5, 3 - 1e-10))
     assert.is_true(b:intersects_sphere(1, 2, 3, 0))
   end)
 
@@ -179,8 +179,9 @@ describe("plane_side (3D)", function()
     assert.equal(0, b:plane_side(1, 0, 0, 0.5)) -- crossing
     assert.equal(0, b:plane_side(1, 0, 0, 1)) -- touching the face x = 1
     assert.equal(0, b:plane_side(0, 0, -1, 3)) -- touching z = -3
-    assert.equal(-1, b:plane_side(0, 0, -1, 3 + 1e-12)) -- z = -3 - 1e-12
-    assert.equal(1, b:plane_side(0, 0, -1, -3 - 1e-12)) -- z = 3 + 1e-12
+    assert.equal(-1, b:plane_side(0, 0, -1, 3 + 1e-10)) -- z = -3 - 1e-10
+    assert.equal(0, b:plane_side(0, 0, -1, 3 + 1e-13)) -- within the band
+    assert.equal(1, b:plane_side(0, 0, -1, -3 - 1e-10)) -- z = 3 + 1e-10
   end)
 
   it("accepts a normal of any length", function()

@@ -26,6 +26,14 @@ int luaopen_obb(lua_State *L) {
   lobb_open_world(L, mt2, mt3); /* the module table on top */
   lua_pushliteral(L, OBB_VERSION);
   lua_setfield(L, lib, "_VERSION");
+  /* the touching rule's constants (obb.h), for scripts that reason
+  ** about it */
+  lua_pushnumber(L, OBB_TOUCH_REL);
+  lua_setfield(L, lib, "TOUCH_REL");
+  lua_pushnumber(L, OBB_TOUCH_COORD);
+  lua_setfield(L, lib, "TOUCH_COORD");
+  lua_pushnumber(L, OBB_TOUCH_FLOOR);
+  lua_setfield(L, lib, "TOUCH_FLOOR");
   lobb_open_jit(L, lib); /* the FFI fast path, under LuaJIT */
   return 1;
 }

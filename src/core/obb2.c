@@ -4,6 +4,7 @@
 */
 #include "obb.h"
 #include "obb_math.h"
+#include "obb_touch.h"
 
 const char *obb_status_string(obb_status s) {
   switch (s) {
@@ -111,10 +112,10 @@ double obb2_angle(const obb2 *b) {
 
 /* Separating-axis test in a's frame: the axes are a's two and b's two. On
 ** each, the boxes overlap unless the projected distance between centers
-** exceeds the sum of the projection radii (e0*|a0.L| + e1*|a1.L|). Strict
-** '>' makes touching boxes intersect. */
+** exceeds the sum of the projection radii (e0*|a0.L| + e1*|a1.L|) by more
+** than the band (obb_touch.h): touching boxes intersect. */
 int obb2_intersects(const obb2 *a, const obb2 *b) {
-  double d[2], t0, t1, c, s, ac, as;
+  double d[2], t0, t1, c, s, ac, as, band = obb2_pair_band(a, b);
   const double *ea = a->e, *eb = b->e;
   int apart;
   d[0] = b->c[0] - a->c[0];
@@ -132,31 +133,35 @@ int obb2_intersects(const obb2 *a, const obb2 *b) {
   ** overlapping and separate pairs the early returns cost more in
   ** mispredicted branches than they save (bench/core_bench.c: about 16 ns
   ** per test with them, 9 ns without, on the README's machine). */
-  apart = (fabs(t0) > ea[0] + eb[0] * ac + eb[1] * as) |
-          (fabs(t1) > ea[1] + eb[0] * as + eb[1] * ac) |
+  apart = (fabs(t0) > ea[0] + eb[0] * ac + eb[1] * as + band) |
+          (fabs(t1) > ea[1] + eb[0] * as + eb[1] * ac + band) |
           (fabs(d[0] * b->u[0] + d[1] * b->u[1]) >
-           eb[0] + ea[0] * ac + ea[1] * as) |
+           eb[0] + ea[0] * ac + ea[1] * as + band) |
           (fabs(d[1] * b->u[0] - d[0] * b->u[1]) >
-           eb[1] + ea[0] * as + ea[1] * ac);
+           eb[1] + ea[0] * as + ea[1] * ac + band);
   return !apart;
 }
 
 int obb2_contains_point(const obb2 *b, const double p[2]) {
   double l[2];
   obb2_local(b->c, b->u, p[0], p[1], l);
-  return fabs(l[0]) <= b->e[0] && fabs(l[1]) <= b->e[1];
+  return obb_inside(2, l, b->e, obb2_point_band(b, p, 0.0));
 }
 
 /* inner lies in outer iff, on each of outer's axes, inner's projection
-** (center offset plus projection radius) stays within outer's extent. */
+** (center offset plus projection radius) stays within outer's extent,
+** grown by the pair's band. Only boxes that intersect can contain: at the
+** band's edge the two tests, computed differently, could otherwise
+** disagree by rounding. */
 int obb2_contains_box(const obb2 *outer, const obb2 *inner) {
-  double l[2], c, s;
+  double l[2], c, s, band = obb2_pair_band(outer, inner);
   const double *eo = outer->e, *ei = inner->e;
   obb2_local(outer->c, outer->u, inner->c[0], inner->c[1], l);
   c = obb_snap_abs(outer->u[0] * inner->u[0] + outer->u[1] * inner->u[1]);
   s = obb_snap_abs(outer->u[0] * inner->u[1] - outer->u[1] * inner->u[0]);
-  return fabs(l[0]) + (ei[0] * c + ei[1] * s) <= eo[0] &&
-         fabs(l[1]) + (ei[0] * s + ei[1] * c) <= eo[1];
+  return fabs(l[0]) + (ei[0] * c + ei[1] * s) <= eo[0] + band &&
+         fabs(l[1]) + (ei[0] * s + ei[1] * c) <= eo[1] + band &&
+         obb2_intersects(outer, inner);
 }
 
 /* The image of the box is the parallelogram spanned by v_i = e_i * L u_i.

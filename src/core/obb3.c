@@ -12,6 +12,7 @@
 
 #include "obb.h"
 #include "obb_math.h"
+#include "obb_touch.h"
 
 static obb_status check_extents3(const double e[3]) {
   if (!obb_all_finite(e, 3)) return OBB_ENOTFINITE;
@@ -205,7 +206,7 @@ static double diff_of_products(double a, double b, double c, double d) {
 ** on every call of the fast test, not only on the rare unsure ones */
 __attribute__((noinline))
 #endif
-static int intersects_precise(const obb3 *a, const obb3 *b) {
+static int intersects_precise(const obb3 *a, const obb3 *b, double band) {
   double d[3];
   int i, k;
   for (i = 0; i < 3; i++) d[i] = b->c[i] - a->c[i];
@@ -224,7 +225,7 @@ static int intersects_precise(const obb3 *a, const obb3 *b) {
       ra += a->e[k] * obb_abs_up(obb_dot3(a->u[k], l));
       rb += b->e[k] * obb_abs_up(obb_dot3(b->u[k], l));
     }
-    if (fabs(obb_dot3(d, l)) > ra + rb) return 0;
+    if (fabs(obb_dot3(d, l)) > ra + rb + band) return 0;
   }
   return 1;
 }
@@ -255,7 +256,7 @@ static int intersects_scalar(const obb3 *a, const obb3 *b) {
 #ifdef __clang__
 #pragma STDC FP_CONTRACT OFF /* gcc -std=c99 never contracts */
 #endif
-  double R[3][3], AR[3][3], t[3], d[3], tol;
+  double R[3][3], AR[3][3], t[3], d[3], tol, band = obb3_pair_band(a, b);
   const double *ea = a->e, *eb = b->e;
   int i, j, unsure = 0;
   for (i = 0; i < 3; i++) d[i] = b->c[i] - a->c[i];
@@ -270,7 +271,7 @@ static int intersects_scalar(const obb3 *a, const obb3 *b) {
   }
   for (i = 0; i < 3; i++)
     if (fabs(t[i]) > ea[i] + eb[0] * AR[i][0] + eb[1] * AR[i][1] +
-                         eb[2] * AR[i][2])
+                         eb[2] * AR[i][2] + band)
       return 0;
   /* b's face axes project d directly rather than through t and R: the
   ** same cost, no extra rounding, and then every face test gives the same
@@ -278,7 +279,7 @@ static int intersects_scalar(const obb3 *a, const obb3 *b) {
   ** obb3_contains_point accepts is never separated from a by rounding). */
   for (j = 0; j < 3; j++)
     if (fabs(obb_dot3(d, b->u[j])) >
-        eb[j] + ea[0] * AR[0][j] + ea[1] * AR[1][j] + ea[2] * AR[2][j])
+        eb[j] + ea[0] * AR[0][j] + ea[1] * AR[1][j] + ea[2] * AR[2][j] + band)
       return 0;
   tol = SAT_UNSURE * (fabs(t[0]) + fabs(t[1]) + fabs(t[2]) + ea[0] + ea[1] +
                       ea[2] + eb[0] + eb[1] + eb[2]);
@@ -289,11 +290,11 @@ static int intersects_scalar(const obb3 *a, const obb3 *b) {
       double ra = ea[i1] * AR[i2][j] + ea[i2] * AR[i1][j];
       double rb = eb[j1] * AR[i][j2] + eb[j2] * AR[i][j1];
       double gap = fabs(t[i2] * R[i1][j] - t[i1] * R[i2][j]) - (ra + rb);
-      if (gap > tol) return 0;
+      if (gap > tol + band) return 0;
       if (gap >= -tol) unsure = 1;
     }
   }
-  return unsure ? intersects_precise(a, b) : 1;
+  return unsure ? intersects_precise(a, b, band) : 1;
 }
 
 /* ---- pairs of doubles (SSE2, NEON) ----------------------------------- */
@@ -353,7 +354,9 @@ static int intersects_pairs(const obb3 *a, const obb3 *b) {
   v2d r0, r1, r2, rc2, t01, s01, ts2, q0, q1, q2, qc2, qk0, qk1;
   v2d g0, g1, g2, g3, eb12, eb20;
   v2i apart, unsure;
-  double d2, r22, q22, t0, t1, t2, tol, g4;
+  double d2, r22, q22, t0, t1, t2, tol, tolb, g4;
+  double band = obb3_pair_band(a, b);
+  v2d vband = bc(band);
   d01 = ld2(b->c) - ld2(a->c);
   d2 = b->c[2] - a->c[2];
   dx = bc(d01[0]); dy = bc(d01[1]); dz = bc(d2);
@@ -377,17 +380,18 @@ static int intersects_pairs(const obb3 *a, const obb3 *b) {
   qk1 = pr(q0[1], q1[1]); /* (|R01|, |R11|) */
   /* face axes: a0 and a1; b0 and b1; a2 and b2 */
   apart = (v2i)(vabs(t01) > ld2(ea) + bc(eb[0]) * qk0 + bc(eb[1]) * qk1 +
-                               bc(eb[2]) * qc2);
+                               bc(eb[2]) * qc2 + vband);
   apart |= (v2i)(vabs(s01) > ld2(eb) + bc(ea[0]) * q0 + bc(ea[1]) * q1 +
-                                bc(ea[2]) * q2);
+                                bc(ea[2]) * q2 + vband);
   apart |= (v2i)(vabs(ts2) > pr(ea[2], eb[2]) +
                                 pr(eb[0], ea[0]) * pr(q2[0], qc2[0]) +
                                 pr(eb[1], ea[1]) * pr(q2[1], qc2[1]) +
-                                pr(eb[2], ea[2]) * bc(q22));
+                                pr(eb[2], ea[2]) * bc(q22) + vband);
   if (any2(apart)) return 0;
   t0 = t01[0]; t1 = t01[1]; t2 = ts2[0];
   tol = SAT_UNSURE * (fabs(t0) + fabs(t1) + fabs(t2) + ea[0] + ea[1] +
                       ea[2] + eb[0] + eb[1] + eb[2]);
+  tolb = tol + band;
   /* edge axes a_i x b_j: lanes j = 0, 1 for each i, then lanes i = 0, 1
   ** for j = 2, then (2, 2) alone */
   eb12 = pr(eb[1], eb[2]);
@@ -408,15 +412,16 @@ static int intersects_pairs(const obb3 *a, const obb3 *b) {
   g4 = fabs(t1 * rc2[0] - t0 * rc2[1]) -
        ((ea[0] * qc2[1] + ea[1] * qc2[0]) + (eb[0] * q2[1] + eb[1] * q2[0]));
   {
-    v2d vt = bc(tol), nt = bc(-tol);
+    v2d vt = bc(tolb), nt = bc(-tol);
     apart |= (v2i)(g0 > vt) | (v2i)(g1 > vt) | (v2i)(g2 > vt) |
              (v2i)(g3 > vt);
     unsure = (v2i)(g0 >= nt) | (v2i)(g1 >= nt) | (v2i)(g2 >= nt) |
              (v2i)(g3 >= nt);
   }
   {
-    int in = !(any2(apart) | (g4 > tol));
-    if (in & (any2(unsure) | (g4 >= -tol))) return intersects_precise(a, b);
+    int in = !(any2(apart) | (g4 > tolb));
+    if (in & (any2(unsure) | (g4 >= -tol)))
+      return intersects_precise(a, b, band);
     return in;
   }
 }
@@ -497,7 +502,7 @@ static int intersects_pairs(const obb3 *a, const obb3 *b) {
 ** for nothing, as in the reference; when tol is inf (coordinates near
 ** DBL_MAX), the reference itself decides. */
 __attribute__((target("avx2"), noinline)) static int edges_near_zero(
-    const obb3 *a, const obb3 *b, __m256d gmax) {
+    const obb3 *a, const obb3 *b, __m256d gmax, double band) {
 #ifdef __clang__
 #pragma STDC FP_CONTRACT OFF
 #endif
@@ -510,9 +515,9 @@ __attribute__((target("avx2"), noinline)) static int edges_near_zero(
          fabs(obb_dot3(d, a->u[2])) + ea[0] + ea[1] + ea[2] + eb[0] + eb[1] +
          eb[2]);
   if (!(tol < HUGE_VAL)) return intersects_scalar(a, b);
-  if (MASK3(GT4(gmax, ALL4(tol)))) return 0;
+  if (MASK3(GT4(gmax, ALL4(tol + band)))) return 0;
   if (MASK3(_mm256_cmp_pd(gmax, ALL4(-tol), _CMP_GE_OQ)))
-    return intersects_precise(a, b);
+    return intersects_precise(a, b, band);
   return 1;
 }
 
@@ -527,7 +532,9 @@ __attribute__((target("avx2"))) static int intersects_avx2(const obb3 *a,
   const double *ea = a->e, *eb = b->e;
   const double(*au)[3] = a->u;
   __m256d dx, dy, dz, a0, a1, a2, b0, b1, b2, t, s, m0, m1, m2, q0, q1, q2;
-  __m256d at, eav, ebv, apart, g0, g1, g2, gmax, tolu;
+  __m256d at, eav, ebv, apart, g0, g1, g2, gmax, tolu, tolub;
+  const double band = obb3_pair_band(a, b);
+  const __m256d vband = ALL4(band);
   dx = ALL4(b->c[0] - a->c[0]);
   dy = ALL4(b->c[1] - a->c[1]);
   dz = ALL4(b->c[2] - a->c[2]);
@@ -551,10 +558,11 @@ __attribute__((target("avx2"))) static int intersects_avx2(const obb3 *a,
     __m128d lo = _mm256_castpd256_pd128(v);
     double sum = (lo[0] + lo[1]) + v[2];
     tolu = ALL4((sum + sum) * (SAT_UNSURE * (1 + 0x1p-40) / 2));
+    tolub = tolu + vband;
   }
   /* b's face axes: the rows of AR summed down, lane j */
   apart = GT4(ABS4(s), ebv + ALL4(ea[0]) * q0 + ALL4(ea[1]) * q1 +
-                           ALL4(ea[2]) * q2);
+                           ALL4(ea[2]) * q2 + vband);
   { /* a's face axes: the columns of AR summed down, lane i */
     __m256d u0 = _mm256_unpacklo_pd(q0, q1), u1 = _mm256_unpackhi_pd(q0, q1);
     __m256d c0 = _mm256_insertf128_pd(u0, _mm256_castpd256_pd128(q2), 1);
@@ -563,7 +571,7 @@ __attribute__((target("avx2"))) static int intersects_avx2(const obb3 *a,
     __m256d c2 = _mm256_permute2f128_pd(u0, q2, 0x31);
     apart = _mm256_or_pd(apart, GT4(at, eav + ALL4(eb[0]) * c0 +
                                            ALL4(eb[1]) * c1 +
-                                           ALL4(eb[2]) * c2));
+                                           ALL4(eb[2]) * c2 + vband));
   }
   { /* edge axes a_i x b_j: row i, lane j */
     __m256d t0 = _mm256_permute4x64_pd(t, 0x00);
@@ -588,9 +596,9 @@ __attribute__((target("avx2"))) static int intersects_avx2(const obb3 *a,
   {
     /* separated lanes in bits 3..5, lanes near zero in bits 0..2: only
     ** 1..7 (nothing separated, something near zero) needs a second look */
-    unsigned w = MASK3(_mm256_or_pd(apart, GT4(gmax, tolu))) << 3 |
+    unsigned w = MASK3(_mm256_or_pd(apart, GT4(gmax, tolub))) << 3 |
                  MASK3(_mm256_cmp_pd(gmax, -tolu, _CMP_GE_OQ));
-    if (w - 1u < 7u) return edges_near_zero(a, b, gmax);
+    if (w - 1u < 7u) return edges_near_zero(a, b, gmax, band);
     return w == 0;
   }
 }
@@ -615,21 +623,20 @@ int obb3_intersects(const obb3 *a, const obb3 *b) {
 int obb3_contains_point(const obb3 *b, const double p[3]) {
   double l[3];
   obb3_local(b->c, b->u, p, l);
-  return fabs(l[0]) <= b->e[0] && fabs(l[1]) <= b->e[1] &&
-         fabs(l[2]) <= b->e[2];
+  return obb_inside(3, l, b->e, obb3_point_band(b, p, 0.0));
 }
 
 int obb3_contains_box(const obb3 *outer, const obb3 *inner) {
-  double l[3];
+  double l[3], band = obb3_pair_band(outer, inner);
   int i, j;
   obb3_local(outer->c, outer->u, inner->c, l);
   for (i = 0; i < 3; i++) {
     double r = fabs(l[i]);
     for (j = 0; j < 3; j++)
       r += inner->e[j] * obb_snap_abs(obb_dot3(outer->u[i], inner->u[j]));
-    if (!(r <= outer->e[i])) return 0;
+    if (!(r <= outer->e[i] + band)) return 0;
   }
-  return 1;
+  return obb3_intersects(outer, inner); /* as obb2_contains_box */
 }
 
 /* Any unit vector perpendicular to unit v. */

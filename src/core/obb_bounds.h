@@ -15,15 +15,25 @@
 
 #include "obb.h"
 #include "obb_math.h"
+#include "obb_touch.h"
 
-/* The box's bounding box, grown by a few ulps of its coordinates: the exact
-** tests round too, and a pair they call touching must never be dropped
-** because its bounding boxes, rounded the other way, just missed. */
+/* Bounds are grown by this many touching bands (obb_touch.h) of what they
+** hold: a pair the exact tests call touching is apart by at most its band
+** on their axes, so by at most sqrt(3) bands in any direction, and must
+** never be dropped because its bounding boxes just missed. The factor
+** leaves room for the rounding of the bounds themselves; the cost is a
+** few more candidates within 1e-10 of touching. */
+#define OBB_BOUNDS_BANDS 32
+
+/* The box's bounding box, grown as above. */
 static inline void obb_pad_bounds(const double c[3], const double h[3],
                                   double out[6]) {
+  double m = 0.0, pad;
   int i;
+  for (i = 0; i < 3; i++)
+    if (fabs(c[i]) + h[i] > m) m = fabs(c[i]) + h[i];
+  pad = OBB_BOUNDS_BANDS * obb_band(h[0] + h[1] + h[2], m);
   for (i = 0; i < 3; i++) {
-    double pad = (fabs(c[i]) + h[i]) * (8 * DBL_EPSILON);
     out[i] = c[i] - h[i] - pad;
     out[i + 3] = c[i] + h[i] + pad;
   }
@@ -52,12 +62,35 @@ static inline int obb_box_overlap(const double a[6], const double b[6]) {
          a[2] <= b[5] && b[2] <= a[5];
 }
 
-/* Does the segment o + s*d, s in [0, maxs], touch box? A zero component of
-** d tests the origin against that slab instead of dividing by zero. */
-static inline int obb_box_ray(const double box[6], const double o[3],
-                              const double d[3], double maxs) {
-  double lo = 0.0, hi = maxs;
+/* The band of a ray from o against any box inside bounds box, grown as
+** obb_pad_bounds grows: a ray's band counts the distance from its origin
+** (obb_touch.h), which the box's own bounds cannot know. It only grows
+** from a box's bounds to bounds around them, as a tree's nodes are. */
+static inline double obb_ray_pad(const double box[6], const double o[3]) {
+  double S = 0.0, M = 0.0;
   int i;
+  for (i = 0; i < 3; i++) {
+    double mid = 0.5 * box[i] + 0.5 * box[i + 3];
+    double half = 0.5 * box[i + 3] - 0.5 * box[i];
+    S += fabs(o[i] - mid) + 2 * half;
+    if (fabs(o[i]) > M) M = fabs(o[i]);
+    if (fabs(box[i]) > M) M = fabs(box[i]);
+    if (fabs(box[i + 3]) > M) M = fabs(box[i + 3]);
+  }
+  return OBB_BOUNDS_BANDS * obb_band(S, M);
+}
+
+/* Does the segment o + s*d, s in [0, maxs], touch box, grown by the ray's
+** band (obb_ray_pad)? A zero component of d tests the origin against that
+** slab instead of dividing by zero. */
+static inline int obb_box_ray(const double bounds[6], const double o[3],
+                              const double d[3], double maxs) {
+  double lo = 0.0, hi = maxs, box[6], pad = obb_ray_pad(bounds, o);
+  int i;
+  for (i = 0; i < 3; i++) {
+    box[i] = bounds[i] - pad;
+    box[i + 3] = bounds[i + 3] + pad;
+  }
   for (i = 0; i < 3; i++) {
     if (d[i] == 0.0) {
       if (o[i] < box[i] || o[i] > box[i + 3]) return 0;

@@ -18,10 +18,12 @@
 #include "obb.h"
 #include "obb_math.h"
 #include "obb_sat.h"
+#include "obb_touch.h"
 
-/* Clipped vertices within this many ulps of the configuration's size of
-** the reference face still count (at depth 0), and count once when they
-** coincide: touching boxes keep their contacts despite rounding. */
+/* Clipped vertices within this many ulps of the configuration's size,
+** plus the touching band (obb_touch.h), of the reference face still count
+** (at depth 0), and count once when they coincide: touching boxes keep
+** their contacts despite rounding. */
 #define KEEP_ULPS 64
 /* Ties: choices between candidates (which incident face, which contacts
 ** to keep) within this much of each other, relative to the quantity's
@@ -47,7 +49,7 @@ int obb2_contacts(const obb2 *a, const obb2 *b, double n[2], double pts[6]) {
   obb2_sat_axes(a, b, &ax);
   k = obb2_sat_min(a, b, &ax, n, &depth);
   if (k < 0) return 0;
-  tol = KEEP_ULPS * DBL_EPSILON * ax.scale;
+  tol = KEEP_ULPS * DBL_EPSILON * ax.scale + obb2_pair_band(a, b);
   /* The reference face's outward normal N points at the incident box. */
   if (k < 2) {
     ref = a; inc = b; N[0] = -n[0]; N[1] = -n[1];
@@ -267,7 +269,7 @@ int obb3_contacts(const obb3 *a, const obb3 *b, double n[3],
                  depth, pts);
     return 1;
   }
-  tol = KEEP_ULPS * DBL_EPSILON * ax.scale;
+  tol = KEEP_ULPS * DBL_EPSILON * ax.scale + obb3_pair_band(a, b);
   if (id < 3) {
     ref = a; inc = b; fa = id;
     for (q = 0; q < 3; q++) N[q] = -n[q];

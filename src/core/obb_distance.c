@@ -4,7 +4,9 @@
 **
 ** Point queries clamp the point's local coordinates to the extents
 ** (Ericson, ClosestPtPointOBB, 5.1.4) and measure the excess in the local
-** frame, so the distance carries no rounding from the world offset.
+** frame, so the distance carries no rounding from the world offset. A
+** point that contains accepts (within the touching band, obb_touch.h) is
+** at distance 0 and is its own closest point, so the two always agree.
 **
 ** Box to box: two disjoint convex polytopes are closest at a vertex of one
 ** and a point of the other, or (3D only) at a point of an edge of each.
@@ -17,6 +19,7 @@
 */
 #include "obb.h"
 #include "obb_query.h"
+#include "obb_touch.h"
 
 /* ---- points, 2D ------------------------------------------------------ */
 
@@ -28,7 +31,7 @@ static void to_world2(const obb2 *b, const double l[2], double out[2]) {
 void obb2_closest_point(const obb2 *b, const double p[2], double out[2]) {
   double l[2];
   obb2_local(b->c, b->u, p[0], p[1], l);
-  if (fabs(l[0]) <= b->e[0] && fabs(l[1]) <= b->e[1]) {
+  if (obb_inside(2, l, b->e, obb2_point_band(b, p, 0.0))) {
     out[0] = p[0]; out[1] = p[1];
     return;
   }
@@ -40,14 +43,17 @@ void obb2_closest_point(const obb2 *b, const double p[2], double out[2]) {
 double obb2_distance_point(const obb2 *b, const double p[2]) {
   double l[2];
   obb2_local(b->c, b->u, p[0], p[1], l);
+  if (obb_inside(2, l, b->e, obb2_point_band(b, p, 0.0))) return 0.0;
   return obb_len3(obb_excess(l[0], b->e[0]), obb_excess(l[1], b->e[1]), 0);
 }
 
+/* Inside, minus the depth below the nearest face: 0 within the band. */
 double obb2_signed_distance(const obb2 *b, const double p[2]) {
   double l[2];
   obb2_local(b->c, b->u, p[0], p[1], l);
-  if (fabs(l[0]) <= b->e[0] && fabs(l[1]) <= b->e[1])
-    return -fmin(b->e[0] - fabs(l[0]), b->e[1] - fabs(l[1])) + 0.0;
+  if (obb_inside(2, l, b->e, obb2_point_band(b, p, 0.0)))
+    return -fmax(fmin(b->e[0] - fabs(l[0]), b->e[1] - fabs(l[1])), 0.0) +
+           0.0;
   return obb_len3(obb_excess(l[0], b->e[0]), obb_excess(l[1], b->e[1]), 0);
 }
 
@@ -60,15 +66,11 @@ static void to_world3(const obb3 *b, const double l[3], double out[3]) {
              l[2] * b->u[2][i];
 }
 
-static int inside3(const double l[3], const double e[3]) {
-  return fabs(l[0]) <= e[0] && fabs(l[1]) <= e[1] && fabs(l[2]) <= e[2];
-}
-
 void obb3_closest_point(const obb3 *b, const double p[3], double out[3]) {
   double l[3];
   int i;
   obb3_local(b->c, b->u, p, l);
-  if (inside3(l, b->e)) {
+  if (obb_inside(3, l, b->e, obb3_point_band(b, p, 0.0))) {
     for (i = 0; i < 3; i++) out[i] = p[i];
     return;
   }
@@ -79,6 +81,7 @@ void obb3_closest_point(const obb3 *b, const double p[3], double out[3]) {
 double obb3_distance_point(const obb3 *b, const double p[3]) {
   double l[3];
   obb3_local(b->c, b->u, p, l);
+  if (obb_inside(3, l, b->e, obb3_point_band(b, p, 0.0))) return 0.0;
   return obb_len3(obb_excess(l[0], b->e[0]), obb_excess(l[1], b->e[1]),
                   obb_excess(l[2], b->e[2]));
 }
@@ -86,9 +89,10 @@ double obb3_distance_point(const obb3 *b, const double p[3]) {
 double obb3_signed_distance(const obb3 *b, const double p[3]) {
   double l[3];
   obb3_local(b->c, b->u, p, l);
-  if (inside3(l, b->e))
-    return -fmin(b->e[0] - fabs(l[0]),
-                 fmin(b->e[1] - fabs(l[1]), b->e[2] - fabs(l[2]))) + 0.0;
+  if (obb_inside(3, l, b->e, obb3_point_band(b, p, 0.0)))
+    return -fmax(fmin(b->e[0] - fabs(l[0]),
+                      fmin(b->e[1] - fabs(l[1]), b->e[2] - fabs(l[2]))),
+                 0.0) + 0.0;
   return obb_len3(obb_excess(l[0], b->e[0]), obb_excess(l[1], b->e[1]),
                   obb_excess(l[2], b->e[2]));
 }
@@ -182,6 +186,14 @@ static void vertices_vs_box2(const double t[2], double r[2][2],
   }
 }
 
+/* Boxes that touch within the band but share no point exactly: both
+** closest points become the midpoint of the two, which is within the band
+** of both boxes, so the distance is 0 and the points coincide. */
+static void meet2(double la[2], double lb[2]) {
+  int k;
+  for (k = 0; k < 2; k++) la[k] = lb[k] = 0.5 * la[k] + 0.5 * lb[k];
+}
+
 double obb2_distance(const obb2 *a, const obb2 *b, double pa[2],
                      double pb[2]) {
   double tb[2], rb[2][2], ta[2], ra[2][2], la[2], lb[2], qa[2], qb[2];
@@ -201,6 +213,7 @@ double obb2_distance(const obb2 *a, const obb2 *b, double pa[2],
     back2(tb, rb, qa, la);
     back2(tb, rb, qb, lb);
   }
+  if (hit) meet2(la, lb);
   to_world2(a, la, pa);
   to_world2(a, lb, pb);
   return hit ? 0.0 : d;
@@ -405,6 +418,11 @@ static void edges_vs_edges3(const double ea[3], int mask_a, double vb[8][3],
   }
 }
 
+static void meet3(double la[3], double lb[3]) {
+  int k;
+  for (k = 0; k < 3; k++) la[k] = lb[k] = 0.5 * la[k] + 0.5 * lb[k];
+}
+
 double obb3_distance(const obb3 *a, const obb3 *b, double pa[3],
                      double pb[3]) {
   double tb[3], rb[3][3], ta[3], ra[3][3], la[3], lb[3], qa[3], qb[3];
@@ -435,6 +453,7 @@ double obb3_distance(const obb3 *a, const obb3 *b, double pa[3],
       edges_vs_edges3(a->e, mask_a, vb, mask_b, &d, la, lb);
     }
   }
+  if (hit) meet3(la, lb);
   to_world3(a, la, pa);
   to_world3(a, lb, pb);
   return hit ? 0.0 : d;

@@ -22,9 +22,10 @@ double obb_diff_of_products(double a, double b, double c, double d) {
 ** equal when picking the least, so exact ties (a box centered on another,
 ** identical boxes) go to the lower axis id, not to rounding noise. */
 #define TIE_ULPS 16
-/* Overlaps this close to zero are left to obbN_intersects, so that
-** penetration (and contacts) report nothing exactly when intersects is
-** false, even for boxes that touch up to rounding. */
+/* Overlaps below this many ulps of the configuration's size are left to
+** obbN_intersects, so that penetration (and contacts, and sweeps) report
+** nothing exactly when intersects is false: boxes apart by less than the
+** touching band (obb_touch.h) intersect, at depth 0. */
 #define UNSURE_ULPS 256
 /* Squared length below which an edge cross product is recomputed
 ** accurately: its direction error is then at most about 1e-14. */
@@ -127,13 +128,10 @@ static int least_overlap(const double *s, const double *r, int n,
   return bk;
 }
 
-/* Is the least overlap conclusive? 1 yes (overlap), 0 yes (apart), -1 ask
-** obbN_intersects. */
+/* Is the least overlap conclusive? 1 yes (overlap), -1 ask
+** obbN_intersects, whose band decides touching. */
 static int decide(double min, double scale) {
-  double unsure = UNSURE_ULPS * DBL_EPSILON * scale;
-  if (min > unsure) return 1;
-  if (min < -unsure) return 0;
-  return -1;
+  return min > UNSURE_ULPS * DBL_EPSILON * scale ? 1 : -1;
 }
 
 int obb2_sat_min(const obb2 *a, const obb2 *b, const obb_axes2 *ax,

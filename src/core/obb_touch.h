@@ -1,0 +1,100 @@
+/*
+** obb_touch.h: the touching rule, written once (internal).
+**
+** A box is closed, but a box built, turned or moved in doubles is only
+** known to rounding: cos(pi/2) is not 0, a corner is rounded to its last
+** bit, a neighbour placed flush lands a few ulps off. Asked exactly, such
+** shapes come out apart about half the time, and two queries about one pair
+** can disagree. So every query decides with the same band B (obb.h):
+**
+**   B = OBB_TOUCH_REL * S + OBB_TOUCH_COORD * M + OBB_TOUCH_FLOOR
+**
+** - S, the size of the question: |dx| + |dy| (+ |dz|) between the centers
+**   (or the center and the point, the ray's origin, the circle's center)
+**   plus every half extent and radius. Rounding in every test and in every
+**   construction is a few dozen ulps of S at most; 2^-40 is about 4,000
+**   ulps, so nothing that touches is ever left apart, and yet 1,000 times
+**   finer than 1e-9 (docs/precision.md has the measurements).
+** - M, the largest |coordinate| of those centers and points: a point at
+**   x = 1e7 is only known to 2e-9, whatever the box's size, so a tiny box
+**   far out still contains its own corners. 2^-50 is 4 ulps of M.
+** - The floor, for sizes in the subnormal range, where rounding is
+**   absolute (2^-1074 per operation) instead of relative.
+**
+** Pairs of boxes are apart when the separating-axis test finds an axis on
+** which their projections are further apart than B; everything else (a
+** point, a ray, a segment, a circle, a sphere) meets a box when it meets
+** the box grown by B along each of its axes.
+*/
+#ifndef OBB_TOUCH_H
+#define OBB_TOUCH_H
+
+#include "obb.h"
+#include "obb_math.h"
+
+static inline double obb_band(double S, double M) {
+  return OBB_TOUCH_REL * S + OBB_TOUCH_COORD * M + OBB_TOUCH_FLOOR;
+}
+
+static inline double obb_max3(double a, double b, double c) {
+  double m = a > b ? a : b;
+  return m > c ? m : c;
+}
+
+/* The band of a pair of boxes: symmetric in a and b, bit for bit. */
+static inline double obb2_pair_band(const obb2 *a, const obb2 *b) {
+  double S = fabs(b->c[0] - a->c[0]) + fabs(b->c[1] - a->c[1]) +
+             ((a->e[0] + a->e[1]) + (b->e[0] + b->e[1]));
+  double ma = fabs(a->c[0]) > fabs(a->c[1]) ? fabs(a->c[0]) : fabs(a->c[1]);
+  double mb = fabs(b->c[0]) > fabs(b->c[1]) ? fabs(b->c[0]) : fabs(b->c[1]);
+  return obb_band(S, ma > mb ? ma : mb);
+}
+
+static inline double obb3_pair_band(const obb3 *a, const obb3 *b) {
+  double S = fabs(b->c[0] - a->c[0]) + fabs(b->c[1] - a->c[1]) +
+             fabs(b->c[2] - a->c[2]) +
+             ((a->e[0] + a->e[1] + a->e[2]) + (b->e[0] + b->e[1] + b->e[2]));
+  double ma = obb_max3(fabs(a->c[0]), fabs(a->c[1]), fabs(a->c[2]));
+  double mb = obb_max3(fabs(b->c[0]), fabs(b->c[1]), fabs(b->c[2]));
+  return obb_band(S, ma > mb ? ma : mb);
+}
+
+/* The band of a box and a point (a ray's origin, a segment's farther end,
+** a circle's or sphere's center), with r the radius (0 for points). */
+static inline double obb2_point_band(const obb2 *b, const double p[2],
+                                     double r) {
+  double S = fabs(p[0] - b->c[0]) + fabs(p[1] - b->c[1]) +
+             ((b->e[0] + b->e[1]) + r);
+  double M = obb_max3(fabs(b->c[0]), fabs(b->c[1]),
+                      fabs(p[0]) > fabs(p[1]) ? fabs(p[0]) : fabs(p[1]));
+  return obb_band(S, M);
+}
+
+static inline double obb3_point_band(const obb3 *b, const double p[3],
+                                     double r) {
+  double S = fabs(p[0] - b->c[0]) + fabs(p[1] - b->c[1]) +
+             fabs(p[2] - b->c[2]) + ((b->e[0] + b->e[1] + b->e[2]) + r);
+  double M = obb_max3(obb_max3(fabs(b->c[0]), fabs(b->c[1]), fabs(b->c[2])),
+                      obb_max3(fabs(p[0]), fabs(p[1]), fabs(p[2])), 0.0);
+  return obb_band(S, M);
+}
+
+/* The box's half extents grown by the band. */
+static inline void obb_grow(int n, const double *e, double band,
+                            double *out) {
+  int i;
+  for (i = 0; i < n; i++) out[i] = e[i] + band;
+}
+
+/* Whether local coordinates l lie in the box of half extents e grown by
+** band: the one point-in-box test (contains, distances, rays, segments,
+** circles, spheres and worlds all come here). */
+static inline int obb_inside(int n, const double *l, const double *e,
+                             double band) {
+  int i;
+  for (i = 0; i < n; i++)
+    if (!(fabs(l[i]) <= e[i] + band)) return 0;
+  return 1;
+}
+
+#endif
