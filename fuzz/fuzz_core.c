@@ -10,13 +10,15 @@
 **   - a constructor either fails (leaving its output untouched) or gives a
 **     valid box with finite numbers; a box built from an angle has the
 **     axis (cos, sin) of it, each within 1 ulp of long double cosl, sinl;
-**   - 2D intersects is symmetric, a box intersects and contains itself,
-**     contains(box) implies intersects (unless the pair touches, within
-**     PRECISION_BAND), a box contains its center and (within rounding) its
+**   - intersects is symmetric, a box intersects and contains itself,
+**     contains(box) implies intersects, a box contains its center and its
 **     corners, and its aabb holds its corners;
-**   - intersects and contains agree with a reference computed in long
-**     double unless the configuration is within PRECISION_BAND of touching,
-**     the band the README promises;
+**   - intersects and contains follow the touching rule (obb.h, README
+**     "Precision") against a reference computed in long double: apart by
+**     more than the band B = OBB_TOUCH_REL * S + OBB_TOUCH_COORD * M +
+**     OBB_TOUCH_FLOOR is apart, by less is touching; only within SLACK of
+**     the band's edge, the rounding of the double tests, may either answer
+**     come;
 **   - a fitted box contains every point exactly;
 **   - transform either fails leaving the box unchanged or encloses the
 **     image of every corner;
@@ -32,10 +34,12 @@
 
 #include "obb.h"
 
-/* Relative width of the band around touching in which either answer is
-** accepted: 1e-12 of the configuration's size (center distance plus all
-** half extents). The README's "Precision" section states this number. */
-#define PRECISION_BAND 1e-12
+/* The rounding of the tests themselves, relative to the configuration's
+** size (center distance plus all half extents): within this of the band's
+** edge either answer is right. 2^-44 is 256 ulps, a sixteenth of the band.
+** In absolute terms, for subnormal sizes, 2^-1068: a quarter of its floor. */
+#define SLACK 0x1p-44
+#define SLACK_FLOOR 0x1p-1068
 
 /* Inputs at most this large cannot overflow a sum of a few of them. */
 #define MODERATE 1e300
@@ -185,23 +189,28 @@ static long double size3(const obb3 *a, const obb3 *b) {
   return s;
 }
 
-/* Whether the configuration is within the band around touching, where
-** either answer is right and two queries may even disagree (a point on the
-** boundary of a turned box, whose axes are unit only to an ulp, can be
-** contained and yet be separated from it by an ulp). */
-static int touching(long double margin, long double size) {
-  if (!(size <= MODERATE)) return 1; /* sums may overflow: no promise */
-  return fabsl(margin) <= PRECISION_BAND * size + TINY;
+/* The touching band of the pair (obb.h), in long double. */
+static long double band3(const obb3 *a, const obb3 *b) {
+  long double m = 0;
+  int k;
+  for (k = 0; k < 3; k++) {
+    if (fabsl((long double)a->c[k]) > m) m = fabsl((long double)a->c[k]);
+    if (fabsl((long double)b->c[k]) > m) m = fabsl((long double)b->c[k]);
+  }
+  return OBB_TOUCH_REL * size3(a, b) + OBB_TOUCH_COORD * m + OBB_TOUCH_FLOOR;
 }
 
-/* Whether the answer matches the reference (or the case is within the
-** band, where either answer is right). */
-static int answer_ok(int got, long double margin, long double size) {
-  long double band;
+/* Whether the answer follows the touching rule: got (touching or
+** contained) must be false when the reference gap (or excess) exceeds the
+** band by more than the slack, true when it is below the band by more. */
+static int rule_ok(int got, long double gap, const obb3 *a, const obb3 *b) {
+  long double size = size3(a, b), band = band3(a, b), slack;
   if (!(size <= MODERATE)) return 1; /* sums may overflow: no promise */
-  band = PRECISION_BAND * size + TINY;
-  return !(margin > band && got) && !(margin < -band && !got);
+  slack = SLACK * size + SLACK_FLOOR;
+  return !(gap > band + slack && got) && !(gap < band - slack && !got);
 }
+
+static long double maxl(long double x, long double y) { return x > y ? x : y; }
 
 /* Prints a box to stderr before a broken rule, so a finding can be turned
 ** into a spec without a debugger. */
@@ -266,7 +275,6 @@ static void check_box2(const obb2 *b) {
   double corners[8], box[4], a = obb2_angle(b);
   double m = fabs(b->c[0]) + fabs(b->c[1]) + b->e[0] + b->e[1];
   double tol = 8 * DBL_EPSILON * m + TINY;
-  obb2 big = *b;
   int k;
   if (!obb2_intersects(b, b)) FAIL("2D box does not intersect itself");
   if (!obb2_contains_box(b, b)) FAIL("2D box does not contain itself");
@@ -278,11 +286,10 @@ static void check_box2(const obb2 *b) {
   obb2_aabb(b, box);
   if (!finite_all(corners, 8) || !finite_all(box, 4))
     FAIL("2D corners or aabb not finite");
-  big.e[0] += tol; big.e[1] += tol;
   for (k = 0; k < 4; k++) {
     double x = corners[2 * k], y = corners[2 * k + 1];
-    if (!obb2_contains_point(&big, corners + 2 * k))
-      FAIL("2D corner outside its box");
+    if (!obb2_contains_point(b, corners + 2 * k))
+      FAIL("2D corner outside its box"); /* the touching rule: exactly */
     if (x < box[0] - tol || x > box[2] + tol || y < box[1] - tol ||
         y > box[3] + tol)
       FAIL("2D corner outside its aabb");
@@ -303,20 +310,20 @@ static void pair2(reader *r) {
   cab = obb2_contains_box(&a, &b);
   a3 = lift2(&a); b3 = lift2(&b);
   if (ab != ba) broken = "2D intersects not symmetric";
-  else if (cab && !ab && !touching(ref_gap3(&a3, &b3), size3(&a3, &b3)))
-    broken = "2D contains(box) without intersects";
-  else if (!answer_ok(ab, ref_gap3(&a3, &b3), size3(&a3, &b3)))
-    broken = "2D intersects wrong";
-  else if (!answer_ok(cab, ref_excess3(&a3, &b3), size3(&a3, &b3)))
-    broken = "2D contains(box) wrong";
+  else if (cab && !ab) broken = "2D contains(box) without intersects";
+  else if (!rule_ok(ab, ref_gap3(&a3, &b3), &a3, &b3))
+    broken = "2D intersects breaks the touching rule";
+  else if (!rule_ok(cab, maxl(ref_excess3(&a3, &b3), ref_gap3(&a3, &b3)),
+                    &a3, &b3))
+    broken = "2D contains(box) breaks the touching rule";
   p[0] = number(r); p[1] = number(r);
   if (broken == NULL && isfinite(p[0]) && isfinite(p[1])) {
     obb3 pt;
     memset(&pt, 0, sizeof pt);
     pt.c[0] = p[0]; pt.c[1] = p[1];
     pt.u[0][0] = pt.u[1][1] = pt.u[2][2] = 1;
-    if (!answer_ok(obb2_contains_point(&a, p), ref_excess3(&a3, &pt),
-                   size3(&a3, &pt))) {
+    if (!rule_ok(obb2_contains_point(&a, p), ref_excess3(&a3, &pt), &a3,
+                 &pt)) {
       fprintf(stderr, "point %.17g %.17g\n", p[0], p[1]);
       broken = "2D contains(point) wrong";
     }
@@ -415,7 +422,7 @@ static int build3(reader *r, obb3 *b) {
 
 static void check_box3(const obb3 *b) {
   double corners[24], box[6], q[4], m = 0, tol;
-  obb3 big = *b, again;
+  obb3 again;
   int k;
   if (!obb3_intersects(b, b)) FAIL("3D box does not intersect itself");
   if (!obb3_contains_box(b, b)) FAIL("3D box does not contain itself");
@@ -435,11 +442,10 @@ static void check_box3(const obb3 *b) {
   obb3_aabb(b, box);
   if (!finite_all(corners, 24) || !finite_all(box, 6))
     FAIL("3D corners or aabb not finite");
-  for (k = 0; k < 3; k++) big.e[k] += tol;
   for (k = 0; k < 8; k++) {
     const double *p = corners + 3 * k;
     int i;
-    if (!obb3_contains_point(&big, p)) FAIL("3D corner outside its box");
+    if (!obb3_contains_point(b, p)) FAIL("3D corner outside its box");
     for (i = 0; i < 3; i++)
       if (p[i] < box[i] - tol || p[i] > box[i + 3] + tol)
         FAIL("3D corner outside its aabb");
@@ -448,7 +454,6 @@ static void check_box3(const obb3 *b) {
 
 static void pair3(reader *r) {
   obb3 a, b, pt;
-  long double size;
   int ab, ba, cab, cba;
   const char *broken = NULL;
   if (!build3(r, &a) || !build3(r, &b)) return;
@@ -458,21 +463,19 @@ static void pair3(reader *r) {
   ba = obb3_intersects(&b, &a);
   cab = obb3_contains_box(&a, &b);
   cba = obb3_contains_box(&b, &a);
-  size = size3(&a, &b);
-  if ((cab || cba) && !(ab && ba) && !touching(ref_gap3(&a, &b), size))
+  if ((cab || cba) && !(ab && ba))
     broken = "3D contains(box) without intersects";
-  else if (!answer_ok(ab, ref_gap3(&a, &b), size))
-    broken = "3D intersects(a, b) wrong";
-  else if (!answer_ok(ba, ref_gap3(&a, &b), size))
-    broken = "3D intersects(b, a) wrong";
-  else if (!answer_ok(cab, ref_excess3(&a, &b), size))
-    broken = "3D contains(box) wrong";
+  else if (ab != ba) broken = "3D intersects not symmetric";
+  else if (!rule_ok(ab, ref_gap3(&a, &b), &a, &b))
+    broken = "3D intersects breaks the touching rule";
+  else if (!rule_ok(cab, maxl(ref_excess3(&a, &b), ref_gap3(&a, &b)), &a, &b))
+    broken = "3D contains(box) breaks the touching rule";
   memset(&pt, 0, sizeof pt);
   pt.c[0] = number(r); pt.c[1] = number(r); pt.c[2] = number(r);
   pt.u[0][0] = pt.u[1][1] = pt.u[2][2] = 1;
   if (broken == NULL && finite_all(pt.c, 3) &&
-      !answer_ok(obb3_contains_point(&a, pt.c), ref_excess3(&a, &pt),
-                 size3(&a, &pt))) {
+      !rule_ok(obb3_contains_point(&a, pt.c), ref_excess3(&a, &pt), &a,
+               &pt)) {
     fprintf(stderr, "point %.17g %.17g %.17g\n", pt.c[0], pt.c[1], pt.c[2]);
     broken = "3D contains(point) wrong";
   }
