@@ -532,9 +532,21 @@ __attribute__((target("avx2"))) static int intersects_avx2(const obb3 *a,
   const double *ea = a->e, *eb = b->e;
   const double(*au)[3] = a->u;
   __m256d dx, dy, dz, a0, a1, a2, b0, b1, b2, t, s, m0, m1, m2, q0, q1, q2;
-  __m256d at, eav, ebv, apart, g0, g1, g2, gmax, tolu, tolub;
-  const double band = obb3_pair_band(a, b);
-  const __m256d vband = ALL4(band);
+  __m256d at, eav, ebv, apart, g0, g1, g2, gmax, tolu, tolub, vband;
+  double band;
+  eav = EXTENTS3(ea);
+  ebv = EXTENTS3(eb);
+  { /* the band, as obb3_pair_band computes it, lane i holding
+    ** |d_i| + (ea_i + eb_i) and max(|ca_i|, |cb_i|) (lane 3: c[3] is the
+    ** first axis entry, finite, and ignored) */
+    __m256d ca = _mm256_loadu_pd(a->c), cb = _mm256_loadu_pd(b->c);
+    __m256d sv = ABS4(cb - ca) + (eav + ebv);
+    __m256d mv = _mm256_max_pd(ABS4(ca), ABS4(cb));
+    __m128d m01 = _mm256_castpd256_pd128(mv);
+    double m = m01[0] > m01[1] ? m01[0] : m01[1];
+    band = obb_band((sv[0] + sv[1]) + sv[2], m > mv[2] ? m : mv[2]);
+    vband = ALL4(band);
+  }
   dx = ALL4(b->c[0] - a->c[0]);
   dy = ALL4(b->c[1] - a->c[1]);
   dz = ALL4(b->c[2] - a->c[2]);
@@ -549,8 +561,6 @@ __attribute__((target("avx2"))) static int intersects_avx2(const obb3 *a,
   q0 = ABS4(m0); q0 = _mm256_blendv_pd(q0, one, GT4(q0, near1));
   q1 = ABS4(m1); q1 = _mm256_blendv_pd(q1, one, GT4(q1, near1));
   q2 = ABS4(m2); q2 = _mm256_blendv_pd(q2, one, GT4(q2, near1));
-  eav = EXTENTS3(ea);
-  ebv = EXTENTS3(eb);
   at = ABS4(t);
   { /* tolu; sum + sum overflows exactly when sum >= 2^1023, the only case
     ** in which the sequential sum might have overflowed (tol = inf) */
