@@ -294,6 +294,18 @@ $(TRIG_CHECK): test/trig_check.c $(CORE_OBJ) $(TRIG_SCALAR) $(HEADERS)
 check-trig: $(TRIG_CHECK)
 	$(TRIG_CHECK)
 
+#   make check-builds test/builds_check.c: the three builds of the 3D test
+#                     (scalar, SSE2/NEON pairs, AVX2) give the same verdicts
+#                     on 2 million random and near-touching pairs.
+.PHONY: check-builds
+BUILDS_CHECK = $(BUILD)/builds_check
+check-builds: $(HEADERS) | $(BUILD)
+	$(CC) $(WARNFLAGS) $(CFLAGS) $(INCLUDES) -U__SSE2__ -DOBB_NO_AVX2 -o $(BUILDS_CHECK)-scalar test/builds_check.c $(CORE_SRC) $(LDLIBS)
+	$(CC) $(WARNFLAGS) $(CFLAGS) $(INCLUDES) -DOBB_NO_AVX2 -o $(BUILDS_CHECK)-pairs test/builds_check.c $(CORE_SRC) $(LDLIBS)
+	$(CC) $(WARNFLAGS) $(CFLAGS) $(INCLUDES) -o $(BUILDS_CHECK) test/builds_check.c $(CORE_SRC) $(LDLIBS)
+	s=`$(BUILDS_CHECK)-scalar` && p=`$(BUILDS_CHECK)-pairs` && v=`$(BUILDS_CHECK)` && \
+	  echo "scalar $$s, pairs $$p, default $$v" && test "$$s" = "$$p" && test "$$p" = "$$v"
+
 # ---- benchmarks (not tests) --------------------------------------------------
 #   make bench        prints one table, every row measured in this run: the C
 #                     core's pair tests (bench/core_bench.c), the pair test
