@@ -18,7 +18,7 @@
 **
 ** Conventions
 **   - Boxes are closed: touching counts as intersecting, a point on the
-**     boundary is contained. Half extents may be zero (a segment, a flat
+**     boundary is contained, all by one rule with a band (OBB_TOUCH_*). Half extents may be zero (a segment, a flat
 **     rectangle, a point).
 **   - Angles are radians, counter-clockwise positive in a y-up frame.
 **   - Quaternions are (x, y, z, w) with w the scalar part.
@@ -186,13 +186,16 @@ OBB_API void obb3_aabb(const obb3 *b, double out[6]); /* min xyz, max xyz */
 ** segment o..o+d). d must not be zero (a zero d is a miss unless o is in
 ** the box). On a hit n is the outward normal of the face entered first;
 ** at an edge or corner the face of the axis with the largest entry time,
-** lower axis index on ties. Grazing a face, edge or corner is a hit. */
+** lower axis index on ties. A ray passing within the touching band of a
+** face, edge or corner is a hit (its t the entry into the box grown by the
+** band); an origin within the band is inside. */
 OBB_API int obb2_raycast(const obb2 *b, const double o[2], const double d[2],
                  double max_t, double *t, double n[2]);
 OBB_API int obb3_raycast(const obb3 *b, const double o[3], const double d[3],
                  double max_t, double *t, double n[3]);
 
-/* Closed segment p..q against the closed box (a point when p == q). */
+/* Closed segment p..q against the closed box (a point when p == q: then
+** exactly obbN_contains_point), with the larger band of its two ends. */
 OBB_API int obb2_intersects_segment(const obb2 *b, const double p[2],
                             const double q[2]);
 OBB_API int obb3_intersects_segment(const obb3 *b, const double p[3],
@@ -200,7 +203,8 @@ OBB_API int obb3_intersects_segment(const obb3 *b, const double p[3],
 
 /* The point of the box nearest p (p itself when inside); the distance to
 ** it (0 inside); the signed distance (minus the distance to the nearest
-** face inside, 0 on the boundary). */
+** face inside, 0 within the band of the boundary). "Inside" is exactly
+** what obbN_contains_point accepts. */
 OBB_API void obb2_closest_point(const obb2 *b, const double p[2], double out[2]);
 OBB_API double obb2_distance_point(const obb2 *b, const double p[2]);
 OBB_API double obb2_signed_distance(const obb2 *b, const double p[2]);
@@ -213,7 +217,8 @@ OBB_API double obb3_signed_distance(const obb3 *b, const double p[3]);
 ** edge-edge pairs). When the boxes touch or overlap the result is 0 and
 ** pa = pb is a point of both: b's center if a contains it, else a's center
 ** if b contains it, else the middle of the first edge (a's edges, then
-** b's) that crosses the other box. */
+** b's) that crosses the other box, else (boxes that touch only within the
+** band) the midpoint of the closest points. */
 OBB_API double obb2_distance(const obb2 *a, const obb2 *b, double pa[2],
                      double pb[2]);
 OBB_API double obb3_distance(const obb3 *a, const obb3 *b, double pa[3],
@@ -222,11 +227,13 @@ OBB_API double obb3_distance(const obb3 *a, const obb3 *b, double pa[3],
 /* Containment classification of b against a. */
 #define OBB_DISJOINT 0
 #define OBB_INTERSECTS 1 /* they touch or overlap, a does not contain b */
+/* (the verdicts of obbN_contains_box and obbN_intersects) */
 #define OBB_CONTAINS 2   /* every point of b is in a */
 OBB_API int obb2_classify(const obb2 *a, const obb2 *b);
 OBB_API int obb3_classify(const obb3 *a, const obb3 *b);
 
-/* Closed disc / ball of radius r >= 0 against the closed box. */
+/* Closed disc / ball of radius r >= 0 against the closed box, grown by the
+** band (S counts r): with r = 0, exactly obbN_contains_point. */
 OBB_API int obb2_intersects_circle(const obb2 *b, const double c[2], double r);
 OBB_API int obb3_intersects_sphere(const obb3 *b, const double c[3], double r);
 
@@ -309,7 +316,8 @@ OBB_API int obb3_contacts(const obb3 *a, const obb3 *b, double n[3],
 ** [0, 1]. Returns 1 with the time t of first contact and the unit normal
 ** n there (a's way out, as above), or 0 when they do not touch during the
 ** step. Boxes touching or overlapping at the start give t = 0 and the
-** penetration normal. */
+** penetration normal. t is the time the boxes meet exactly, or, for boxes
+** that only pass within the band, the first time they are within it. */
 OBB_API int obb2_sweep(const obb2 *a, const obb2 *b, const double va[2],
                const double vb[2], double *t, double n[2]);
 OBB_API int obb3_sweep(const obb3 *a, const obb3 *b, const double va[3],

@@ -384,14 +384,19 @@ local function near_pair(r, dim)
   end
   local cb = {}
   for i = 1, dim do cb[i] = f[i] - vs[i] end
+  local band = band_of(ca, ha, cb, hb)
   if r.int(0, 1) == 0 then
     for i = 1, dim do cb[i] = nudge(r, cb[i]) end
   else
-    local gap = r.range(-2, 2) * band_of(ca, ha, cb, hb)
+    local gap = r.range(-2, 2) * band
     for i = 1, dim do cb[i] = cb[i] + sgn * gap * ua[k][i] end
   end
   b:set_center(unpack(cb, 1, dim))
-  return a, b
+  -- b moved off a's face by half a band more: if it still touches, the
+  -- pair touches with room to spare
+  local off = {}
+  for i = 1, dim do off[i] = sgn * 0.5 * band * ua[k][i] end
+  return a, b, b:clone():translate(unpack(off, 1, dim)):intersects(a)
 end
 
 local function check_near_pairs(dim, seed)
@@ -408,6 +413,59 @@ local function check_near_pairs(dim, seed)
   end)
   print(("%dD near-touching pairs: %d of %d touching, 0 disagreements")
     :format(dim, touching, PAIRS))
+end
+
+-- Grazing sweeps: b passes a along a's face (a near-touching pair at time
+-- tau, moved along a's other axes, and a little along the face normal).
+-- When the boxes touch at tau with room to spare (they still touch moved
+-- half a band apart) the sweep is a hit; and at every reported t the moved
+-- boxes intersect. (Near the band's edge, intersects of the moved boxes
+-- flickers with the rounding of their centers along the way, so a hit
+-- there is not required.)
+local function check_sweeps(dim, seed)
+  local r = H.rng(seed)
+  local hits = 0
+  count_failures(dim .. "D grazing sweeps", math.floor(PAIRS / 10), function()
+    local a, b, robust = near_pair(r, dim)
+    local _, ha, ua = parts(a, dim)
+    local v = {}
+    for i = 1, dim do v[i] = 0 end
+    for j = 1, dim do
+      local f = (r.int(1, 3) == 1 and 1e-9 or 1) * ha[j] * r.range(-3, 3)
+      for i = 1, dim do v[i] = v[i] + f * ua[j][i] end
+    end
+    local tau = r.uniform()
+    local start = b:clone():translate(unpack((function()
+      local d = {}
+      for i = 1, dim do d[i] = -v[i] * tau end
+      return d
+    end)(), 1, dim))
+    local touching = a:intersects(b)
+    local za = { zeros(dim) }
+    local args = {}
+    for i = 1, dim do args[i] = v[i]; args[dim + i] = za[i] end
+    local t = start:sweep(a, unpack(args, 1, 2 * dim)) -- start moves, a stays
+    if t == nil then
+      if touching and robust then
+        -- the sweep may only miss when start, moved by tau * v, is not
+        -- the configuration that touched (rounding of the move)
+        local d = {}
+        for i = 1, dim do d[i] = v[i] * tau end
+        if start:clone():translate(unpack(d, 1, dim)):intersects(a) then
+          return false, "touching at tau, the sweep missed"
+        end
+      end
+      return true
+    end
+    hits = hits + 1
+    local d = {}
+    for i = 1, dim do d[i] = v[i] * t end
+    if not start:clone():translate(unpack(d, 1, dim)):intersects(a) then
+      return false, "not intersecting at the reported t " .. t
+    end
+    return true
+  end)
+  print(("%dD grazing sweeps: %d hits, 0 disagreements"):format(dim, hits))
 end
 
 -- Points a few ulps either side of a face, edge or corner: contains,
@@ -488,6 +546,9 @@ describe("the touching rule", function()
       end)
       it("near-touching pairs get one verdict from every query", function()
         check_near_pairs(dim, 1500 + dim)
+      end)
+      it("grazing sweeps hit whenever the boxes touch, and intersect at t", function()
+        check_sweeps(dim, 1700 + dim)
       end)
       it("near-boundary points get one verdict from every point query", function()
         check_near_points(dim, 1600 + dim)

@@ -231,7 +231,12 @@ static int intersects_precise(const obb3 *a, const obb3 *b, double band) {
 }
 
 /* Rounding allowance of the fast test, relative to the configuration's
-** size: far above its real error (a few dozen ulps), far below 1e-12. */
+** size: far above its real error (a few dozen ulps), far below the
+** touching band (obb_touch.h). An edge gap (on the unnormalised axis
+** a_i x b_j, so shorter than the true gap) above the allowance plus the
+** band separates by more than the band; one below minus the allowance
+** does not separate; between, the precise test measures it on the unit
+** axis against the band. */
 #define SAT_UNSURE (256 * DBL_EPSILON)
 
 /* Ericson's TestOBBOBB: the 15 axes in a's frame, with R = a's axes dotted
@@ -487,11 +492,12 @@ static int intersects_pairs(const obb3 *a, const obb3 *b) {
 ** additions). So the lanes are compared against tolu instead, the same
 ** nine terms summed as a short tree and scaled up by 1 + 2^-40: each sum
 ** is within 8 ulps of the exact one, so tolu >= tol always (and tolu is
-** inf when tol might be, NaN when tol is). A gap above tolu separates
-** (above tol too), one below -tolu is sure (below -tol too); only a gap
-** within tolu of zero, which touching boxes and near-parallel edges give
-** (and every overlapping pair of aligned boxes, which then goes to the
-** precise test), is decided again with tol itself, by edges_near_zero.
+** inf when tol might be, NaN when tol is). A gap above tolu plus the
+** touching band separates (above tol plus the band too), one below -tolu
+** is sure (below -tol too); only a gap between, which touching boxes and
+** near-parallel edges give (and every overlapping pair of aligned boxes,
+** which then goes to the precise test), is decided again with tol itself,
+** by edges_near_zero.
 ** The verdicts are joined into one word before the one branch: written
 ** as `in && unsure`, GCC makes two branches, the first unpredictable. */
 

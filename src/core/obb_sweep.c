@@ -16,10 +16,11 @@
 ** no part) when the boxes reach each other. Boxes that only graze, passing
 ** within the band without meeting, still touch: on each axis the
 ** projections then count as overlapping while |s(t)| <= r + B. The band
-** depends on where the boxes are, so it is taken first at its largest over
-** the step (at one of its ends: it is convex in t), which finds every
-** contact intersects could report, then at the time found. Either time is
-** settled against obbN_intersects itself.
+** depends on where the boxes are, so it is taken at its largest over the
+** step (at one of its ends: it is convex in t), which bounds every time
+** intersects could report; within those bounds the first time it does is
+** searched for (graze). Either way the time reported is one at which
+** obbN_intersects holds for the moved boxes.
 */
 #include "obb.h"
 #include "obb_math.h"
@@ -32,9 +33,11 @@
 
 /* Intersects per-axis entry/exit intervals over the n axes, each radius
 ** grown by band. Returns the index of the axis entered last, with its
-** entry time in *t, or -1 when the intervals do not meet within [0, 1]. */
+** entry time in *t and the first exit in *t_out, or -1 when the intervals
+** do not meet within [0, 1]. */
 static int first_contact(const double *s, const double *r, const double *v,
-                         int n, double band, double *t, double *t_err) {
+                         int n, double band, double *t, double *t_out,
+                         double *t_err) {
   double enter = -1, exit = 1, tie = 0;
   int k, best = -1;
   for (k = 0; k < n; k++) {
@@ -56,15 +59,61 @@ static int first_contact(const double *s, const double *r, const double *v,
   }
   if (best < 0 || enter > exit || enter > 1 || exit < 0) return -1;
   *t = fmax(enter, 0.0);
+  *t_out = fmin(exit, 1.0);
   *t_err = tie;
   return best;
 }
+
+/* Whether the boxes of a sweep, moved to time t, intersect. */
+typedef int (*touch_at_fn)(const void *ctx, double t);
+
+/* Grazing boxes (they pass within the band without meeting) touch while
+** their gap is within a band that itself changes as they move, so there
+** is no formula for the time: the first time in [lo, hi] at which they
+** intersect is found by 32 samples, then bisection to the last bit, or -1
+** when no sample touches (a contact so brief, at the band's very edge, is
+** left to rounding anyway). */
+static double graze(touch_at_fn at, const void *ctx, double lo, double hi) {
+  double prev = lo;
+  int i, j;
+  if (at(ctx, lo)) return lo;
+  for (i = 1; i <= 32; i++) {
+    double t = i == 32 ? hi : lo + (hi - lo) * (i / 32.0);
+    if (at(ctx, t)) {
+      for (j = 0; j < 64; j++) {
+        double mid = prev + (t - prev) * 0.5;
+        if (mid <= prev || mid >= t) break;
+        if (at(ctx, mid)) t = mid;
+        else prev = mid;
+      }
+      return t;
+    }
+    prev = t;
+  }
+  return -1;
+}
+
+typedef struct sweep2 {
+  const obb2 *a, *b;
+  const double *va, *vb;
+} sweep2;
+
+typedef struct sweep3 {
+  const obb3 *a, *b;
+  const double *va, *vb;
+} sweep3;
 
 /* The computed entry time is right to rounding, which leaves the moved
 ** boxes a hair apart about half the time. Step t forward by doubling
 ** amounts, within the entry's rounding error, to the first time at which
 ** obbN_intersects holds for the boxes moved the way translate moves them
-** (c + v * t), so that t and intersects agree. */
+** (c + v * t), so that t and intersects agree. The moved centers are
+** rounded to their last bit, which shifts the gap by a few ulps of the
+** largest coordinate M: the window counts that too (pos_err). Returns -1
+** when no time in the window makes them intersect: boxes that pass at the
+** very edge of the touching band, where rounding of their centers decides,
+** and the sweep then reports no contact rather than a time at which
+** intersects says apart. */
 /* Entry and exit times are ratios (s +- r) / v: halving s, r and v alike
 ** keeps them, and keeps a relative velocity near DBL_MAX finite. */
 static void halve(double *s, double *r, int n) {
@@ -108,6 +157,46 @@ static double band3(const obb3 *a, const obb3 *b, const double va[3],
   return obb3_pair_band(&ma, &mb);
 }
 
+/* The time the gap takes, at relative speed v along the contact axis, to
+** change by 8 ulps of the largest coordinate over the step. */
+static double pos_err(double m, double v) {
+  return 8 * DBL_EPSILON * m / fabs(v);
+}
+
+static double pos_err2(const obb2 *a, const obb2 *b, const double va[2],
+                       const double vb[2], double v) {
+  double m = 0;
+  int q;
+  for (q = 0; q < 2; q++)
+    m = obb_max3(m, fmax(fabs(a->c[q]), fabs(a->c[q] + va[q])),
+                 fmax(fabs(b->c[q]), fabs(b->c[q] + vb[q])));
+  return pos_err(m, v);
+}
+
+static double pos_err3(const obb3 *a, const obb3 *b, const double va[3],
+                       const double vb[3], double v) {
+  double m = 0;
+  int q;
+  for (q = 0; q < 3; q++)
+    m = obb_max3(m, fmax(fabs(a->c[q]), fabs(a->c[q] + va[q])),
+                 fmax(fabs(b->c[q]), fabs(b->c[q] + vb[q])));
+  return pos_err(m, v);
+}
+
+static int touch_at2(const void *ctx, double t) {
+  const sweep2 *w = (const sweep2 *)ctx;
+  obb2 ma, mb;
+  moved2(w->a, w->b, w->va, w->vb, t, &ma, &mb);
+  return obb2_intersects(&ma, &mb);
+}
+
+static int touch_at3(const void *ctx, double t) {
+  const sweep3 *w = (const sweep3 *)ctx;
+  obb3 ma, mb;
+  moved3(w->a, w->b, w->va, w->vb, t, &ma, &mb);
+  return obb3_intersects(&ma, &mb);
+}
+
 static double settle2(const obb2 *a, const obb2 *b, const double va[2],
                       const double vb[2], double t, double err) {
   double d = DBL_EPSILON * fmax(t, DBL_MIN), tt = t;
@@ -115,7 +204,7 @@ static double settle2(const obb2 *a, const obb2 *b, const double va[2],
   for (;;) {
     moved2(a, b, va, vb, tt, &ma, &mb);
     if (obb2_intersects(&ma, &mb)) return tt;
-    if (tt >= 1 || d > 4 * err) return t; /* keep the computed time */
+    if (tt >= 1 || d > 4 * err) return -1;
     tt = fmin(1.0, t + d);
     d *= 2;
   }
@@ -128,7 +217,7 @@ static double settle3(const obb3 *a, const obb3 *b, const double va[3],
   for (;;) {
     moved3(a, b, va, vb, tt, &ma, &mb);
     if (obb3_intersects(&ma, &mb)) return tt;
-    if (tt >= 1 || d > 4 * err) return t;
+    if (tt >= 1 || d > 4 * err) return -1;
     tt = fmin(1.0, t + d);
     d *= 2;
   }
@@ -137,7 +226,7 @@ static double settle3(const obb3 *a, const obb3 *b, const double va[3],
 int obb2_sweep(const obb2 *a, const obb2 *b, const double va[2],
                const double vb[2], double *t, double n[2]) {
   obb_axes2 ax;
-  double w[2], v[4], depth, err, half = 1.0, band;
+  double w[2], v[4], depth, err, half = 1.0, band, out;
   int k;
   obb2_sat_axes(a, b, &ax);
   if (obb2_sat_min(a, b, &ax, n, &depth) >= 0) {
@@ -153,15 +242,18 @@ int obb2_sweep(const obb2 *a, const obb2 *b, const double va[2],
     half = 0.5;
   }
   for (k = 0; k < 4; k++) v[k] = obb_dot2(w, ax.L[k]);
-  k = first_contact(ax.s, ax.r, v, 4, 0.0, t, &err);
-  if (k < 0) { /* a grazing contact, or none */
+  k = first_contact(ax.s, ax.r, v, 4, 0.0, t, &out, &err);
+  if (k >= 0) {
+    *t = settle2(a, b, va, vb, *t, err + pos_err2(a, b, va, vb, v[k]));
+  } else { /* a grazing contact, or none */
+    sweep2 ctx;
+    ctx.a = a; ctx.b = b; ctx.va = va; ctx.vb = vb;
     band = fmax(band2(a, b, va, vb, 0.0), band2(a, b, va, vb, 1.0));
-    if (first_contact(ax.s, ax.r, v, 4, half * band, t, &err) < 0) return 0;
-    k = first_contact(ax.s, ax.r, v, 4, half * band2(a, b, va, vb, *t), t,
-                      &err);
+    k = first_contact(ax.s, ax.r, v, 4, half * band, t, &out, &err);
     if (k < 0) return 0;
+    *t = graze(touch_at2, &ctx, *t, out);
   }
-  *t = settle2(a, b, va, vb, *t, err);
+  if (*t < 0) return 0;
   /* v > 0: b moves along +L relative to a, so it arrives on a's -L side
   ** and a's way out is +L; in general n = sign(v) * L. */
   n[0] = (v[k] > 0 ? ax.L[k][0] : -ax.L[k][0]) + 0.0;
@@ -172,7 +264,7 @@ int obb2_sweep(const obb2 *a, const obb2 *b, const double va[2],
 int obb3_sweep(const obb3 *a, const obb3 *b, const double va[3],
                const double vb[3], double *t, double n[3]) {
   obb_axes3 ax;
-  double w[3], v[15], depth, err, half = 1.0, band;
+  double w[3], v[15], depth, err, half = 1.0, band, out;
   int k, q;
   obb3_sat_axes(a, b, &ax);
   if (obb3_sat_min(a, b, &ax, n, &depth) >= 0) {
@@ -186,15 +278,18 @@ int obb3_sweep(const obb3 *a, const obb3 *b, const double va[3],
     half = 0.5;
   }
   for (k = 0; k < ax.n; k++) v[k] = obb_dot3(w, ax.L[k]);
-  k = first_contact(ax.s, ax.r, v, ax.n, 0.0, t, &err);
-  if (k < 0) { /* a grazing contact, or none */
+  k = first_contact(ax.s, ax.r, v, ax.n, 0.0, t, &out, &err);
+  if (k >= 0) {
+    *t = settle3(a, b, va, vb, *t, err + pos_err3(a, b, va, vb, v[k]));
+  } else { /* a grazing contact, or none */
+    sweep3 ctx;
+    ctx.a = a; ctx.b = b; ctx.va = va; ctx.vb = vb;
     band = fmax(band3(a, b, va, vb, 0.0), band3(a, b, va, vb, 1.0));
-    if (first_contact(ax.s, ax.r, v, ax.n, half * band, t, &err) < 0) return 0;
-    k = first_contact(ax.s, ax.r, v, ax.n, half * band3(a, b, va, vb, *t), t,
-                      &err);
+    k = first_contact(ax.s, ax.r, v, ax.n, half * band, t, &out, &err);
     if (k < 0) return 0;
+    *t = graze(touch_at3, &ctx, *t, out);
   }
-  *t = settle3(a, b, va, vb, *t, err);
+  if (*t < 0) return 0;
   for (q = 0; q < 3; q++) n[q] = (v[k] > 0 ? ax.L[k][q] : -ax.L[k][q]) + 0.0;
   return 1;
 }
