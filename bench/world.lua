@@ -132,6 +132,9 @@ local function script_floors(kind, n)
          time_frames(make_scene(kind, n), benchc.args_world(items), frames_for(n))
 end
 
+-- The walk frames from Lua, by size, for the rows against the C core.
+local lua_walk = {}
+
 local function lua_rows()
   report.section("World of moving 2D boxes from Lua: update all + all pairs, per frame")
   local by_n, floors = {}, {}
@@ -159,6 +162,7 @@ local function lua_rows()
                    "pure-Lua spatial hash", th)
         if kind == "walk" then
           by_n[n] = t
+          lua_walk[n] = t
           local floor, args = script_floors(kind, n)
           if floor then
             floors[#floors + 1] = { n = n, t = t, th = th, floor = floor, args = args }
@@ -221,6 +225,17 @@ local function c_rows()
     local w = world[kind .. " 50000"]
     if w and not shown[kind .. " 50000"] then -- too slow for brute force
       report.row(("obb_world %s 50000 (%s pairs)"):format(kind, w.pairs), w.t)
+    end
+  end
+  -- What the script side adds to a frame: the whole frame from Lua (the
+  -- script's walk, w:update per box, w:pairs) against the C core's frame on
+  -- the same kind of motion (bench/world_bench.c walks its boxes the same
+  -- way, with its own random numbers).
+  for _, n in ipairs(SIZES) do
+    local w = world["walk " .. n]
+    if w and lua_walk[n] and n >= 10000 then
+      report.row(("world2 walk %d frame from %s"):format(n, rawget(_G, "jit") and jit.version or _VERSION),
+                 lua_walk[n], "the C core's frame", w.t)
     end
   end
   return bytes

@@ -8,7 +8,8 @@
 -- empty); both texts are cut into top-level declarations and spacing is
 -- normalised. Every declaration in the cdef must appear in the header word
 -- for word, parameter names included: a struct, an enum or a signature that
--- changes in include/obb.h fails the check until the cdef is copied again.
+-- changes in include/obb.h or include/lobb_ffi.h fails the check until the
+-- cdef is copied again.
 local function normalise(text)
   text = text:gsub("%s+", " ")
   text = text:gsub(" ?([%(%)%[%]{},;%*=]) ?", "%1")
@@ -38,11 +39,11 @@ local function check(cc)
   -- LD_PRELOAD cleared: under `make sanitize` the sanitizer runtime is
   -- preloaded into Lua, and the compiler would run with it (and hang on a
   -- leak report whose symbolizer keeps the pipe open).
-  local p = io.popen("LD_PRELOAD= " .. cc .. " -E -P -DOBB_API= include/obb.h 2>&1")
+  local p = io.popen("LD_PRELOAD= " .. cc .. " -E -P -DOBB_API= -DLOBB_API= include/lobb_ffi.h 2>&1")
   local header = p:read("*a")
   local ok = p:close()
   if not ok or not header:find("obb2_intersects", 1, true) then
-    return false, "could not preprocess include/obb.h with " .. cc .. ":\n" .. header
+    return false, "could not preprocess include/lobb_ffi.h with " .. cc .. ":\n" .. header
   end
   local in_header = {}
   for _, d in ipairs(declarations(header)) do in_header[d] = true end
@@ -53,9 +54,9 @@ local function check(cc)
   end
   if count == 0 then return false, "obb.jit's cdef is empty" end
   if #missing > 0 then
-    return false, "obb.jit's cdef differs from include/obb.h in:\n" .. table.concat(missing, "\n")
+    return false, "obb.jit's cdef differs from include/obb.h and include/lobb_ffi.h in:\n" .. table.concat(missing, "\n")
   end
-  return true, ("obb.jit's cdef: %d declarations, each as include/obb.h has it"):format(count)
+  return true, ("obb.jit's cdef: %d declarations, each as include/obb.h and include/lobb_ffi.h have it"):format(count)
 end
 
 if arg and arg[0] and arg[0]:match("ffi_check%.lua$") then

@@ -364,6 +364,135 @@ describe("the FFI fast path", function()
     assert.equal("C", path("", "package.loaded['obb.jit'] = false;"))
   end)
 
+  -- ---- worlds: update and get by numbers ----------------------------------
+
+  describe("on worlds", function()
+    local WM = getmetatable(obb.world2())
+    local CW = J.classic[WM]
+
+    it("replaces update and get, and nothing else", function()
+      assert.is_table(CW)
+      for _, name in ipairs({ "update", "get" }) do
+        assert.is_false(is_c(WM[name]), name)
+        assert.is_true(is_c(CW[name]), name)
+      end
+      for name, f in pairs(WM) do
+        if name ~= "update" and name ~= "get" then assert.is_true(is_c(f), name) end
+      end
+    end)
+
+    -- Two worlds of the same items, one driven by the fast methods and one
+    -- by the classic ones, get the same calls: the results (errors
+    -- included) and then every item's box must be the same, bit for bit.
+    local function twin(dim)
+      local A = dim == 2 and obb.world2() or obb.world3()
+      local B = dim == 2 and obb.world2() or obb.world3()
+      for i = 1, 20 do
+        local args = dim == 2 and { i, i, 1, 2, 0.5 } or { i, i, i, 1, 2, 3 }
+        A:add(i, H.unpack(args)); B:add(i, H.unpack(args))
+      end
+      return A, B
+    end
+    local ITEMS = { 1, 5, 20, 21, "x", 0 / 0, true, {}, 1.5 }
+    local function rand_update(dim)
+      local args = { n = 0 }
+      local function put(x) args.n = args.n + 1; args[args.n] = x end
+      local item = r.int(1, 4) == 1 and ITEMS[r.int(1, #ITEMS)] or r.int(1, 20)
+      if r.int(1, 30) == 1 then item = nil end
+      put(item)
+      local counts = dim == 2 and { 4, 5, 4, 5, 3, 6, 10 } or { 6, 10, 6, 10, 5, 7, 4 }
+      local n = counts[r.int(1, #counts)]
+      for k = 1, n do
+        local x = r.range(-10, 10)
+        if k > dim and k <= 2 * dim then x = math.abs(x) end
+        if r.int(1, 25) == 1 then x = hostile() end
+        put(x)
+      end
+      if r.int(1, 40) == 1 then
+        args.n = 2; args[2] = dim == 2 and obb.new2(1, 2, 3, 4) or obb.new3(1, 2, 3, 4, 5, 6)
+      end
+      return args
+    end
+    local function same_worlds(A, B, dim)
+      for i = 1, 20 do
+        local a, b = H.pack(CW.get(A, i)), H.pack(CW.get(B, i))
+        for k = 1, (dim == 2 and 5 or 10) do
+          if not same(a[k], b[k]) then return false, "item " .. i end
+        end
+      end
+      return true
+    end
+
+    for _, dim in ipairs({ 2, 3 }) do
+      it(dim .. "D: update and get answer as the classic methods, bit for bit", function()
+        local A, B = twin(dim)
+        local n = math.max(1000, math.floor(CALLS / 10))
+        for c = 1, n do
+          local args = rand_update(dim)
+          local fa = call(WM.update, { n = args.n + 1, A, H.unpack(args, 1, args.n) })
+          local ca = call(CW.update, { n = args.n + 1, B, H.unpack(args, 1, args.n) })
+          assert.equal(ca.n, fa.n, show_args(args))
+          assert.equal(ca[1], fa[1], show_args(args))
+          if not ca[1] then assert.equal(ca[2], fa[2], show_args(args)) end
+          local item = args[1]
+          local g1 = call(WM.get, { n = 2, A, item })
+          local g2 = call(CW.get, { n = 2, B, item })
+          assert.equal(g2.n, g1.n)
+          for k = 1, g2.n do
+            assert.is_true(same(g1[k], g2[k]), "get " .. tostring(item) .. " value " .. k)
+          end
+          if c % 100 == 0 then assert.is_true(same_worlds(A, B, dim)) end
+        end
+        assert.is_true(same_worlds(A, B, dim))
+      end)
+    end
+
+    it("refuses as the classic methods do: closed, during a query, other dimension", function()
+      local w2, w3 = obb.world2(), obb.world3()
+      w2:add("a", 0, 0, 1, 1); w3:add("a", 0, 0, 0, 1, 1, 1)
+      local function both(f, ...)
+        local x, y = H.pack(pcall(WM[f], ...)), H.pack(pcall(CW[f], ...))
+        assert.equal(y[1], x[1]); assert.equal(y[2], x[2])
+        return x
+      end
+      both("update", w3, "a", 0, 0, 1, 1)       -- 2D numbers to a 3D world
+      both("update", w2, "a", 0, 0, 0, 1, 1, 1) -- and the other way
+      assert.is_true(both("update", w2, "a", 1, 2, 3, 4)[1])
+      local out = {}
+      w2:query_box(obb.new2(0, 0, 9, 9), out, function()
+        local x = both("update", w2, "a", 1, 1, 1, 1)
+        assert.is_false(x[1])
+        assert.truthy(x[2]:find("during its query", 1, true))
+        both("get", w2, "a")
+        return true
+      end)
+      w2:close()
+      local x = both("update", w2, "a", 1, 1, 1, 1)
+      assert.truthy(x[2]:find("world is closed", 1, true))
+      both("get", w2, "a")
+      local fake = obb.new2(0, 0, 1, 1)
+      debug.setmetatable(fake, debug.getmetatable(w3))
+      both("update", fake, "a", 0, 0, 1, 1)
+      both("get", fake, "a")
+      debug.setmetatable(fake, debug.getmetatable(obb.new2(0, 0, 1, 1)))
+    end)
+
+    it("makes no garbage (1,000,000 calls)", function()
+      local w2, w3 = obb.world2(), obb.world3()
+      for i = 1, 10 do w2:add(i, i, 0, 1, 1); w3:add(i, i, 0, 0, 1, 1, 1) end
+      local rounds = math.ceil(1000000 / 3 / 6)
+      local function run()
+        for k = 1, rounds do
+          local i = k % 10 + 1
+          w2:update(i, i, 0, 1, 1); w2:update(i, i, 0, 1, 1, 0.5); w2:get(i)
+          w3:update(i, i, 0, 0, 1, 1, 1); w3:update(i, i, 0, 0, 1, 1, 1, 0, 0, 0, 1)
+          w3:get(i)
+        end
+      end
+      assert.are.equal(0, H.kib_allocated_by(run))
+    end)
+  end)
+
   it("tells boxes apart as well when the metatables are protected (__metatable)", function()
     -- installed by hand after the metatables get a __metatable field (the
     -- method tables), as the binding may do: getmetatable then answers the

@@ -29,8 +29,8 @@
 -- the host program). obb.jit.status says which.
 local M = {}
 
--- The declarations the FFI uses, copied from include/obb.h (OBB_API left
--- out). `make check-ffi` and spec/ffi_cdef_spec.lua (spec/ffi_check.lua)
+-- The declarations the FFI uses, copied from include/obb.h and
+-- include/lobb_ffi.h (OBB_API, LOBB_API left out). `make check-ffi` and spec/ffi_cdef_spec.lua (spec/ffi_check.lua)
 -- fail if any of them is not in the preprocessed header word for word.
 M.cdef = [[
 typedef enum obb_status {
@@ -88,6 +88,9 @@ int obb2_penetration(const obb2 *a, const obb2 *b, double n[2],
                      double *depth);
 int obb3_penetration(const obb3 *a, const obb3 *b, double n[3],
                      double *depth);
+int lobb_ffi_world_update(void *world, double id, const double *v,
+                                   int nv);
+int lobb_ffi_world_get(void *world, double id, double *out);
 ]]
 
 -- "ffi" once installed, else why the classic path stays.
@@ -585,6 +588,84 @@ local function build(ffi, lib, obb, T2, T3)
   return F2, F3, C2, C3
 end
 
+-- Builds the replacements for the world methods WM (what getmetatable
+-- gives for a world): update and get by numbers, the calls a game makes
+-- per moving item and frame. The item's id comes from the world's item
+-- table, its first user value (under LuaJIT the userdata's environment,
+-- read with debug.getfenv: without the debug library worlds keep the
+-- classic methods); the C side (include/lobb_ffi.h) checks the world and
+-- the id as the classic method does and returns 0 for anything else, and
+-- then the classic method runs with the same arguments.
+--
+-- The environment is read once per world and kept (weakly): the binding
+-- never replaces it, only its entries (fresh item tables when the last
+-- item goes), which are read on every call. Only debug.setfenv replaces
+-- it; the fast path then keeps the world's former tables, which can name
+-- only ids the world holds, as a script with the debug library can make
+-- any item table name (docs/hardening.md).
+local function build_world(ffi, lib, WM)
+  local type, getmetatable, select, rawget = type, getmetatable, select, rawget
+  local getfenv = assert(debug and debug.getfenv, "no debug.getfenv")
+  local update, get = lib.lobb_ffi_world_update, lib.lobb_ffi_world_get
+  local v = ffi.new("double[10]")
+  local out = ffi.new("double[10]")
+  local c_update, c_get = WM.update, WM.get
+  local holders = setmetatable({}, { __mode = "k" })
+
+  -- The id the world's item table gives item, or nil.
+  local function id_of(w, item)
+    if type(w) ~= "userdata" or getmetatable(w) ~= WM then return nil end
+    local holder = holders[w]
+    if holder == nil then
+      holder = getfenv(w)
+      holders[w] = holder
+    end
+    local items = type(holder) == "table" and rawget(holder, 1)
+    if type(items) ~= "table" or item == nil then return nil end
+    local id = rawget(items, item)
+    return type(id) == "number" and id or nil
+  end
+  local function num(x) return type(x) == "number" end
+
+  local F = {}
+  function F.update(...)
+    local w, item, a, b, c, d, e, f, g, h, i, j = ...
+    local n = select("#", ...) - 2
+    local id = id_of(w, item)
+    if id and num(a) and num(b) and num(c) and num(d) then
+      v[0], v[1], v[2], v[3] = a, b, c, d
+      if n == 4 or (n == 5 and num(e)) then
+        v[4] = e or 0
+        if update(w, id, v, n) ~= 0 then return w end
+      elseif (n == 6 or n == 10) and num(e) and num(f) then
+        v[4], v[5] = e, f
+        if n == 6 or (num(g) and num(h) and num(i) and num(j)) then
+          v[6], v[7], v[8], v[9] = g or 0, h or 0, i or 0, j or 0
+          if update(w, id, v, n) ~= 0 then return w end
+        end
+      end
+    end
+    return c_update(...)
+  end
+
+  function F.get(...)
+    local w, item = ...
+    if select("#", ...) == 2 then
+      local id = id_of(w, item)
+      if id then
+        local n = get(w, id, out)
+        if n == 5 then return out[0], out[1], out[2], out[3], out[4] end
+        if n == 10 then
+          return out[0], out[1], out[2], out[3], out[4], out[5], out[6],
+                 out[7], out[8], out[9]
+        end
+      end
+    end
+    return c_get(...)
+  end
+  return F, { update = c_update, get = c_get }
+end
+
 -- Called by luaopen_obb with the module table and the module's file (nil
 -- when unknown). Never raises (the caller catches anything anyway); on any
 -- failure the module keeps its classic functions.
@@ -604,9 +685,12 @@ function M.install(obb, file)
     local F2, F3, C2, C3 = build(ffi, lib, obb, T2, T3)
     -- every symbol is resolved before the first method is replaced
     for name in M.cdef:gmatch("([%w_]+)%(") do assert(lib[name]) end
+    local WM = getmetatable(obb.world2())
+    local FW, CW = build_world(ffi, lib, WM)
     for k, f in pairs(F2) do T2[k] = f end
     for k, f in pairs(F3) do T3[k] = f end
-    M.classic[T2], M.classic[T3] = C2, C3
+    for k, f in pairs(FW) do WM[k] = f end
+    M.classic[T2], M.classic[T3], M.classic[WM] = C2, C3, CW
   end)
   M.status = ok and "ffi" or "classic: " .. tostring(err)
 end

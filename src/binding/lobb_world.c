@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "lobb_box.h"
+#include "lobb_ffi.h"
 
 #define LOBB_WORLD "obb.world"
 
@@ -327,6 +328,69 @@ static int update2_fast(lua_State *L) {
   obb_world_update(lw->w, id, &b);
   lua_settop(L, 1);
   return 1;
+}
+
+/* ---- the LuaJIT FFI fast path (include/lobb_ffi.h) ------------------- */
+
+/* The world at p when it is one the fast path may use: a live world, not
+** in a query nor adding, of dimension dim (0: any), and id a live id. */
+static lworld *jit_world(void *p, int dim, double id, int *out_id) {
+  lworld *lw = (lworld *)p;
+  if (lw == NULL || lw->tag != &world_tag || lw->w == NULL || lw->lock > 0 ||
+      lw->busy > 0 || (dim != 0 && lw->dim != dim))
+    return NULL;
+  *out_id = live_id(lw, id);
+  return *out_id >= 0 ? lw : NULL;
+}
+
+int lobb_ffi_world_update(void *world, double id, const double *v, int nv) {
+  int i, k, dim = nv == 4 || nv == 5 ? 2 : nv == 6 || nv == 10 ? 3 : 0;
+  lworld *lw = dim != 0 ? jit_world(world, dim, id, &k) : NULL;
+  anybox b;
+  if (lw == NULL) return 0;
+  for (i = 0; i < nv; i++)
+    if (v[i] - v[i] != 0) return 0; /* NaN or infinite */
+  if (dim == 2) {
+    if (v[2] < 0 || v[3] < 0) return 0;
+    b.b2.c[0] = v[0]; b.b2.c[1] = v[1];
+    b.b2.e[0] = v[2]; b.b2.e[1] = v[3];
+    if (nv == 5) {
+      obb2_set_angle(&b.b2, v[4]);
+    } else {
+      const obb2 *old = (const obb2 *)obb_world_box(lw->w, k);
+      b.b2.u[0] = old->u[0]; b.b2.u[1] = old->u[1];
+    }
+  } else {
+    if (v[3] < 0 || v[4] < 0 || v[5] < 0) return 0;
+    if (nv == 10) {
+      if (obb3_init(&b.b3, v, v + 3, v + 6) != OBB_OK) return 0;
+    } else {
+      b.b3 = *(const obb3 *)obb_world_box(lw->w, k);
+      for (i = 0; i < 3; i++) { b.b3.c[i] = v[i]; b.b3.e[i] = v[i + 3]; }
+    }
+  }
+  obb_world_update(lw->w, k, &b);
+  return 1;
+}
+
+int lobb_ffi_world_get(void *world, double id, double *out) {
+  int i, k;
+  lworld *lw = jit_world(world, 0, id, &k);
+  const void *src;
+  if (lw == NULL) return 0;
+  src = obb_world_box(lw->w, k);
+  if (lw->dim == 2) {
+    const obb2 *b = (const obb2 *)src;
+    out[0] = b->c[0]; out[1] = b->c[1]; out[2] = b->e[0]; out[3] = b->e[1];
+    out[4] = obb2_angle(b);
+    return 5;
+  }
+  for (i = 0; i < 3; i++) {
+    out[i] = ((const obb3 *)src)->c[i];
+    out[i + 3] = ((const obb3 *)src)->e[i];
+  }
+  obb3_rotation((const obb3 *)src, out + 6);
+  return 10;
 }
 
 /* w:update(item, box | numbers) -> w */

@@ -1,0 +1,42 @@
+/*
+** lobb_ffi.h: entry points of the Lua binding for its LuaJIT FFI fast path
+** (lua/obb/jit.lua), not for host programs: they take a world's userdata
+** as a plain pointer, so they need no lua.h, and the FFI declares them
+** word for word from here (`make check-ffi`).
+**
+** Each does what its classic method does in the one fast case and returns
+** nonzero, or returns 0 having changed nothing: the caller then calls the
+** classic method with the same arguments, which reports whatever was
+** wrong. `world` must be the payload of a userdata carrying the world
+** metatable (jit.lua checks that first); it is recognised by the tag its
+** last field holds, as the binding recognises it.
+*/
+#ifndef LOBB_FFI_H
+#define LOBB_FFI_H
+
+#include "obb.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifndef LOBB_API
+#define LOBB_API extern OBB_API
+#endif
+
+/* w:update(item, numbers): id is what the world's item table holds for
+** the item; v the nv numbers after the item (2D: cx, cy, hx, hy [, angle],
+** nv 4 or 5; 3D: cx, cy, cz, hx, hy, hz [, qx, qy, qz, qw], nv 6 or 10),
+** all finite, extents >= 0 (checked again here). */
+LOBB_API int lobb_ffi_world_update(void *world, double id, const double *v,
+                                   int nv);
+
+/* w:get(item) without a box: writes the 5 (2D) or 10 (3D) numbers the
+** method returns into out and returns their count. */
+LOBB_API int lobb_ffi_world_get(void *world, double id, double *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
