@@ -318,29 +318,33 @@ end
 local function check_flush(dim, seed)
   local r = H.rng(seed)
   local w = pair_world(dim, rand_box(r, dim), rand_box(r, dim))
-  count_failures(dim .. "D flush neighbours", math.floor(BOXES / 4), function()
+  count_failures(dim .. "D flush neighbours", BOXES, function()
     local b = rand_box(r, dim)
     local c, h = parts(b, dim)
-    local k, sgn = r.int(1, dim), r.int(0, 1) == 0 and -1 or 1
-    local n = neighbour(b, dim, k, sgn, 0)
-    local v = pair_verdicts(b, n, w, dim)
-    local why = disagree(v, true)
-    if why then return false, "flush: " .. why end
-    local nx = { b:penetration(n) }
-    local S, M = size(c, h, { n:center() }, { n:half_extents() })
-    local band = obb.TOUCH_REL * S + obb.TOUCH_COORD * M + obb.TOUCH_FLOOR
-    if nx[dim + 1] > band then return false, "flush: depth " .. nx[dim + 1] end
-    if b:sweep(n, zeros(dim)) ~= 0 then return false, "flush: sweep t ~= 0" end
-    local d = { b:distance(n) }
-    for i = 1, dim do
-      if d[1 + i] ~= d[1 + dim + i] then return false, "flush: points differ" end
+    for k = 1, dim do
+      for sgn = -1, 1, 2 do
+        local where = (" (axis %d, side %d)"):format(k, sgn)
+        local n = neighbour(b, dim, k, sgn, 0)
+        local why = disagree(pair_verdicts(b, n, w, dim), true)
+        if why then return false, "flush: " .. why .. where end
+        local S, M = size(c, h, { n:center() }, { n:half_extents() })
+        local band = obb.TOUCH_REL * S + obb.TOUCH_COORD * M + obb.TOUCH_FLOOR
+        local nx = { b:penetration(n) }
+        if nx[dim + 1] > band then return false, "flush: depth " .. nx[dim + 1] .. where end
+        if b:sweep(n, zeros(dim)) ~= 0 then return false, "flush: sweep t ~= 0" .. where end
+        local d = { b:distance(n) }
+        for i = 1, dim do
+          if d[1 + i] ~= d[1 + dim + i] then return false, "flush: points differ" .. where end
+        end
+        -- moved a further 1e-9 S, plus 16 times the coordinates' and the
+        -- floor's share of the band (a smaller move of a tiny box far out
+        -- is lost in rounding its center): apart
+        local far = neighbour(b, dim, k, sgn,
+          1e-9 * S + 16 * (obb.TOUCH_COORD * M + obb.TOUCH_FLOOR))
+        why = disagree(pair_verdicts(b, far, w, dim), false)
+        if why then return false, "apart: " .. why .. where end
+      end
     end
-    -- moved a further 1e-9 S, and at least 16 times the coordinates' share
-    -- of the band (a smaller move is lost in rounding the center), apart
-    local far = neighbour(b, dim, k, sgn,
-      1e-9 * S + 16 * (obb.TOUCH_COORD * M + obb.TOUCH_FLOOR))
-    why = disagree(pair_verdicts(b, far, w, dim), false)
-    if why then return false, "apart: " .. why end
     return true
   end)
 end
