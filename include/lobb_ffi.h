@@ -31,6 +31,17 @@ extern "C" {
 LOBB_API int lobb_ffi_world_update(void *world, double id, const double *v,
                                    int nv);
 
+/* w:add(item, numbers), in two halves around the Lua side's writes of the
+** item tables (which can run finalizers). reserve: checks the world and
+** the numbers (as update), builds the box into box (15 doubles), reserves
+** its id and marks the world busy, as the classic add does while it writes
+** the tables; returns the id, or -1 having changed nothing. commit: marks
+** the world no longer busy and, when ok is nonzero, enters the box under
+** the id reserved. */
+LOBB_API int lobb_ffi_world_reserve(void *world, const double *v, int nv,
+                                    double *box);
+LOBB_API void lobb_ffi_world_commit(void *world, int ok, const double *box);
+
 /* w:get(item) without a box: writes the 5 (2D) or 10 (3D) numbers the
 ** method returns into out and returns their count. */
 LOBB_API int lobb_ffi_world_get(void *world, double id, double *out);

@@ -54,9 +54,11 @@ local function check(cc)
   end
   if count == 0 then return false, "obb.jit's cdef is empty" end
   if #missing > 0 then
-    return false, "obb.jit's cdef differs from include/obb.h and include/lobb_ffi.h in:\n" .. table.concat(missing, "\n")
+    return false, "obb.jit's cdef differs from include/obb.h and include/lobb_ffi.h in:\n"
+      .. table.concat(missing, "\n")
   end
-  return true, ("obb.jit's cdef: %d declarations, each as include/obb.h and include/lobb_ffi.h have it"):format(count)
+  return true, ("obb.jit's cdef: %d declarations, each as include/obb.h and include/lobb_ffi.h have it")
+    :format(count)
 end
 
 if arg and arg[0] and arg[0]:match("ffi_check%.lua$") then

@@ -90,6 +90,9 @@ int obb3_penetration(const obb3 *a, const obb3 *b, double n[3],
                      double *depth);
 int lobb_ffi_world_update(void *world, double id, const double *v,
                                    int nv);
+int lobb_ffi_world_reserve(void *world, const double *v, int nv,
+                                    double *box);
+void lobb_ffi_world_commit(void *world, int ok, const double *box);
 int lobb_ffi_world_get(void *world, double id, double *out);
 ]]
 
@@ -589,8 +592,8 @@ local function build(ffi, lib, obb, T2, T3)
 end
 
 -- Builds the replacements for the world methods WM (what getmetatable
--- gives for a world): update and get by numbers, the calls a game makes
--- per moving item and frame. The item's id comes from the world's item
+-- gives for a world): add, update and get by numbers, the calls a game
+-- makes per item and frame. The item's id comes from the world's item
 -- table, its first user value (under LuaJIT the userdata's environment,
 -- read with debug.getfenv: without the debug library worlds keep the
 -- classic methods); the C side (include/lobb_ffi.h) checks the world and
@@ -607,43 +610,87 @@ local function build_world(ffi, lib, WM)
   local type, getmetatable, select, rawget = type, getmetatable, select, rawget
   local getfenv = assert(debug and debug.getfenv, "no debug.getfenv")
   local update, get = lib.lobb_ffi_world_update, lib.lobb_ffi_world_get
+  local reserve, commit = lib.lobb_ffi_world_reserve, lib.lobb_ffi_world_commit
   local v = ffi.new("double[10]")
   local out = ffi.new("double[10]")
-  local c_update, c_get = WM.update, WM.get
-  local holders = setmetatable({}, { __mode = "k" })
+  local box = ffi.new("double[15]")
+  local c_add, c_update, c_get = WM.add, WM.update, WM.get
+  -- weak both ways: the world holds its environment anyway, and neither
+  -- the world nor its items may be kept alive by this cache
+  local holders = setmetatable({}, { __mode = "kv" })
 
-  -- The id the world's item table gives item, or nil.
-  local function id_of(w, item)
+  -- The world's user values (its two item tables), or nil.
+  local function holder_of(w)
     if type(w) ~= "userdata" or getmetatable(w) ~= WM then return nil end
     local holder = holders[w]
     if holder == nil then
       holder = getfenv(w)
       holders[w] = holder
     end
-    local items = type(holder) == "table" and rawget(holder, 1)
+    return type(holder) == "table" and holder or nil
+  end
+
+  -- The id the world's item table gives item, or nil.
+  local function id_of(w, item)
+    local holder = holder_of(w)
+    local items = holder and rawget(holder, 1)
     if type(items) ~= "table" or item == nil then return nil end
     local id = rawget(items, item)
     return type(id) == "number" and id or nil
   end
   local function num(x) return type(x) == "number" end
 
+  -- The numbers after the item into v: their count when they are numbers
+  -- in a count the methods take (2D 4 or 5, 3D 6 or 10), else nil.
+  local function numbers(n, a, b, c, d, e, f, g, h, i, j)
+    if not (num(a) and num(b) and num(c) and num(d)) then return nil end
+    v[0], v[1], v[2], v[3] = a, b, c, d
+    if n == 4 then return 4 end
+    if not num(e) then return nil end
+    v[4] = e
+    if n == 5 then return 5 end
+    if not num(f) or (n ~= 6 and n ~= 10) then return nil end
+    v[5] = f
+    if n == 6 then return 6 end
+    if not (num(g) and num(h) and num(i) and num(j)) then return nil end
+    v[6], v[7], v[8], v[9] = g, h, i, j
+    return 10
+  end
+
+  -- Enters item in both tables, by-id first, as the classic add does (run
+  -- protected: growing a table can fail, or run a finalizer that fails).
+  local function write(items, byid, item, id)
+    rawset(byid, id + 1, item)
+    rawset(items, item, id)
+  end
+
   local F = {}
-  function F.update(...)
+  function F.add(...)
     local w, item, a, b, c, d, e, f, g, h, i, j = ...
-    local n = select("#", ...) - 2
-    local id = id_of(w, item)
-    if id and num(a) and num(b) and num(c) and num(d) then
-      v[0], v[1], v[2], v[3] = a, b, c, d
-      if n == 4 or (n == 5 and num(e)) then
-        v[4] = e or 0
-        if update(w, id, v, n) ~= 0 then return w end
-      elseif (n == 6 or n == 10) and num(e) and num(f) then
-        v[4], v[5] = e, f
-        if n == 6 or (num(g) and num(h) and num(i) and num(j)) then
-          v[6], v[7], v[8], v[9] = g or 0, h or 0, i or 0, j or 0
-          if update(w, id, v, n) ~= 0 then return w end
+    local holder = holder_of(w)
+    if holder and item ~= nil and item == item then
+      local items, byid = rawget(holder, 1), rawget(holder, 2)
+      local n = numbers(select("#", ...) - 2, a, b, c, d, e, f, g, h, i, j)
+      if n and type(items) == "table" and type(byid) == "table"
+          and rawget(items, item) == nil then
+        local id = reserve(w, v, n, box)
+        if id >= 0 then
+          local ok, err = pcall(write, items, byid, item, id)
+          commit(w, ok and 1 or 0, box)
+          if not ok then error(err, 0) end
+          return w
         end
       end
+    end
+    return c_add(...)
+  end
+
+  function F.update(...)
+    local w, item, a, b, c, d, e, f, g, h, i, j = ...
+    local id = id_of(w, item)
+    if id then
+      local n = numbers(select("#", ...) - 2, a, b, c, d, e, f, g, h, i, j)
+      if n and update(w, id, v, n) ~= 0 then return w end
     end
     return c_update(...)
   end
@@ -663,7 +710,7 @@ local function build_world(ffi, lib, WM)
     end
     return c_get(...)
   end
-  return F, { update = c_update, get = c_get }
+  return F, { add = c_add, update = c_update, get = c_get }
 end
 
 -- Called by luaopen_obb with the module table and the module's file (nil

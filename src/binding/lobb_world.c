@@ -343,34 +343,75 @@ static lworld *jit_world(void *p, int dim, double id, int *out_id) {
   return *out_id >= 0 ? lw : NULL;
 }
 
-int lobb_ffi_world_update(void *world, double id, const double *v, int nv) {
-  int i, k, dim = nv == 4 || nv == 5 ? 2 : nv == 6 || nv == 10 ? 3 : 0;
-  lworld *lw = dim != 0 ? jit_world(world, dim, id, &k) : NULL;
-  anybox b;
-  if (lw == NULL) return 0;
+/* The box from the nv numbers v (as update and add take them), keeping
+** old's rotation when none is given (old NULL: no rotation is then the
+** identity, as add makes it); 0 for numbers the classic method refuses. */
+static int jit_box(int dim, const double *v, int nv, const void *old,
+                   anybox *b) {
+  int i;
   for (i = 0; i < nv; i++)
     if (v[i] - v[i] != 0) return 0; /* NaN or infinite */
   if (dim == 2) {
+    double a = nv == 5 ? v[4] : 0.0;
     if (v[2] < 0 || v[3] < 0) return 0;
-    b.b2.c[0] = v[0]; b.b2.c[1] = v[1];
-    b.b2.e[0] = v[2]; b.b2.e[1] = v[3];
-    if (nv == 5) {
-      obb2_set_angle(&b.b2, v[4]);
-    } else {
-      const obb2 *old = (const obb2 *)obb_world_box(lw->w, k);
-      b.b2.u[0] = old->u[0]; b.b2.u[1] = old->u[1];
+    if (obb2_init(&b->b2, v, v + 2, a) != OBB_OK) return 0;
+    if (nv == 4 && old != NULL) {
+      b->b2.u[0] = ((const obb2 *)old)->u[0];
+      b->b2.u[1] = ((const obb2 *)old)->u[1];
     }
-  } else {
-    if (v[3] < 0 || v[4] < 0 || v[5] < 0) return 0;
-    if (nv == 10) {
-      if (obb3_init(&b.b3, v, v + 3, v + 6) != OBB_OK) return 0;
-    } else {
-      b.b3 = *(const obb3 *)obb_world_box(lw->w, k);
-      for (i = 0; i < 3; i++) { b.b3.c[i] = v[i]; b.b3.e[i] = v[i + 3]; }
-    }
+    return 1;
   }
+  if (v[3] < 0 || v[4] < 0 || v[5] < 0) return 0;
+  if (nv == 10) return obb3_init(&b->b3, v, v + 3, v + 6) == OBB_OK;
+  if (old != NULL) {
+    b->b3 = *(const obb3 *)old;
+    for (i = 0; i < 3; i++) { b->b3.c[i] = v[i]; b->b3.e[i] = v[i + 3]; }
+    return 1;
+  }
+  {
+    static const double identity[4] = {0, 0, 0, 1};
+    return obb3_init(&b->b3, v, v + 3, identity) == OBB_OK;
+  }
+}
+
+static int jit_dim(int nv) {
+  return nv == 4 || nv == 5 ? 2 : nv == 6 || nv == 10 ? 3 : 0;
+}
+
+int lobb_ffi_world_update(void *world, double id, const double *v, int nv) {
+  int k, dim = jit_dim(nv);
+  lworld *lw = dim != 0 ? jit_world(world, dim, id, &k) : NULL;
+  anybox b;
+  if (lw == NULL || !jit_box(dim, v, nv, obb_world_box(lw->w, k), &b))
+    return 0;
   obb_world_update(lw->w, k, &b);
   return 1;
+}
+
+int lobb_ffi_world_reserve(void *world, const double *v, int nv,
+                           double *box) {
+  lworld *lw = (lworld *)world;
+  int dim = jit_dim(nv), id;
+  anybox b;
+  if (lw == NULL || lw->tag != &world_tag || lw->w == NULL || lw->lock > 0 ||
+      lw->busy > 0 || dim == 0 || lw->dim != dim ||
+      !jit_box(dim, v, nv, NULL, &b))
+    return -1;
+  id = obb_world_reserve(lw->w);
+  if (id < 0) return -1;
+  memcpy(box, &b, dim == 2 ? sizeof(obb2) : sizeof(obb3));
+  lw->busy++;
+  return id;
+}
+
+void lobb_ffi_world_commit(void *world, int ok, const double *box) {
+  lworld *lw = (lworld *)world;
+  anybox b;
+  if (lw == NULL || lw->tag != &world_tag || lw->busy <= 0) return;
+  lw->busy--;
+  if (!ok || lw->w == NULL) return;
+  memcpy(&b, box, lw->dim == 2 ? sizeof(obb2) : sizeof(obb3));
+  obb_world_add(lw->w, &b); /* cannot fail after obb_world_reserve */
 }
 
 int lobb_ffi_world_get(void *world, double id, double *out) {
