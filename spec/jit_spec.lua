@@ -488,6 +488,32 @@ describe("the FFI fast path", function()
       debug.setmetatable(fake, debug.getmetatable(obb.new2(0, 0, 1, 1)))
     end)
 
+    it("keeps every added box while finalizers add to another world", function()
+      local w, other = obb.world2(), obb.world2()
+      local n = 0
+      local function bomb()
+        local p = newproxy(true)
+        getmetatable(p).__gc = function()
+          n = n + 1
+          pcall(other.add, other, "o" .. n, 1e6 + n, -1e6, 9, 9, 1)
+        end
+        return p
+      end
+      collectgarbage("setpause", 1)
+      collectgarbage("setstepmul", 10000)
+      for i = 1, 3000 do
+        bomb()
+        w:add(i, i, 2 * i, 1, 1, 0.25)
+      end
+      collectgarbage("setpause", 200)
+      collectgarbage("setstepmul", 200)
+      assert.is_true(n > 0, "no finalizer ran during the adds")
+      for i = 1, 3000 do
+        local cx, cy, hx, hy = w:get(i)
+        assert.same({ i, 2 * i, 1, 1 }, { cx, cy, hx, hy })
+      end
+    end)
+
     it("makes no garbage (1,000,000 calls)", function()
       local w2, w3 = obb.world2(), obb.world3()
       for i = 1, 10 do w2:add(i, i, 0, 1, 1); w3:add(i, i, 0, 0, 1, 1, 1) end

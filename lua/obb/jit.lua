@@ -30,7 +30,8 @@
 local M = {}
 
 -- The declarations the FFI uses, copied from include/obb.h and
--- include/lobb_ffi.h (OBB_API, LOBB_API left out). `make check-ffi` and spec/ffi_cdef_spec.lua (spec/ffi_check.lua)
+-- include/lobb_ffi.h (OBB_API, LOBB_API left out). `make check-ffi` and
+-- spec/ffi_cdef_spec.lua (spec/ffi_check.lua)
 -- fail if any of them is not in the preprocessed header word for word.
 M.cdef = [[
 typedef enum obb_status {
@@ -664,10 +665,15 @@ local function build_world(ffi, lib, WM)
     rawset(items, item, id)
   end
 
+  -- While an add writes its tables, finalizers may run and add to another
+  -- world: they take the classic path, so box (the box waiting for its
+  -- commit) is not overwritten.
+  local adding = false
+
   local F = {}
   function F.add(...)
     local w, item, a, b, c, d, e, f, g, h, i, j = ...
-    local holder = holder_of(w)
+    local holder = not adding and holder_of(w)
     if holder and item ~= nil and item == item then
       local items, byid = rawget(holder, 1), rawget(holder, 2)
       local n = numbers(select("#", ...) - 2, a, b, c, d, e, f, g, h, i, j)
@@ -675,7 +681,9 @@ local function build_world(ffi, lib, WM)
           and rawget(items, item) == nil then
         local id = reserve(w, v, n, box)
         if id >= 0 then
+          adding = true
           local ok, err = pcall(write, items, byid, item, id)
+          adding = false
           commit(w, ok and 1 or 0, box)
           if not ok then error(err, 0) end
           return w
