@@ -172,8 +172,11 @@ static int reduce4(double (*p)[3], int n, double scale) {
   pick[0] = 0;
   for (i = 1; i < n; i++)
     if (p[i][2] < p[pick[0]][2] - tie) pick[0] = i;
+  /* best starts at -inf, not -1: tie2 grows with the square of the
+  ** scale, and a first candidate must always be taken (a cluster of
+  ** points within sqrt(tie2 - 1) of the deepest once left pick[1] unset) */
   pick[1] = -1;
-  best = -1;
+  best = -HUGE_VAL;
   for (i = 0; i < n; i++) {
     double dx = p[i][0] - p[pick[0]][0], dy = p[i][1] - p[pick[0]][1];
     if (i != pick[0] && dx * dx + dy * dy > best + tie2) {
@@ -181,7 +184,8 @@ static int reduce4(double (*p)[3], int n, double scale) {
       pick[1] = i;
     }
   }
-  best = -1;
+  if (pick[1] < 0) return 4; /* NaN from overflow: any 4 */
+  best = -HUGE_VAL;
   pick[2] = -1;
   for (i = 0; i < n; i++) {
     double s = fabs(area2(p[pick[0]], p[pick[1]], p[i]));
