@@ -229,8 +229,8 @@ local function c_rows()
   end
   -- What the script side adds to a frame: the whole frame from Lua (the
   -- script's walk, w:update per box, w:pairs) against the C core's frame on
-  -- the same kind of motion (bench/world_bench.c walks its boxes the same
-  -- way, with its own random numbers).
+  -- the same scene (bench/world_bench.c draws the scenes with this file's
+  -- generator and seed, and moves the boxes the same way).
   for _, n in ipairs(SIZES) do
     local w = world["walk " .. n]
     if w and lua_walk[n] and n >= 10000 then
