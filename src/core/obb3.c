@@ -542,15 +542,14 @@ __attribute__((target("avx2"))) static int intersects_avx2(const obb3 *a,
   double band;
   eav = EXTENTS3(ea);
   ebv = EXTENTS3(eb);
-  { /* the band, as obb3_pair_band computes it, lane i holding
-    ** |d_i| + (ea_i + eb_i) and max(|ca_i|, |cb_i|) (lane 3: c[3] is the
-    ** first axis entry, finite, and ignored) */
+  { /* the band: obb3_pair_band's terms |d_i| + (ea_i + eb_i) and
+    ** max(|ca_i|, |cb_i|) in lane i (lane 3: c[3] is the first axis entry,
+    ** finite, and ignored), summed and maxed as it does: the same bits,
+    ** about 1 ns sooner than its loop here */
     __m256d ca = _mm256_loadu_pd(a->c), cb = _mm256_loadu_pd(b->c);
     __m256d sv = ABS4(cb - ca) + (eav + ebv);
     __m256d mv = _mm256_max_pd(ABS4(ca), ABS4(cb));
-    __m128d m01 = _mm256_castpd256_pd128(mv);
-    double m = m01[0] > m01[1] ? m01[0] : m01[1];
-    band = obb_band((sv[0] + sv[1]) + sv[2], m > mv[2] ? m : mv[2]);
+    band = obb_band((sv[0] + sv[1]) + sv[2], obb_max3(mv[0], mv[1], mv[2]));
     vband = ALL4(band);
   }
   dx = ALL4(b->c[0] - a->c[0]);

@@ -29,8 +29,6 @@
 #ifndef OBB_TOUCH_H
 #define OBB_TOUCH_H
 
-#include <string.h>
-
 #include "obb.h"
 #include "obb_math.h"
 
@@ -43,90 +41,50 @@ static inline double obb_max3(double a, double b, double c) {
   return m > c ? m : c;
 }
 
-/* The band of a pair of boxes: symmetric in a and b, bit for bit. Summed
-** per coordinate, (|d_i| + (ea_i + eb_i)) then across, so that the lanes
-** of a vector register compute it together (it is on the path of every
-** pair test, a few dozen instructions), and the scalar code below gives
-** the same bits. */
-#if defined(__GNUC__) && \
-    (defined(__SSE2__) || (defined(__ARM_NEON) && defined(__aarch64__)))
-__extension__ typedef double obb_v2d __attribute__((vector_size(16)));
-__extension__ typedef long long obb_v2i __attribute__((vector_size(16)));
-
-static inline obb_v2d obb_ld2(const double *p) {
-  obb_v2d r;
-  memcpy(&r, p, sizeof r);
-  return r;
-}
-
-static inline obb_v2d obb_vabs(obb_v2d x) {
-  const obb_v2i m = {0x7fffffffffffffffLL, 0x7fffffffffffffffLL};
-  return (obb_v2d)((obb_v2i)x & m);
-}
-
-/* lane-wise x > y ? x : y, as obb_max3 */
-static inline obb_v2d obb_vmax(obb_v2d x, obb_v2d y) {
-  obb_v2i m = (obb_v2i)(x > y);
-  return (obb_v2d)((m & (obb_v2i)x) | (~m & (obb_v2i)y));
-}
-
-/* S's lanes (|d_i| + (ea_i + eb_i)) and M's lanes max(|ca_i|, |cb_i|) for
-** coordinates 0 and 1. */
-static inline void obb_pair_lanes(const double *ca, const double *ea,
-                                  const double *cb, const double *eb,
-                                  double *s01, double *m01) {
-  obb_v2d a = obb_ld2(ca), b = obb_ld2(cb);
-  obb_v2d s = obb_vabs(b - a) + (obb_ld2(ea) + obb_ld2(eb));
-  obb_v2d m = obb_vmax(obb_vabs(a), obb_vabs(b));
-  s01[0] = s[0]; s01[1] = s[1];
-  m01[0] = m[0]; m01[1] = m[1];
-}
-#else
-static inline void obb_pair_lanes(const double *ca, const double *ea,
-                                  const double *cb, const double *eb,
-                                  double *s01, double *m01) {
+/* The band of a pair of boxes with n coordinates (centers ca, cb, half
+** extents ea, eb): symmetric in the two boxes, bit for bit. Every query and
+** every build of the pair tests computes it here. */
+static inline double obb_pair_band(int n, const double *ca, const double *ea,
+                                   const double *cb, const double *eb) {
+  double S = 0.0, M = 0.0;
   int i;
-  for (i = 0; i < 2; i++) {
-    double x = fabs(ca[i]), y = fabs(cb[i]);
-    s01[i] = fabs(cb[i] - ca[i]) + (ea[i] + eb[i]);
-    m01[i] = x > y ? x : y;
+  for (i = 0; i < n; i++) {
+    S += fabs(cb[i] - ca[i]) + (ea[i] + eb[i]);
+    M = obb_max3(M, fabs(ca[i]), fabs(cb[i]));
   }
+  return obb_band(S, M);
 }
-#endif
 
 static inline double obb2_pair_band(const obb2 *a, const obb2 *b) {
-  double s[2], m[2];
-  obb_pair_lanes(a->c, a->e, b->c, b->e, s, m);
-  return obb_band(s[0] + s[1], m[0] > m[1] ? m[0] : m[1]);
+  return obb_pair_band(2, a->c, a->e, b->c, b->e);
 }
 
 static inline double obb3_pair_band(const obb3 *a, const obb3 *b) {
-  double s[2], m[2];
-  double x = fabs(a->c[2]), y = fabs(b->c[2]);
-  obb_pair_lanes(a->c, a->e, b->c, b->e, s, m);
-  return obb_band((s[0] + s[1]) +
-                      (fabs(b->c[2] - a->c[2]) + (a->e[2] + b->e[2])),
-                  obb_max3(m[0], m[1], x > y ? x : y));
+  return obb_pair_band(3, a->c, a->e, b->c, b->e);
 }
 
-/* The band of a box and a point (a ray's origin, a segment's farther end,
-** a circle's or sphere's center), with r the radius (0 for points). */
+/* The band of a box (center c, half extents e) and a point p (a ray's
+** origin, a segment's end, a circle's or sphere's center), with r the
+** radius (0 for points). */
+static inline double obb_point_band(int n, const double *c, const double *e,
+                                    const double *p, double r) {
+  double S = r, M = 0.0;
+  int i;
+  for (i = 0; i < n; i++) {
+    S += fabs(p[i] - c[i]) + e[i];
+    M = obb_max3(M, fabs(c[i]), fabs(p[i]));
+  }
+  return obb_band(S, M);
+}
+
 static inline double obb2_point_band(const obb2 *b, const double p[2],
                                      double r) {
-  double S = fabs(p[0] - b->c[0]) + fabs(p[1] - b->c[1]) +
-             ((b->e[0] + b->e[1]) + r);
-  double M = obb_max3(fabs(b->c[0]), fabs(b->c[1]),
-                      fabs(p[0]) > fabs(p[1]) ? fabs(p[0]) : fabs(p[1]));
-  return obb_band(S, M);
+  return obb_point_band(2, b->c, b->e, p, r);
 }
 
 static inline double obb3_point_band(const obb3 *b, const double p[3],
                                      double r) {
-  double S = fabs(p[0] - b->c[0]) + fabs(p[1] - b->c[1]) +
-             fabs(p[2] - b->c[2]) + ((b->e[0] + b->e[1] + b->e[2]) + r);
-  double M = obb_max3(obb_max3(fabs(b->c[0]), fabs(b->c[1]), fabs(b->c[2])),
-                      obb_max3(fabs(p[0]), fabs(p[1]), fabs(p[2])), 0.0);
-  return obb_band(S, M);
+  return obb_point_band(3, b->c, b->e, p, r);
 }
 
 /* The box's half extents grown by the band. */
