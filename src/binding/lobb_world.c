@@ -290,64 +290,22 @@ static int world_add(lua_State *L) {
   return 1;
 }
 
-/* w:update(item, cx, cy, hx, hy [, angle]) on a 2D world, the call a game
-** makes for every moving item and frame, with every check of the general
-** path below but fewer API calls; returns 0 (having changed nothing) for
-** anything else, or anything wrong, which the general path then takes (and
-** reports). Without an angle the box keeps its rotation, and no sine or
-** cosine is taken. */
-static int update2_fast(lua_State *L) {
-  lworld *lw = to_world(L, 1);
-  lua_Number v[5];
-  obb2 b;
-  int i, id, nv = lua_gettop(L) - 2;
-  if (lw == NULL || lw->w == NULL || lw->lock > 0 || lw->busy > 0 ||
-      lw->dim != 2 || (nv != 4 && nv != 5))
-    return 0;
-  for (i = 0; i < nv; i++) {
-    if (lua_type(L, 3 + i) != LUA_TNUMBER) return 0;
-    v[i] = lua_tonumber(L, 3 + i);
-    if (v[i] - v[i] != 0) return 0; /* NaN or infinite */
-  }
-  if (v[2] < 0 || v[3] < 0) return 0;
-  lobb_getuv(L, 1, UV_BYITEM);
-  if (!lua_istable(L, -1)) return 0;
-  lua_pushvalue(L, 2); /* nil or NaN finds nothing: the slow path says so */
-  lua_rawget(L, -2);
-  if (lua_type(L, -1) != LUA_TNUMBER) return 0;
-  id = live_id(lw, lua_tonumber(L, -1));
-  if (id < 0) return 0;
-  b.c[0] = v[0]; b.c[1] = v[1];
-  b.e[0] = v[2]; b.e[1] = v[3];
-  if (nv == 5) {
-    obb2_set_angle(&b, v[4]);
-  } else {
-    const obb2 *old = (const obb2 *)obb_world_box(lw->w, id);
-    b.u[0] = old->u[0]; b.u[1] = old->u[1];
-  }
-  obb_world_update(lw->w, id, &b);
-  lua_settop(L, 1);
-  return 1;
-}
-
-/* ---- the LuaJIT FFI fast path (include/lobb_ffi.h) ------------------- */
-
-/* The world at p when it is one the fast path may use: a live world, not
-** in a query nor adding, of dimension dim (0: any), and id a live id. */
-static lworld *jit_world(void *p, int dim, double id, int *out_id) {
+/* The world at p when a fast path (update2_fast, the FFI's) may change or
+** read it: a world (by its tag), open, not in a query nor adding, of
+** dimension dim (0: any). */
+static lworld *usable_world(void *p, int dim) {
   lworld *lw = (lworld *)p;
-  if (lw == NULL || lw->tag != &world_tag || lw->w == NULL || lw->lock > 0 ||
-      lw->busy > 0 || (dim != 0 && lw->dim != dim))
-    return NULL;
-  *out_id = live_id(lw, id);
-  return *out_id >= 0 ? lw : NULL;
+  return lw != NULL && lw->tag == &world_tag && lw->w != NULL &&
+                 lw->lock == 0 && lw->busy == 0 &&
+                 (dim == 0 || lw->dim == dim) ? lw : NULL;
 }
 
-/* The box from the nv numbers v (as update and add take them), keeping
-** old's rotation when none is given (old NULL: no rotation is then the
-** identity, as add makes it); 0 for numbers the classic method refuses. */
-static int jit_box(int dim, const double *v, int nv, const void *old,
-                   anybox *b) {
+/* The box from the nv numbers v after the item (as update and add take
+** them), keeping old's rotation when none is given (old NULL: no rotation
+** is then the identity, as add makes it); 0 for numbers the general path
+** refuses (and reports). */
+static int box_from_numbers(int dim, const double *v, int nv,
+                            const void *old, anybox *b) {
   int i;
   for (i = 0; i < nv; i++)
     if (v[i] - v[i] != 0) return 0; /* NaN or infinite */
@@ -374,15 +332,71 @@ static int jit_box(int dim, const double *v, int nv, const void *old,
   }
 }
 
+/* The numbers w:get returns for the box at src, into v; their count. */
+static int box_numbers(int dim, const void *src, double *v) {
+  int i;
+  if (dim == 2) {
+    const obb2 *b = (const obb2 *)src;
+    v[0] = b->c[0]; v[1] = b->c[1]; v[2] = b->e[0]; v[3] = b->e[1];
+    v[4] = obb2_angle(b);
+    return 5;
+  }
+  for (i = 0; i < 3; i++) {
+    v[i] = ((const obb3 *)src)->c[i];
+    v[i + 3] = ((const obb3 *)src)->e[i];
+  }
+  obb3_rotation((const obb3 *)src, v + 6);
+  return 10;
+}
+
+/* w:update(item, cx, cy, hx, hy [, angle]) on a 2D world, the call a game
+** makes for every moving item and frame, with every check of the general
+** path below but fewer API calls; returns 0 (having changed nothing) for
+** anything else, or anything wrong, which the general path then takes (and
+** reports). Without an angle the box keeps its rotation, and no sine or
+** cosine is taken. */
+static int update2_fast(lua_State *L) {
+  lworld *lw = usable_world(to_world(L, 1), 2);
+  double v[5];
+  anybox b;
+  int i, id, nv = lua_gettop(L) - 2;
+  if (lw == NULL || (nv != 4 && nv != 5)) return 0;
+  for (i = 0; i < nv; i++) {
+    if (lua_type(L, 3 + i) != LUA_TNUMBER) return 0;
+    v[i] = lua_tonumber(L, 3 + i);
+  }
+  lobb_getuv(L, 1, UV_BYITEM);
+  if (!lua_istable(L, -1)) return 0;
+  lua_pushvalue(L, 2); /* nil or NaN finds nothing: the slow path says so */
+  lua_rawget(L, -2);
+  if (lua_type(L, -1) != LUA_TNUMBER) return 0;
+  id = live_id(lw, lua_tonumber(L, -1));
+  if (id < 0 || !box_from_numbers(2, v, nv, obb_world_box(lw->w, id), &b))
+    return 0;
+  obb_world_update(lw->w, id, &b);
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* ---- the LuaJIT FFI fast path (include/lobb_ffi.h) ------------------- */
+
+/* usable_world, and id a live id of it (*out_id). */
+static lworld *usable_world_id(void *p, int dim, double id, int *out_id) {
+  lworld *lw = usable_world(p, dim);
+  *out_id = lw != NULL ? live_id(lw, id) : -1;
+  return *out_id >= 0 ? lw : NULL;
+}
+
 static int jit_dim(int nv) {
   return nv == 4 || nv == 5 ? 2 : nv == 6 || nv == 10 ? 3 : 0;
 }
 
 int lobb_ffi_world_update(void *world, double id, const double *v, int nv) {
   int k, dim = jit_dim(nv);
-  lworld *lw = dim != 0 ? jit_world(world, dim, id, &k) : NULL;
+  lworld *lw = dim != 0 ? usable_world_id(world, dim, id, &k) : NULL;
   anybox b;
-  if (lw == NULL || !jit_box(dim, v, nv, obb_world_box(lw->w, k), &b))
+  if (lw == NULL ||
+      !box_from_numbers(dim, v, nv, obb_world_box(lw->w, k), &b))
     return 0;
   obb_world_update(lw->w, k, &b);
   return 1;
@@ -390,13 +404,10 @@ int lobb_ffi_world_update(void *world, double id, const double *v, int nv) {
 
 int lobb_ffi_world_reserve(void *world, const double *v, int nv,
                            double *box) {
-  lworld *lw = (lworld *)world;
   int dim = jit_dim(nv), id;
+  lworld *lw = dim != 0 ? usable_world(world, dim) : NULL;
   anybox b;
-  if (lw == NULL || lw->tag != &world_tag || lw->w == NULL || lw->lock > 0 ||
-      lw->busy > 0 || dim == 0 || lw->dim != dim ||
-      !jit_box(dim, v, nv, NULL, &b))
-    return -1;
+  if (lw == NULL || !box_from_numbers(dim, v, nv, NULL, &b)) return -1;
   id = obb_world_reserve(lw->w);
   if (id < 0) return -1;
   memcpy(box, &b, dim == 2 ? sizeof(obb2) : sizeof(obb3));
@@ -415,23 +426,9 @@ void lobb_ffi_world_commit(void *world, int ok, const double *box) {
 }
 
 int lobb_ffi_world_get(void *world, double id, double *out) {
-  int i, k;
-  lworld *lw = jit_world(world, 0, id, &k);
-  const void *src;
-  if (lw == NULL) return 0;
-  src = obb_world_box(lw->w, k);
-  if (lw->dim == 2) {
-    const obb2 *b = (const obb2 *)src;
-    out[0] = b->c[0]; out[1] = b->c[1]; out[2] = b->e[0]; out[3] = b->e[1];
-    out[4] = obb2_angle(b);
-    return 5;
-  }
-  for (i = 0; i < 3; i++) {
-    out[i] = ((const obb3 *)src)->c[i];
-    out[i + 3] = ((const obb3 *)src)->e[i];
-  }
-  obb3_rotation((const obb3 *)src, out + 6);
-  return 10;
+  int k;
+  lworld *lw = usable_world_id(world, 0, id, &k);
+  return lw != NULL ? box_numbers(lw->dim, obb_world_box(lw->w, k), out) : 0;
 }
 
 /* w:update(item, box | numbers) -> w */
@@ -524,7 +521,7 @@ static int world_memory(lua_State *L) {
 /* w:get(item) -> numbers as add takes them; w:get(item, box) -> box, set */
 static int world_get(lua_State *L) {
   lworld *lw = check_world(L);
-  int id = check_id(L, 2), i;
+  int id = check_id(L, 2), i, n;
   const void *src = obb_world_box(lw->w, id);
   double v[10];
   lobb_checknargs(L, 3);
@@ -535,19 +532,10 @@ static int world_get(lua_State *L) {
     lua_settop(L, 3);
     return 1;
   }
-  if (lw->dim == 2) {
-    const obb2 *b = (const obb2 *)src;
-    v[0] = b->c[0]; v[1] = b->c[1]; v[2] = b->e[0]; v[3] = b->e[1];
-    v[4] = obb2_angle(b);
-  } else {
-    const obb3 *b = (const obb3 *)src;
-    for (i = 0; i < 3; i++) { v[i] = b->c[i]; v[i + 3] = b->e[i]; }
-    obb3_rotation(b, v + 6);
-  }
-  i = lw->dim == 2 ? 5 : 10;
-  luaL_checkstack(L, i, NULL);
-  for (id = 0; id < i; id++) lua_pushnumber(L, v[id]);
-  return i;
+  n = box_numbers(lw->dim, src, v);
+  luaL_checkstack(L, n, NULL);
+  for (i = 0; i < n; i++) lua_pushnumber(L, v[i]);
+  return n;
 }
 
 /* ---- queries: phase 1, the search into a scratch buffer ---------------- */
