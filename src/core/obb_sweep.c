@@ -158,29 +158,16 @@ static double band3(const obb3 *a, const obb3 *b, const double va[3],
 }
 
 /* The time the gap takes, at relative speed v along the contact axis, to
-** change by 8 ulps of the largest coordinate over the step. */
-static double pos_err(double m, double v) {
+** change by 8 ulps of the largest coordinate over the step (n
+** coordinates; centers ca, cb moving by va, vb). */
+static double pos_err(int n, const double *ca, const double *va,
+                      const double *cb, const double *vb, double v) {
+  double m = 0;
+  int q;
+  for (q = 0; q < n; q++)
+    m = obb_max3(m, fmax(fabs(ca[q]), fabs(ca[q] + va[q])),
+                 fmax(fabs(cb[q]), fabs(cb[q] + vb[q])));
   return 8 * DBL_EPSILON * m / fabs(v);
-}
-
-static double pos_err2(const obb2 *a, const obb2 *b, const double va[2],
-                       const double vb[2], double v) {
-  double m = 0;
-  int q;
-  for (q = 0; q < 2; q++)
-    m = obb_max3(m, fmax(fabs(a->c[q]), fabs(a->c[q] + va[q])),
-                 fmax(fabs(b->c[q]), fabs(b->c[q] + vb[q])));
-  return pos_err(m, v);
-}
-
-static double pos_err3(const obb3 *a, const obb3 *b, const double va[3],
-                       const double vb[3], double v) {
-  double m = 0;
-  int q;
-  for (q = 0; q < 3; q++)
-    m = obb_max3(m, fmax(fabs(a->c[q]), fabs(a->c[q] + va[q])),
-                 fmax(fabs(b->c[q]), fabs(b->c[q] + vb[q])));
-  return pos_err(m, v);
 }
 
 static int touch_at2(const void *ctx, double t) {
@@ -244,7 +231,8 @@ int obb2_sweep(const obb2 *a, const obb2 *b, const double va[2],
   for (k = 0; k < 4; k++) v[k] = obb_dot2(w, ax.L[k]);
   k = first_contact(ax.s, ax.r, v, 4, 0.0, t, &out, &err);
   if (k >= 0) {
-    *t = settle2(a, b, va, vb, *t, err + pos_err2(a, b, va, vb, v[k]));
+    err += pos_err(2, a->c, va, b->c, vb, v[k]);
+    *t = settle2(a, b, va, vb, *t, err);
   } else { /* a grazing contact, or none */
     sweep2 ctx;
     ctx.a = a; ctx.b = b; ctx.va = va; ctx.vb = vb;
@@ -280,7 +268,8 @@ int obb3_sweep(const obb3 *a, const obb3 *b, const double va[3],
   for (k = 0; k < ax.n; k++) v[k] = obb_dot3(w, ax.L[k]);
   k = first_contact(ax.s, ax.r, v, ax.n, 0.0, t, &out, &err);
   if (k >= 0) {
-    *t = settle3(a, b, va, vb, *t, err + pos_err3(a, b, va, vb, v[k]));
+    err += pos_err(3, a->c, va, b->c, vb, v[k]);
+    *t = settle3(a, b, va, vb, *t, err);
   } else { /* a grazing contact, or none */
     sweep3 ctx;
     ctx.a = a; ctx.b = b; ctx.va = va; ctx.vb = vb;
