@@ -51,6 +51,7 @@ build = {
             "src/binding/lobb_box.c",
             "src/binding/lobb_check.c",
             "src/binding/lobb_collide.c",
+            "src/binding/lobb_ffi_box.c",
             "src/binding/lobb_jit.c",
             "src/binding/lobb_open.c",
             "src/binding/lobb_query.c",

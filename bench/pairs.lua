@@ -132,6 +132,18 @@ local function pair_rows(dim, A, B, LA, LB, intersects, check, pure)
     name = ("%dD intersects(a, b), FFI fast path"):format(dim)
     if t_core then report.row(name, t_obb, "C core loop (no Lua)", t_core) end
     report.row(name, t_obb, "classic binding (Lua C API)", t_classic)
+    if dim == 2 then
+      -- the floor: the same checks and arithmetic inlined, no call at all
+      local floor = require "jit_floor2"
+      for k = 1, PAIRS do
+        if floor(A[k], B[k]) ~= intersects(A[k], B[k]) then
+          error(("bench/jit_floor2.lua disagrees with obb on pair %d"):format(k))
+        end
+      end
+      local t_floor = report.time(looper(floor, A, B), N, RUNS)
+      report.row("2D the same test inlined in Lua (floor)", t_floor,
+                 "pure-Lua SAT", t_pure)
+    end
   end
   report.row(name, t_obb, "empty C, luaL_checkudata", t_check)
   report.row(name, t_obb, "pure-Lua SAT", t_pure)

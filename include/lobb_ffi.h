@@ -1,15 +1,16 @@
 /*
 ** lobb_ffi.h: entry points of the Lua binding for its LuaJIT FFI fast path
-** (lua/obb/jit.lua), not for host programs: they take a world's userdata
-** as a plain pointer, so they need no lua.h, and the FFI declares them
-** word for word from here (`make check-ffi`).
+** (lua/obb/jit.lua), not for host programs: they take a box's or a world's
+** userdata as a plain pointer, so they need no lua.h, and the FFI declares
+** them word for word from here (`make check-ffi`).
 **
-** Each does what its classic method does in the one fast case and returns
-** nonzero, or returns 0 having changed nothing: the caller then calls the
-** classic method with the same arguments, which reports whatever was
-** wrong. `world` must be the payload of a userdata carrying the world
-** metatable (jit.lua checks that first); it is recognised by the tag its
-** last field holds, as the binding recognises it.
+** Each does what its classic method does in the one fast case, or reports
+** that it did nothing (the return value each states), having changed
+** nothing: the caller then calls the classic method with the same
+** arguments, which reports whatever was wrong. A pointer must be the
+** payload of a userdata carrying the box's or the world's metatable
+** (jit.lua checks that first); the value is then recognised by the tag its
+** last field holds, as the binding recognises it (lobb_box.h).
 */
 #ifndef LOBB_FFI_H
 #define LOBB_FFI_H
@@ -45,6 +46,14 @@ LOBB_API void lobb_ffi_world_commit(void *world, int ok, const double *box);
 /* w:get(item) without a box: writes the 5 (2D) or 10 (3D) numbers the
 ** method returns into out and returns their count. */
 LOBB_API int lobb_ffi_world_get(void *world, double id, double *out);
+
+/* a:intersects(b) for two 2D (3D) boxes: 1 or 0 as obb2_intersects
+** (obb3_intersects) returns, or -1 when a or b is not a genuine box of
+** that dimension. Checking the tags here rather than copying both boxes
+** into Lua's scratch space to read them is what makes the fast path's
+** pair test cheap (docs/performance.md, "LuaJIT"). */
+LOBB_API int lobb_ffi_intersects2(const void *a, const void *b);
+LOBB_API int lobb_ffi_intersects3(const void *a, const void *b);
 
 #ifdef __cplusplus
 }

@@ -19,9 +19,11 @@
 -- which also holds if the metatables get a __metatable field), and, after
 -- its bytes are copied into a scratch buffer, the tag the binding writes
 -- after every box (lobb_box.h): debug.setmetatable can dress another
--- userdata as a box, but it cannot forge the tag. Nothing here makes
--- garbage, compiled or interpreted: scratch buffers are made once, results
--- are plain numbers and booleans.
+-- userdata as a box, but it cannot forge the tag. The pair tests, the
+-- hottest calls, copy nothing: they check the metatables here and hand
+-- both userdata to an entry point of include/lobb_ffi.h, which checks the
+-- tags in C. Nothing here makes garbage, compiled or interpreted: scratch
+-- buffers are made once, results are plain numbers and booleans.
 --
 -- The classic path stays when OBB_NO_FFI is set to anything but "" or "0",
 -- when package.loaded["obb.jit"] is false before require "obb", without the
@@ -95,6 +97,8 @@ int lobb_ffi_world_reserve(void *world, const double *v, int nv,
                                     double *box);
 void lobb_ffi_world_commit(void *world, int ok, const double *box);
 int lobb_ffi_world_get(void *world, double id, double *out);
+int lobb_ffi_intersects2(const void *a, const void *b);
+int lobb_ffi_intersects3(const void *a, const void *b);
 ]]
 
 -- "ffi" once installed, else why the classic path stays.
@@ -173,6 +177,13 @@ local function build(ffi, lib, obb, T2, T3)
     copy(buf, x, size3)
     return w[i3a] == tag3a and w[i3b] == tag3b
   end
+  -- Whether x is a userdata carrying metatable mt: all that Lua checks
+  -- before handing x to an entry point of include/lobb_ffi.h, which checks
+  -- the tag itself.
+  local function dressed(x, mt)
+    return type(x) == "userdata" and getmetatable(x) == mt
+  end
+  local intersects2, intersects3 = lib.lobb_ffi_intersects2, lib.lobb_ffi_intersects3
   -- A finite number (not a numeric string), as lobb_checkfinite takes.
   local function fin(x) return type(x) == "number" and x - x == 0 end
   local function extent(x) return fin(x) and x >= 0 end
@@ -201,8 +212,9 @@ local function build(ffi, lib, obb, T2, T3)
   local c_intersects2 = C2.intersects
   function F2.intersects(...)
     local a, b = ...
-    if select("#", ...) == 2 and is2(a) and is2(b) then
-      return lib.obb2_intersects(a, b) ~= 0
+    if select("#", ...) == 2 and dressed(a, mt2) and dressed(b, mt2) then
+      local r = intersects2(a, b)
+      if r >= 0 then return r ~= 0 end
     end
     return c_intersects2(...)
   end
@@ -383,8 +395,9 @@ local function build(ffi, lib, obb, T2, T3)
   local c_intersects3 = C3.intersects
   function F3.intersects(...)
     local a, b = ...
-    if select("#", ...) == 2 and is3(a) and is3(b) then
-      return lib.obb3_intersects(a, b) ~= 0
+    if select("#", ...) == 2 and dressed(a, mt3) and dressed(b, mt3) then
+      local r = intersects3(a, b)
+      if r >= 0 then return r ~= 0 end
     end
     return c_intersects3(...)
   end
