@@ -51,7 +51,7 @@ LOBB_API int lobb_ffi_world_get(void *world, double id, double *out);
 ** (obb3_intersects) returns, or -1 when a or b is not a genuine box of
 ** that dimension. Checking the tags here rather than copying both boxes
 ** into Lua's scratch space to read them is what makes the fast path's
-** pair test cheap (docs/performance.md, "LuaJIT"). */
+** pair test cheap (docs/love.md, "What it gains"). */
 LOBB_API int lobb_ffi_intersects2(const void *a, const void *b);
 LOBB_API int lobb_ffi_intersects3(const void *a, const void *b);
 
