@@ -356,23 +356,31 @@ end)
 
 describe("contacts (3D) at a large scale", function()
   -- A 100-wide face at the top of a box 2e8 tall, a box turned 45 degrees
-  -- resting on it: the clipped polygon has 8 points, all closer together
-  -- than the reduction's tie width (relative to the square of the pair's
-  -- size). The reduction once read before its buffer here (ASan: stack
-  -- buffer overflow); it must keep 1 to 4 of the points.
-  it("reduces a cluster of clipped points without reading outside them", function()
+  -- resting on it: the clipped polygon has 8 points. The reduction once
+  -- read before its buffer here (ASan: stack buffer overflow), when its
+  -- ties for areas grew with the square of the pair's size, larger than
+  -- the patch; they now grow with the patch, and it keeps 4 points.
+  it("reduces a small patch on a large box to 4 points", function()
     local h = math.sin(math.pi / 8)
     local a = obb.new3(0, 0, 0, 50, 50, 1e8)
     local b = obb.new3(0, 0, 1e8 + 0.5, 60, 60, 1, 0, 0, h, math.cos(math.pi / 8))
     local out = {}
     local count, nx, ny, nz = a:contacts(b, out)
-    assert.is_true(count >= 1 and count <= 4)
+    assert.are.equal(4, count)
     assert.same({ 0, 0, -1 }, { nx, ny, nz })
     for i = 0, count - 1 do
       local x, y, z, depth = out[4 * i + 1], out[4 * i + 2], out[4 * i + 3], out[4 * i + 4]
       assert.is_true(math.abs(x) <= 50 + 1e-6 and math.abs(y) <= 50 + 1e-6)
       assert.is_true(math.abs(z - (1e8 - 0.25)) <= 1e-6 and math.abs(depth - 0.5) <= 1e-6)
     end
+    -- spread over the patch (the clipped octagon has an area of about
+    -- 9,540), not bunched together
+    local area = 0
+    for i = 0, 3 do
+      local j = (i + 1) % 4
+      area = area + out[4 * i + 1] * out[4 * j + 2] - out[4 * j + 1] * out[4 * i + 2]
+    end
+    assert.is_true(math.abs(area) / 2 > 6000, "kept points span " .. math.abs(area) / 2)
   end)
 end)
 

@@ -161,14 +161,22 @@ static double area2(const double *A, const double *B, const double *C) {
 ** the one farthest from it, the one making the largest triangle with those
 ** two, and the one adding the most area outside that triangle (Gregorius,
 ** "Robust contact creation for physics simulations", GDC 2015). Candidates
-** within TIE_SCALE of the best (relative to the configuration's size,
-** scale, or its square for areas) count as equal and the earlier wins:
-** clipped polygons have parallel edges, so exact ties are common, and the
-** choice must not depend on rounding (a rigid motion of both boxes keeps
-** the same points). The kept points stay in polygon order. */
+** within a tie of the best count as equal and the earlier wins: clipped
+** polygons have parallel edges, so exact ties are common, and the choice
+** must not depend on rounding (a rigid motion of both boxes keeps the same
+** points). The points are known to TIE_SCALE of the configuration's size,
+** scale, which is the tie for heights; a squared distance or an area of
+** the polygon is then known to about 4 * tie * its extent, so that is the
+** tie for those, and never more than tie * scale: a small patch on a large
+** box (a 100-wide face 2e8 from the origin) keeps its 4 points instead of
+** drowning in a tie as large as its area. The kept points stay in polygon
+** order. */
 static int reduce4(double (*p)[3], int n, double scale) {
   int pick[4], keep[CLIP_MAX] = {0}, i, j, m = 0;
-  double best, sc, tie = TIE_SCALE * scale, tie2 = tie * scale;
+  double best, sc, tie = TIE_SCALE * scale, tie2, ext = 0;
+  for (i = 1; i < n; i++)
+    ext = fmax(ext, fabs(p[i][0] - p[0][0]) + fabs(p[i][1] - p[0][1]));
+  tie2 = tie * fmin(scale, 4 * ext);
   pick[0] = 0;
   for (i = 1; i < n; i++)
     if (p[i][2] < p[pick[0]][2] - tie) pick[0] = i;
