@@ -59,7 +59,6 @@ obb_status obb2_set_angle(obb2 *b, double angle);
 double obb2_angle(const obb2 *b);
 obb_status obb2_translate(obb2 *b, const double d[2]);
 obb_status obb2_rotate(obb2 *b, double angle);
-int obb2_intersects(const obb2 *a, const obb2 *b);
 int obb2_contains_point(const obb2 *b, const double p[2]);
 int obb2_contains_box(const obb2 *outer, const obb2 *inner);
 void obb2_corners(const obb2 *b, double out[8]);
@@ -69,7 +68,6 @@ obb_status obb3_set_rotation(obb3 *b, const double q[4]);
 void obb3_rotation(const obb3 *b, double q[4]);
 obb_status obb3_translate(obb3 *b, const double d[3]);
 obb_status obb3_rotate(obb3 *b, const double q[4]);
-int obb3_intersects(const obb3 *a, const obb3 *b);
 int obb3_contains_point(const obb3 *b, const double p[3]);
 int obb3_contains_box(const obb3 *outer, const obb3 *inner);
 void obb3_corners(const obb3 *b, double out[24]);
@@ -162,26 +160,26 @@ local function build(ffi, lib, obb, T2, T3)
   local mt3, tag3a, tag3b, i3a, i3b = sample(obb.new3(0, 0, 0, 0, 0, 0), size3, UD3)
   assert(mt2 ~= nil and mt3 ~= nil and mt2 ~= mt3, "box metatables not told apart")
 
+  -- Whether x is a userdata carrying metatable mt: all that Lua checks
+  -- before handing x to an entry point of include/lobb_ffi.h, which checks
+  -- the tag itself.
+  local function dressed(x, mt)
+    return type(x) == "userdata" and getmetatable(x) == mt
+  end
   -- Whether x is a 2D (3D) box; if so, buf holds a copy of it. The copy
   -- is made only of a userdata that carries the type's metatable, so only
   -- a userdata given it by debug.setmetatable (a 2D box dressed as 3D, say)
   -- can be read past its end, up to the 128 bytes of a 3D box, inside
   -- LuaJIT's heap, before it is refused.
   local function is2(x)
-    if type(x) ~= "userdata" or getmetatable(x) ~= mt2 then return false end
+    if not dressed(x, mt2) then return false end
     copy(buf, x, size2)
     return w[i2a] == tag2a and w[i2b] == tag2b
   end
   local function is3(x)
-    if type(x) ~= "userdata" or getmetatable(x) ~= mt3 then return false end
+    if not dressed(x, mt3) then return false end
     copy(buf, x, size3)
     return w[i3a] == tag3a and w[i3b] == tag3b
-  end
-  -- Whether x is a userdata carrying metatable mt: all that Lua checks
-  -- before handing x to an entry point of include/lobb_ffi.h, which checks
-  -- the tag itself.
-  local function dressed(x, mt)
-    return type(x) == "userdata" and getmetatable(x) == mt
   end
   local intersects2, intersects3 = lib.lobb_ffi_intersects2, lib.lobb_ffi_intersects3
   -- A finite number (not a numeric string), as lobb_checkfinite takes.
