@@ -180,9 +180,9 @@ static int reduce4(double (*p)[3], int n, double scale) {
   pick[0] = 0;
   for (i = 1; i < n; i++)
     if (p[i][2] < p[pick[0]][2] - tie) pick[0] = i;
-  /* best starts at -inf, not -1: tie2 grows with the square of the
-  ** scale, and a first candidate must always be taken (a cluster of
-  ** points within sqrt(tie2 - 1) of the deepest once left pick[1] unset) */
+  /* best starts at -inf, not -1: tie2 can exceed 1, and a first
+  ** candidate must always be taken (a cluster of points within
+  ** sqrt(tie2 - 1) of the deepest once left pick[1] unset) */
   pick[1] = -1;
   best = -HUGE_VAL;
   for (i = 0; i < n; i++) {
@@ -202,7 +202,7 @@ static int reduce4(double (*p)[3], int n, double scale) {
       pick[2] = i;
     }
   }
-  if (pick[1] < 0 || pick[2] < 0) return 4; /* NaN from overflow: any 4 */
+  if (pick[2] < 0) return 4; /* NaN from overflow: any 4 */
   sc = area2(p[pick[0]], p[pick[1]], p[pick[2]]) >= 0 ? 1 : -1;
   best = tie2;
   pick[3] = -1;
