@@ -132,12 +132,13 @@ local function script_floors(kind, n)
          time_frames(make_scene(kind, n), benchc.args_world(items), frames_for(n))
 end
 
--- The walk frames from Lua, by size, for the rows against the C core.
+-- The walk frames from Lua, by size: for the scaling note and the rows
+-- against the C core.
 local lua_walk = {}
 
 local function lua_rows()
   report.section("World of moving 2D boxes from Lua: update all + all pairs, per frame")
-  local by_n, floors = {}, {}
+  local floors = {}
   for _, kind in ipairs(KINDS) do
     for _, n in ipairs(SIZES) do
       if kind == "walk" or n <= 10000 then
@@ -161,7 +162,6 @@ local function lua_rows()
         report.row(("world2 %s %d (%d pairs)"):format(kind, n, p), t,
                    "pure-Lua spatial hash", th)
         if kind == "walk" then
-          by_n[n] = t
           lua_walk[n] = t
           local floor, args = script_floors(kind, n)
           if floor then
@@ -183,10 +183,10 @@ local function lua_rows()
                  .. " reading update's arguments through the Lua C API, %.2f ms more")
                 :format(f.n, f.floor * 1e3, (f.args - f.floor) * 1e3))
   end
-  if by_n[1000] and by_n[SIZES[#SIZES]] then
+  if lua_walk[1000] and lua_walk[SIZES[#SIZES]] then
     local n = SIZES[#SIZES]
     report.note(("walk: %dx the boxes cost %.1fx the time per frame (linear: %dx)")
-                :format(n / 1000, by_n[n] / by_n[1000], n / 1000))
+                :format(n / 1000, lua_walk[n] / lua_walk[1000], n / 1000))
   end
 end
 

@@ -13,9 +13,9 @@
 **   static    the walk scene with 90% of the boxes never moving.
 ** The scenes and their motion are bench/world.lua's, draw for draw (the
 ** same generator and seed), so its Lua frames and these C frames move the
-** very same boxes. The brute-force loop tests every pair (bounding boxes first, then the
-** exact test) on the same boxes; it runs one frame (it is slow) and must
-** find the same number of pairs, or the bench fails.
+** very same boxes. The brute-force loop tests every pair (bounding boxes
+** first, then the exact test) on the same boxes; it runs one frame (it is
+** slow) and must find the same number of pairs, or the bench fails.
 **
 ** Output lines for bench/world.lua, tab-separated:
 **   "world <scene> <n> <seconds per frame> <pairs> <bytes>"
