@@ -75,6 +75,84 @@ OBB_API int obb_world_raycast(obb_world *w, const double *o, const double *d,
 typedef void (*obb_world_pair_fn)(void *ctx, int a, int b);
 OBB_API int obb_world_pairs(obb_world *w, obb_world_pair_fn f, void *ctx);
 
+/* ---- moving boxes through the world (src/core/obb_move.c) ------------- */
+/*
+** The movers sweep a box by translation only (rotation is kept) through
+** the world's items, which stand still meanwhile. Contact is decided by
+** the touching rule (obb.h): a contact blocks only when the mover would
+** otherwise go deeper than the band B into the other, so a box resting on
+** a floor, or against a wall, moves along it or away from it freely, and
+** the seams of flush neighbours never stop a slide. Normals are unit
+** vectors (z = 0 in 2D) pointing the way the mover must go to get away.
+*/
+
+/* Cast: every item that box (of the world's dimension, in the world or
+** not) touches when moved by d (2 or 3 numbers), as obbN_sweep decides it,
+** with the time t in [0, 1] and the sweep's normal, in no order. */
+typedef void (*obb_world_sweep_fn)(void *ctx, int id, double t,
+                                   const double n[3]);
+OBB_API int obb_world_cast(obb_world *w, const void *box, const double *d,
+                           obb_world_sweep_fn f, void *ctx);
+
+/* What a moving item does at another item. */
+enum {
+  OBB_IGNORE = 0, /* passes through, unreported */
+  OBB_TOUCH,      /* stops at the contact */
+  OBB_CROSS,      /* passes through, reported */
+  OBB_SLIDE,      /* goes on along the contact with the rest of its move
+                  ** less its part into the normal */
+  OBB_BOUNCE      /* goes on with the rest of its move mirrored */
+};
+
+/* A move stops after this many legs (a leg ends at each touch, slide or
+** bounce); what remains of the move is dropped. */
+#define OBB_MOVE_MAX_LEGS 8
+
+/* One collision of a move: the other item, the response, the time t in
+** [0, 1] along the leg where it was met, the normal n, the mover's center
+** p at contact (z = 0 in 2D), and depth > 0 for an other the mover
+** overlapped (by more than the band) when the leg began (t = 0 then). */
+typedef struct obb_move_hit {
+  int other;
+  int response;
+  double t;
+  double n[3];
+  double p[3];
+  double depth;
+} obb_move_hit;
+
+/* The response of item to hit->other (hit->response unset): OBB_IGNORE
+** to OBB_BOUNCE; anything else above counts as OBB_SLIDE, and a negative
+** value aborts the move. Called at most once per other and move, when it
+** is first met, in the order met. */
+typedef int (*obb_move_filter_fn)(void *ctx, int item, const obb_move_hit *hit);
+/* Each collision of a move once, in the order met (responses but ignore). */
+typedef void (*obb_move_report_fn)(void *ctx, const obb_move_hit *hit);
+
+/* Moves item id's center toward goal (2 or 3 numbers), keeping its
+** rotation, resolving what it meets (README, "Moving boxes": an other the
+** mover already overlaps is a plane it may not go deeper along; slides
+** are clipped against every plane met in the move), and writes the
+** center where it ends to actual. The world is not changed: commit with
+** obb_world_update. filter NULL: every other slides. Returns the number
+** of collisions reported, -1 when memory runs out, -2 when the filter
+** aborted (actual is then the start). id must be live. */
+OBB_API int obb_world_move(obb_world *w, int id, const double *goal,
+                           obb_move_filter_fn filter, obb_move_report_fn report,
+                           void *ctx, double *actual);
+
+/* The mover's way out of what it overlaps: repeatedly moves item id by the
+** penetration normal times the depth of the deepest other it overlaps by
+** more than the band (filter as for moves, t = 0; OBB_IGNORE and
+** OBB_CROSS others do not push), at most max_dist in all and at most 16
+** steps, never summing two others' vectors for one pose. Writes the
+** final center to actual and the distance moved to moved; the world is
+** not changed. Returns the number of pushes, -1 or -2 as moves do. */
+#define OBB_PUSH_MAX_STEPS 16
+OBB_API int obb_world_push(obb_world *w, int id, double max_dist,
+                           obb_move_filter_fn filter, void *ctx,
+                           double *actual, double *moved);
+
 #ifdef __cplusplus
 }
 #endif

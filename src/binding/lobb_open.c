@@ -34,6 +34,15 @@ int luaopen_obb(lua_State *L) {
   lua_setfield(L, lib, "TOUCH_COORD");
   lua_pushnumber(L, OBB_TOUCH_FLOOR);
   lua_setfield(L, lib, "TOUCH_FLOOR");
+  /* the strides of the tables world:move and world:cast fill */
+  lua_pushinteger(L, 8);
+  lua_setfield(L, lib, "MOVE_STRIDE2");
+  lua_pushinteger(L, 10);
+  lua_setfield(L, lib, "MOVE_STRIDE3");
+  lua_pushinteger(L, 4);
+  lua_setfield(L, lib, "CAST_STRIDE2");
+  lua_pushinteger(L, 5);
+  lua_setfield(L, lib, "CAST_STRIDE3");
   lobb_open_jit(L, lib); /* the FFI fast path, under LuaJIT */
   return 1;
 }

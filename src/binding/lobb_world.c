@@ -23,36 +23,7 @@
 
 #include "lobb_box.h"
 #include "lobb_ffi.h"
-
-#define LOBB_WORLD "obb.world"
-
-#define UV_WORLD (LOBB_NUPVALUES + 1) /* the world metatable upvalue */
-#define UV_FILL (LOBB_NUPVALUES + 2)  /* fill() and write_item(), made once:
-                                      ** in 5.1 and LuaJIT pushing a C
-                                      ** function allocates a closure */
-#define UV_WRITE (LOBB_NUPVALUES + 3)
-#define NUV_WORLD (LOBB_NUPVALUES + 3)
-#define UV_BYITEM 1 /* user values of a world */
-#define UV_BYID 2
-
-typedef struct scratch {
-  unsigned char *p;
-  size_t cap;
-} scratch;
-
-struct job;
-
-typedef struct lworld {
-  obb_world *w; /* NULL once closed */
-  int dim;
-  int lock; /* > 0 while results are copied out and filters run */
-  int busy; /* > 0 while add writes the item tables (finalizers may run) */
-  const struct job *job; /* the query whose results fill() copies out */
-  scratch buf;
-  lua_Alloc alloc;
-  void *ud;
-  const void *tag; /* &world_tag, last as in every obb type (lobb_box.h) */
-} lworld;
+#include "lobb_world.h"
 
 /* A world is a userdata of exactly sizeof(lworld) ending with the address
 ** of this constant, as boxes are told apart (lobb_box.h): two API calls
@@ -542,8 +513,9 @@ static int world_get(lua_State *L) {
 
 enum { K_IDS, K_PAIRS, K_RAYS, K_CONTACTS };
 
-typedef struct ray_rec { /* a ray hit; also a contact (t unused) */
+typedef struct ray_rec { /* a ray or cast hit; also a contact (t unused) */
   double t, n[3];
+  double dist; /* casts: squared distance between centers, for ties */
   int id;
 } ray_rec;
 
@@ -587,10 +559,26 @@ static double on_ray(void *ctx, int id, double t, const double n[3],
                      double maxt) {
   ray_rec *r = (ray_rec *)next_rec((search *)ctx);
   if (r != NULL) {
-    r->t = t; r->id = id;
+    r->t = t; r->id = id; r->dist = 0;
     r->n[0] = n[0]; r->n[1] = n[1]; r->n[2] = n[2];
   }
   return maxt;
+}
+
+/* A cast's hit, with the squared distance from the cast box's center. */
+static void on_cast(void *ctx, int id, double t, const double n[3]) {
+  search *q = (search *)ctx;
+  const double *a = q->lw->dim == 2 ? ((const obb2 *)q->box)->c
+                                    : ((const obb3 *)q->box)->c;
+  const void *other = obb_world_box(q->lw->w, id);
+  const double *b = q->lw->dim == 2 ? ((const obb2 *)other)->c
+                                    : ((const obb3 *)other)->c;
+  ray_rec *r = (ray_rec *)next_rec(q);
+  int i;
+  if (r == NULL) return;
+  r->t = t; r->id = id; r->dist = 0;
+  for (i = 0; i < 3; i++) r->n[i] = n[i];
+  for (i = 0; i < q->lw->dim; i++) r->dist += (b[i] - a[i]) * (b[i] - a[i]);
 }
 
 /* The other item's id and the vector that moves the item out of it:
@@ -614,12 +602,14 @@ static void on_contact(void *ctx, int id) {
   if (r == NULL) return;
   r->id = id;
   r->t = 0;
+  r->dist = 0;
   for (i = 0; i < 3; i++) r->n[i] = n[i] * depth + 0.0;
 }
 
 static int cmp_ray(const void *a, const void *b) {
   const ray_rec *x = (const ray_rec *)a, *y = (const ray_rec *)b;
   if (x->t != y->t) return x->t < y->t ? -1 : 1;
+  if (x->dist != y->dist) return x->dist < y->dist ? -1 : 1;
   return (x->id > y->id) - (x->id < y->id);
 }
 
@@ -810,6 +800,24 @@ static int world_raycast(lua_State *L) {
   return finish(L, lw, &q, K_RAYS, out, filter);
 }
 
+/* w:cast(box, dx, dy[, dz], out [, filter]) -> n; out gets item, t, nx,
+** ny[, nz] per item the box touches when moved by d, first met first
+** (ties: nearer centers first). */
+static int world_cast(lua_State *L) {
+  lworld *lw = check_world(L);
+  search q;
+  scratch own;
+  double d[3] = {0, 0, 0};
+  int dim = lw->dim, filter, out = 3 + dim;
+  const void *box = lobb_checkbox(L, 2, dim);
+  lobb_checkvec(L, 3, dim, d);
+  filter = begin(L, lw, &q, &own, out, sizeof(ray_rec));
+  q.box = box;
+  if (obb_world_cast(lw->w, q.box, d, on_cast, &q) != 0)
+    return search_failed(L, lw, &q);
+  return finish(L, lw, &q, K_RAYS, out, filter);
+}
+
 /* w:pairs(out [, filter]) -> n; out gets a1, b1, a2, b2, ... */
 static int world_pairs(lua_State *L) {
   lworld *lw = check_world(L);
@@ -836,6 +844,18 @@ static int world_collisions(lua_State *L) {
   return finish(L, lw, &q, K_CONTACTS, 3, filter);
 }
 
+/* ---- what lobb_move.c shares (lobb_world.h) ---------------------------- */
+
+lworld *lobb_checkworld(lua_State *L, const char *what) {
+  return what != NULL ? check_mutable(L, what) : check_world(L);
+}
+
+int lobb_checkitemid(lua_State *L, int idx) { return check_id(L, idx); }
+
+void lobb_pushitems(lua_State *L, int k) { push_items(L, k); }
+
+int lobb_filtererror(lua_State *L) { return filter_error(L); }
+
 /* ---- registration ------------------------------------------------------ */
 
 static const luaL_Reg world_methods[] = {
@@ -851,6 +871,10 @@ static const luaL_Reg world_methods[] = {
   {"raycast", world_raycast},
   {"pairs", world_pairs},
   {"collisions", world_collisions},
+  {"cast", world_cast},
+  {"move", lobb_world_move},
+  {"check", lobb_world_check},
+  {"push", lobb_world_push},
   {"close", world_close},
   {NULL, NULL}
 };
@@ -868,6 +892,8 @@ static const luaL_Reg world_meta[] = {
 static const luaL_Reg world_funcs[] = {
   {"world2", mod_world2},
   {"world3", mod_world3},
+  {"clip", lobb_mod_clip},
+  {"reflect", lobb_mod_reflect},
   {NULL, NULL}
 };
 

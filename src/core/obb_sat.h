@@ -51,6 +51,17 @@ int obb2_sat_min(const obb2 *a, const obb2 *b, const obb_axes2 *ax,
 int obb3_sat_min(const obb3 *a, const obb3 *b, const obb_axes3 *ax,
                  double n[3], double *depth);
 
+/* Over a step t in [0, 1] in which the projected distance on axis k moves
+** as s[k] + t * v[k], intersects the per-axis intervals on which
+** |s(t)| <= r[k] + band, over the n axes (band may be negative: the
+** movers of obb_move.c ask when the boxes overlap by more than a band).
+** Returns the index of the axis entered last (ties, within the entry's
+** rounding *t_err, go to the lower index), with its entry time in *t
+** (clamped to >= 0) and the first exit in *t_out (clamped to <= 1), or -1
+** when the intervals do not meet within [0, 1]. (obb_sweep.c) */
+int obb_sat_entry(const double *s, const double *r, const double *v, int n,
+                  double band, double *t, double *t_out, double *t_err);
+
 /* a*b - c*d with one rounding (Kahan's trick with fma). */
 double obb_diff_of_products(double a, double b, double c, double d);
 

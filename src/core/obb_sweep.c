@@ -31,17 +31,13 @@
 ** equal, so ties go to the lower axis id rather than to rounding. */
 #define TIE_ULPS 16
 
-/* Intersects per-axis entry/exit intervals over the n axes, each radius
-** grown by band. Returns the index of the axis entered last, with its
-** entry time in *t and the first exit in *t_out, or -1 when the intervals
-** do not meet within [0, 1]. */
-static int first_contact(const double *s, const double *r, const double *v,
-                         int n, double band, double *t, double *t_out,
-                         double *t_err) {
+int obb_sat_entry(const double *s, const double *r, const double *v, int n,
+                  double band, double *t, double *t_out, double *t_err) {
   double enter = -1, exit = 1, tie = 0;
   int k, best = -1;
   for (k = 0; k < n; k++) {
     double t0, t1, err, rk = r[k] + band;
+    if (rk < 0) return -1; /* a band shrinking r below 0: never overlap */
     if (v[k] == 0) {
       if (fabs(s[k]) > rk) return -1; /* apart on L for the whole step */
       continue;
@@ -229,7 +225,7 @@ int obb2_sweep(const obb2 *a, const obb2 *b, const double va[2],
     half = 0.5;
   }
   for (k = 0; k < 4; k++) v[k] = obb_dot2(w, ax.L[k]);
-  k = first_contact(ax.s, ax.r, v, 4, 0.0, t, &out, &err);
+  k = obb_sat_entry(ax.s, ax.r, v, 4, 0.0, t, &out, &err);
   if (k >= 0) {
     err += pos_err(2, a->c, va, b->c, vb, v[k]);
     *t = settle2(a, b, va, vb, *t, err);
@@ -237,7 +233,7 @@ int obb2_sweep(const obb2 *a, const obb2 *b, const double va[2],
     sweep2 ctx;
     ctx.a = a; ctx.b = b; ctx.va = va; ctx.vb = vb;
     band = fmax(band2(a, b, va, vb, 0.0), band2(a, b, va, vb, 1.0));
-    k = first_contact(ax.s, ax.r, v, 4, half * band, t, &out, &err);
+    k = obb_sat_entry(ax.s, ax.r, v, 4, half * band, t, &out, &err);
     if (k < 0) return 0;
     *t = graze(touch_at2, &ctx, *t, out);
   }
@@ -266,7 +262,7 @@ int obb3_sweep(const obb3 *a, const obb3 *b, const double va[3],
     half = 0.5;
   }
   for (k = 0; k < ax.n; k++) v[k] = obb_dot3(w, ax.L[k]);
-  k = first_contact(ax.s, ax.r, v, ax.n, 0.0, t, &out, &err);
+  k = obb_sat_entry(ax.s, ax.r, v, ax.n, 0.0, t, &out, &err);
   if (k >= 0) {
     err += pos_err(3, a->c, va, b->c, vb, v[k]);
     *t = settle3(a, b, va, vb, *t, err);
@@ -274,7 +270,7 @@ int obb3_sweep(const obb3 *a, const obb3 *b, const double va[3],
     sweep3 ctx;
     ctx.a = a; ctx.b = b; ctx.va = va; ctx.vb = vb;
     band = fmax(band3(a, b, va, vb, 0.0), band3(a, b, va, vb, 1.0));
-    k = first_contact(ax.s, ax.r, v, ax.n, half * band, t, &out, &err);
+    k = obb_sat_entry(ax.s, ax.r, v, ax.n, half * band, t, &out, &err);
     if (k < 0) return 0;
     *t = graze(touch_at3, &ctx, *t, out);
   }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "obb_world.h"
+#include "obb_world_impl.h"
 #include "obb_grid.h"
 #include "obb_math.h"
 #include "obb_tree.h"
@@ -40,6 +41,8 @@ struct obb_world {
   obb_grid grid;
   int *stale;  /* ids whose leaf must move before the next tree query */
   int nstale, stale_cap;
+  void *scratch[OBB_WORLD_SCRATCH]; /* the movers' buffers (obb_move.c) */
+  size_t scratch_cap[OBB_WORLD_SCRATCH];
 };
 
 #define BOX(w, id) ((void *)((w)->boxes + (size_t)(id) * (w)->box_size))
@@ -63,6 +66,8 @@ obb_world *obb_world_new(int dim, double margin, obb_alloc alloc, void *ud) {
   w->stale = NULL;
   w->nstale = w->stale_cap = 0;
   w->free_id = -1;
+  memset(w->scratch, 0, sizeof w->scratch);
+  memset(w->scratch_cap, 0, sizeof w->scratch_cap);
   return w;
 }
 
@@ -70,12 +75,18 @@ obb_world *obb_world_new(int dim, double margin, obb_alloc alloc, void *ud) {
 static void release_arrays(obb_world *w) {
   obb_alloc alloc = w->tree.alloc;
   void *ud = w->tree.ud;
+  int i;
   if (w->items != NULL)
     alloc(ud, w->items, (size_t)w->cap * sizeof(world_item), 0);
   if (w->boxes != NULL)
     alloc(ud, w->boxes, (size_t)w->box_cap * w->box_size, 0);
   if (w->stale != NULL)
     alloc(ud, w->stale, (size_t)w->stale_cap * sizeof(int), 0);
+  for (i = 0; i < OBB_WORLD_SCRATCH; i++) {
+    if (w->scratch[i] != NULL) alloc(ud, w->scratch[i], w->scratch_cap[i], 0);
+    w->scratch[i] = NULL;
+    w->scratch_cap[i] = 0;
+  }
   obb_tree_free(&w->tree);
   obb_grid_free(&w->grid);
   w->items = NULL;
@@ -98,7 +109,24 @@ int obb_world_count(const obb_world *w) { return w->count; }
 size_t obb_world_memory(const obb_world *w) {
   return sizeof(obb_world) + (size_t)w->cap * sizeof(world_item) +
          (size_t)w->box_cap * w->box_size + obb_tree_memory(&w->tree) +
-         obb_grid_memory(&w->grid) + (size_t)w->stale_cap * sizeof(int);
+         obb_grid_memory(&w->grid) + (size_t)w->stale_cap * sizeof(int) +
+         w->scratch_cap[0] + w->scratch_cap[1];
+}
+
+void *obb_world_scratch(obb_world *w, int k, size_t size) {
+  size_t cap = w->scratch_cap[k];
+  void *p;
+  if (size <= cap) return w->scratch[k];
+  if (cap < 1024) cap = 1024;
+  while (cap < size) {
+    if (cap > ((size_t)-1) / 2) return NULL;
+    cap *= 2;
+  }
+  p = w->tree.alloc(w->tree.ud, w->scratch[k], w->scratch_cap[k], cap);
+  if (p == NULL) return NULL;
+  w->scratch[k] = p;
+  w->scratch_cap[k] = cap;
+  return p;
 }
 
 const void *obb_world_box(const obb_world *w, int id) {
@@ -318,6 +346,20 @@ int obb_world_query_box(obb_world *w, const void *box,
   q.w = w; q.box = box; q.hit = f; q.ctx = ctx;
   tight_aabb(w, box, q.aabb);
   return obb_tree_query(&w->tree, q.aabb, on_box, &q);
+}
+
+static void on_bounds(void *ctx, int id) {
+  query_ctx *q = (query_ctx *)ctx;
+  if (obb_box_overlap(q->w->items[id].aabb, q->aabb)) q->hit(q->ctx, id);
+}
+
+int obb_world_query_bounds(obb_world *w, const double bounds[6],
+                           obb_world_hit_fn f, void *ctx) {
+  query_ctx q;
+  refresh(w);
+  q.w = w; q.hit = f; q.ctx = ctx;
+  memcpy(q.aabb, bounds, sizeof q.aabb);
+  return obb_tree_query(&w->tree, q.aabb, on_bounds, &q);
 }
 
 static void on_point(void *ctx, int id) {

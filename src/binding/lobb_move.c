@@ -1,0 +1,291 @@
+/*
+** lobb_move.c: the Lua face of the movers (obb_move.c): w:move, w:check,
+** w:push, and obb.clip / obb.reflect for the velocities a game keeps.
+**
+** A move runs the core mover inside lua_pcall with the world locked, as
+** a query's second phase does (lobb_world.c): the filter is Lua, so it
+** may raise, yield or try to change the world; the lock turns the change
+** into a clear error, and the pcall releases the lock before any error
+** goes on. The world itself changes only after the mover has finished
+** and everything was checked: a move that raises leaves the item where
+** it was. Collisions are gathered in the world's scratch buffer and
+** written raw into the caller's table, so a move with a reused table
+** makes no garbage.
+*/
+#include <math.h>
+#include <string.h>
+
+#include "lobb_world.h"
+#include "obb_math.h"
+
+/* Response names by the core's values (obb_world.h); OBB_IGNORE is
+** false or nil in Lua. */
+static const char *const response_names[] = {
+  NULL, "touch", "cross", "slide", "bounce"
+};
+
+#define MOVE_STRIDE(dim) ((dim) == 2 ? 8 : 10)
+
+typedef struct lmove {
+  lua_State *L;
+  lworld *lw;
+  int dim, id;
+  int filter;         /* 1: call the Lua filter (argument 3 of run) */
+  int response;       /* without one: every other's response */
+  int push;           /* 1: a push, else a move */
+  double goal[3], actual[3], max_dist, moved;
+  int n;              /* the core's answer */
+  int oom;
+  size_t nhits;       /* collisions gathered in lw->buf */
+  const char *bad;    /* a filter's answer that is no response */
+  int bad_type;       /* 1: bad is the answer's type name */
+} lmove;
+
+/* The response a filter's answer (at idx) names, or -1 with m->bad set. */
+static int response_of(lua_State *L, int idx, lmove *m) {
+  int i;
+  if (!lua_toboolean(L, idx)) return OBB_IGNORE;
+  if (lua_type(L, idx) == LUA_TSTRING) {
+    const char *s = lua_tostring(L, idx);
+    for (i = OBB_TOUCH; i <= OBB_BOUNCE; i++)
+      if (strcmp(s, response_names[i]) == 0) return i;
+    m->bad = s; /* valid until the pcall returns: copied by then */
+    m->bad_type = 0;
+    return -1;
+  }
+  m->bad = luaL_typename(L, idx);
+  m->bad_type = 1;
+  return -1;
+}
+
+/* The core's filter: filter(item, other, nx, ny[, nz], t, depth). */
+static int on_filter(void *ctx, int item, const obb_move_hit *hit) {
+  lmove *m = (lmove *)ctx;
+  lua_State *L = m->L;
+  int r;
+  (void)item;
+  if (!m->filter) return m->response;
+  lua_pushvalue(L, 3);
+  lua_pushvalue(L, 2);
+  lua_rawgeti(L, 5, hit->other + 1);
+  lobb_pushnumbers(L, hit->n, m->dim);
+  lua_pushnumber(L, hit->t);
+  lua_pushnumber(L, hit->depth);
+  lua_call(L, 4 + m->dim, 1);
+  r = response_of(L, -1, m);
+  if (r < 0) {
+    lua_replace(L, 6); /* keeps a bad string alive until it is copied */
+    return -1;
+  }
+  lua_pop(L, 1);
+  return r;
+}
+
+/* The core's report: one collision into the world's scratch buffer. */
+static void on_report(void *ctx, const obb_move_hit *hit) {
+  lmove *m = (lmove *)ctx;
+  lworld *lw = m->lw;
+  size_t need = (m->nhits + 1) * sizeof(obb_move_hit);
+  if (m->oom) return;
+  if (need > lw->buf.cap) {
+    size_t cap = lw->buf.cap < 256 ? 256 : lw->buf.cap * 2;
+    void *p = cap > lw->buf.cap ? lw->alloc(lw->ud, lw->buf.p, lw->buf.cap, cap)
+                                : NULL;
+    if (p == NULL) { m->oom = 1; return; }
+    lw->buf.p = (unsigned char *)p;
+    lw->buf.cap = cap;
+  }
+  memcpy(lw->buf.p + m->nhits++ * sizeof(obb_move_hit), hit, sizeof *hit);
+}
+
+/* Writes the collisions into out (at 4), raw, and clears what an earlier,
+** longer result left behind. */
+static void write_hits(lua_State *L, const lmove *m) {
+  const obb_move_hit *h = (const obb_move_hit *)m->lw->buf.p;
+  lua_Integer k = 0;
+  size_t i;
+  int q;
+  for (i = 0; i < m->nhits; i++, h++) {
+    lua_rawgeti(L, 5, h->other + 1);
+    lua_rawseti(L, 4, ++k);
+    lua_pushstring(L, response_names[h->response]);
+    lua_rawseti(L, 4, ++k);
+    lua_pushnumber(L, h->t);
+    lua_rawseti(L, 4, ++k);
+    for (q = 0; q < m->dim; q++) {
+      lua_pushnumber(L, h->n[q]);
+      lua_rawseti(L, 4, ++k);
+    }
+    for (q = 0; q < m->dim; q++) {
+      lua_pushnumber(L, h->p[q]);
+      lua_rawseti(L, 4, ++k);
+    }
+    lua_pushnumber(L, h->depth);
+    lua_rawseti(L, 4, ++k);
+  }
+  for (;;) {
+    lua_rawgeti(L, 4, ++k);
+    if (lua_isnil(L, -1)) break;
+    lua_pop(L, 1);
+    lua_pushnil(L);
+    lua_rawseti(L, 4, k);
+  }
+  lua_pop(L, 1);
+}
+
+/* Protected: run(m, item, filter, out, byid, slot) runs the core mover and
+** writes out. Nothing here changes the world. */
+static int run(lua_State *L) {
+  lmove *m = (lmove *)lua_touserdata(L, 1);
+  m->L = L;
+  if (m->push)
+    m->n = obb_world_push(m->lw->w, m->id, m->max_dist, on_filter, m,
+                          m->actual, &m->moved);
+  else
+    m->n = obb_world_move(m->lw->w, m->id, m->goal, on_filter, on_report, m,
+                          m->actual);
+  if (m->n >= 0 && !m->oom && !m->push && lua_istable(L, 4))
+    write_hits(L, m);
+  lua_pushvalue(L, 6); /* a bad answer outlives the call on the stack */
+  return 1;
+}
+
+/* The filter argument at idx: nil (every other slides), a response name,
+** or a function. */
+static void check_filter(lua_State *L, int idx, lmove *m) {
+  m->filter = 0;
+  m->response = OBB_SLIDE;
+  if (lua_isnoneornil(L, idx)) return;
+  if (lua_type(L, idx) == LUA_TFUNCTION) {
+    m->filter = 1;
+    return;
+  }
+  if (lua_type(L, idx) != LUA_TSTRING)
+    lobb_typeerror(L, idx, "function, response name or nil");
+  m->response = response_of(L, idx, m);
+  if (m->response < 0)
+    luaL_argerror(L, idx, lua_pushfstring(L, "unknown response '%s'", m->bad));
+}
+
+/* Runs m (item at 2, filter at filter, out at out or 0) protected, with
+** the world locked; raises what the filter raised or answered wrongly. */
+static void run_locked(lua_State *L, lmove *m, int filter, int out) {
+  int st;
+  m->oom = 0;
+  m->nhits = 0;
+  m->bad = NULL;
+  lua_pushcfunction(L, run);
+  lua_pushlightuserdata(L, m);
+  lua_pushvalue(L, 2);
+  if (m->filter) lua_pushvalue(L, filter);
+  else lua_pushnil(L);
+  if (out) lua_pushvalue(L, out);
+  else lua_pushnil(L);
+  lobb_pushitems(L, UV_BYID);
+  lua_pushnil(L); /* slot 6: a bad answer, kept alive */
+  m->lw->lock++;
+  st = lua_pcall(L, 6, 1, 0);
+  m->lw->lock--;
+  if (st != 0) lobb_filtererror(L);
+  if (m->bad != NULL) {
+    if (m->bad_type)
+      luaL_argerror(L, filter, lua_pushfstring(L,
+          "filter returned a %s (a response name, false or nil expected)",
+          m->bad));
+    luaL_argerror(L, filter,
+                  lua_pushfstring(L, "unknown response '%s'", m->bad));
+  }
+  if (m->n == -1 || m->oom) luaL_error(L, "not enough memory");
+  if (!obb_all_finite(m->actual, (size_t)m->dim))
+    luaL_error(L, "result is not finite");
+}
+
+/* Puts the item's box at m->actual. */
+static void commit(lmove *m) {
+  const void *old = obb_world_box(m->lw->w, m->id);
+  if (m->dim == 2) {
+    obb2 b = *(const obb2 *)old;
+    memcpy(b.c, m->actual, sizeof b.c);
+    obb_world_update(m->lw->w, m->id, &b);
+  } else {
+    obb3 b = *(const obb3 *)old;
+    memcpy(b.c, m->actual, sizeof b.c);
+    obb_world_update(m->lw->w, m->id, &b);
+  }
+}
+
+/* w:move / w:check (item, gx, gy[, gz] [, filter [, out]])
+** -> ax, ay[, az], n */
+static int move(lua_State *L, int apply) {
+  lworld *lw = lobb_checkworld(L, "move");
+  lmove m;
+  int dim = lw->dim, filter = 3 + dim, out = 4 + dim;
+  memset(&m, 0, sizeof m);
+  m.lw = lw;
+  m.dim = dim;
+  m.id = lobb_checkitemid(L, 2);
+  lobb_checkvec(L, 3, dim, m.goal);
+  check_filter(L, filter, &m);
+  lobb_checknargs(L, out);
+  if (!lua_isnoneornil(L, out) && lua_type(L, out) != LUA_TTABLE)
+    lobb_typeerror(L, out, "table or nil");
+  run_locked(L, &m, filter, lua_istable(L, out) ? out : 0);
+  if (apply) commit(&m);
+  lobb_pushnumbers(L, m.actual, dim);
+  lua_pushinteger(L, m.n);
+  return dim + 1;
+}
+
+int lobb_world_move(lua_State *L) { return move(L, 1); }
+int lobb_world_check(lua_State *L) { return move(L, 0); }
+
+/* w:push(item [, filter [, max_dist]]) -> ax, ay[, az], moved */
+int lobb_world_push(lua_State *L) {
+  lworld *lw = lobb_checkworld(L, "push");
+  lmove m;
+  memset(&m, 0, sizeof m);
+  m.lw = lw;
+  m.dim = lw->dim;
+  m.push = 1;
+  m.id = lobb_checkitemid(L, 2);
+  check_filter(L, 3, &m);
+  m.max_dist = HUGE_VAL;
+  if (!lua_isnoneornil(L, 4)) {
+    if (lua_type(L, 4) != LUA_TNUMBER) lobb_typeerror(L, 4, "number or nil");
+    m.max_dist = lua_tonumber(L, 4);
+    if (!(m.max_dist >= 0)) /* NaN too */
+      luaL_argerror(L, 4, "max_dist must be a number >= 0");
+  }
+  lobb_checknargs(L, 4);
+  run_locked(L, &m, 3, 0);
+  commit(&m);
+  lobb_pushnumbers(L, m.actual, m.dim);
+  lua_pushnumber(L, m.moved);
+  return m.dim + 1;
+}
+
+/* ---- velocities ------------------------------------------------------ */
+
+/* obb.clip(vx, vy[, vz], nx, ny[, nz]) / obb.reflect(...): v less (clip)
+** or less twice (reflect) its part into the normal, when it goes into it
+** (v . n < 0); else v as it is. n need not be unit, but not zero. */
+static int velocity(lua_State *L, double times) {
+  double v[3], n[3], k, nn = 0;
+  int dim = lua_gettop(L) == 6 ? 3 : 2, i;
+  if (lua_gettop(L) != 4 && lua_gettop(L) != 6)
+    return luaL_error(L, "4 numbers (2D) or 6 (3D) expected, got %d",
+                      lua_gettop(L));
+  lobb_checkvec(L, 1, dim, v);
+  lobb_checkvec(L, 1 + dim, dim, n);
+  for (i = 0; i < dim; i++) nn += n[i] * n[i];
+  if (!(nn > 0) || !obb_finite(nn))
+    luaL_argerror(L, 1 + dim, "normal must be non-zero and not overflow");
+  k = 0;
+  for (i = 0; i < dim; i++) k += v[i] * n[i];
+  if (k < 0)
+    for (i = 0; i < dim; i++) v[i] -= times * k / nn * n[i];
+  return lobb_pushnumbers(L, v, dim);
+}
+
+int lobb_mod_clip(lua_State *L) { return velocity(L, 1); }
+int lobb_mod_reflect(lua_State *L) { return velocity(L, 2); }

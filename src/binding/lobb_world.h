@@ -1,0 +1,58 @@
+/*
+** lobb_world.h: a world's userdata and the checks that the files behind
+** its methods share (internal): lobb_world.c (life, items, queries) and
+** lobb_move.c (moves, pushes).
+*/
+#ifndef LOBB_WORLD_H
+#define LOBB_WORLD_H
+
+#include "lobb_box.h"
+
+#define LOBB_WORLD "obb.world"
+
+#define UV_WORLD (LOBB_NUPVALUES + 1) /* the world metatable upvalue */
+#define UV_FILL (LOBB_NUPVALUES + 2)  /* fill() and write_item(), made once:
+                                      ** in 5.1 and LuaJIT pushing a C
+                                      ** function allocates a closure */
+#define UV_WRITE (LOBB_NUPVALUES + 3)
+#define NUV_WORLD (LOBB_NUPVALUES + 3)
+#define UV_BYITEM 1 /* user values of a world */
+#define UV_BYID 2
+
+typedef struct scratch {
+  unsigned char *p;
+  size_t cap;
+} scratch;
+
+struct job;
+
+typedef struct lworld {
+  obb_world *w; /* NULL once closed */
+  int dim;
+  int lock; /* > 0 while results are copied out and filters run */
+  int busy; /* > 0 while add writes the item tables (finalizers may run) */
+  const struct job *job; /* the query whose results fill() copies out */
+  scratch buf;
+  lua_Alloc alloc;
+  void *ud;
+  const void *tag; /* &world_tag, last as in every obb type (lobb_box.h) */
+} lworld;
+
+/* The world at argument 1, open; with what != NULL also not locked by a
+** query or an add ("cannot <what> items of a world during its query"). */
+lworld *lobb_checkworld(lua_State *L, const char *what);
+/* The id of the item at idx, or an argument error. */
+int lobb_checkitemid(lua_State *L, int idx);
+/* Pushes the world's (argument 1) table k, UV_BYITEM or UV_BYID. */
+void lobb_pushitems(lua_State *L, int k);
+/* Raises the error at the top, which a filter raised (explaining yields). */
+int lobb_filtererror(lua_State *L);
+
+/* The movers' methods, listed among the world's (lobb_move.c). */
+int lobb_world_move(lua_State *L);
+int lobb_world_check(lua_State *L);
+int lobb_world_push(lua_State *L);
+int lobb_mod_clip(lua_State *L);
+int lobb_mod_reflect(lua_State *L);
+
+#endif

@@ -1,0 +1,616 @@
+/*
+** obb_move.c: moving an item through its world (bump.lua's world:move,
+** for turned boxes), casting a box through it, pushing an item out.
+**
+** A move is a series of legs. On each, the item (its box at the leg's
+** start, moved by the remainder r) is swept against every other the
+** broad phase finds along the leg, by the separating-axis test over time
+** (as obb_sweep.c), with the touching rule turned around: an other blocks
+** only from the first time the two overlap by more than the band B on
+** every axis, so a box that merely touches a floor, a wall or the seam
+** between two flush tiles (within B) is never stopped by it. The item
+** then stops where it first meets the blocker exactly (the band plays no
+** part), so it ends touching, never overlapping by more than rounding.
+** An other the item overlaps by more than B when a leg starts is no
+** blocker (the item could not move at all): its penetration normal is a
+** plane the item may not go deeper along.
+**
+** Every leg tests every other again (an other met on an earlier leg can
+** block again: that is how a box comes to rest in a V), and the remainder
+** is clipped against every plane met in the move (Quake's slide move): in
+** 2D a box stops in a crease, in 3D it slides along the crease line.
+*/
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "obb_world.h"
+#include "obb_bounds.h"
+#include "obb_math.h"
+#include "obb_sat.h"
+#include "obb_touch.h"
+#include "obb_world_impl.h"
+
+/* How far, relative to its length, a remainder may go into a plane and
+** still count as along it (rounding of the clip itself). */
+#define INTO_TOL 0x1p-40
+/* Planes kept per move: one per leg and per overlapped other, far more
+** than any crease needs; beyond it the move stops. */
+#define MAX_PLANES 32
+/* Legs redone because an overlapped other's plane changed the remainder
+** (each other adds its plane once), on top of OBB_MOVE_MAX_LEGS. */
+#define MAX_RESTARTS 32
+
+enum { NONE, OVERLAP, BLOCK };
+
+typedef union anybox {
+  obb2 b2;
+  obb3 b3;
+} anybox;
+
+/* An other met on a leg. */
+typedef struct cand {
+  int id, kind;
+  double t;      /* stop time: the item meets it exactly (0 for OVERLAP) */
+  double tie;    /* how much later another's t may be and still tie */
+  double n[3];   /* the item's way out */
+  double depth;  /* OVERLAP: the penetration depth */
+  double dist;   /* squared distance between centers, for ties */
+} cand;
+
+/* An other met in this move: its response (the filter is asked once). */
+typedef struct met {
+  int id, response, reported, plane;
+} met;
+
+typedef struct mover {
+  obb_world *w;
+  int dim, self;
+  anybox item;      /* the item's box, its center at pos */
+  double pos[3], r[3];
+  double planes[MAX_PLANES][3];
+  int nplanes;
+  met *met;
+  int nmet, met_cap;
+  cand *cands;
+  int ncands, cand_cap;
+  int oom;
+  obb_move_filter_fn filter;
+  obb_move_report_fn report;
+  void *ctx;
+  int nreported, aborted;
+} mover;
+
+/* ---- geometry of one pair ---------------------------------------------- */
+
+/* The separating axes of the item and an other, in one layout for both
+** dimensions (z = 0 in 2D). */
+typedef struct axes {
+  int n;
+  double L[15][3], s[15], r[15];
+} axes;
+
+static double *center(mover *m) {
+  return m->dim == 2 ? m->item.b2.c : m->item.b3.c;
+}
+
+static const double *extents(int dim, const void *b) {
+  return dim == 2 ? ((const obb2 *)b)->e : ((const obb3 *)b)->e;
+}
+
+static const double *center_of(int dim, const void *b) {
+  return dim == 2 ? ((const obb2 *)b)->c : ((const obb3 *)b)->c;
+}
+
+/* The axes, and, when the two overlap (as obbN_intersects decides), the
+** penetration normal and depth (*pen = 1). */
+static void pair_axes(mover *m, const void *other, axes *x, double n[3],
+                      double *depth, int *pen) {
+  int k, q;
+  n[2] = 0;
+  if (m->dim == 2) {
+    obb_axes2 a;
+    obb2_sat_axes(&m->item.b2, (const obb2 *)other, &a);
+    x->n = 4;
+    for (k = 0; k < 4; k++) {
+      x->L[k][0] = a.L[k][0];
+      x->L[k][1] = a.L[k][1];
+      x->L[k][2] = 0;
+      x->s[k] = a.s[k];
+      x->r[k] = a.r[k];
+    }
+    *pen = obb2_sat_min(&m->item.b2, (const obb2 *)other, &a, n, depth) >= 0;
+  } else {
+    obb_axes3 a;
+    obb3_sat_axes(&m->item.b3, (const obb3 *)other, &a);
+    x->n = a.n;
+    for (k = 0; k < a.n; k++) {
+      for (q = 0; q < 3; q++) x->L[k][q] = a.L[k][q];
+      x->s[k] = a.s[k];
+      x->r[k] = a.r[k];
+    }
+    *pen = obb3_sat_min(&m->item.b3, (const obb3 *)other, &a, n, depth) >= 0;
+  }
+}
+
+/* The pair's band with the item's center at p. */
+static double band_at(const mover *m, const double p[3], const void *other) {
+  return obb_pair_band(m->dim, p, extents(m->dim, &m->item),
+                       center_of(m->dim, other), extents(m->dim, other));
+}
+
+/* Sorts the other into NONE, OVERLAP (deeper than the band now) or BLOCK
+** (the item, moved by r, goes deeper than the band at some t in [0, 1]),
+** filling c. */
+static int classify(mover *m, const void *other, cand *c) {
+  axes x;
+  double end[3], band, v[15], tb, t0, out, err, depth = 0;
+  int k, kb, k0, pen, over = 1, q;
+  const double *oc = center_of(m->dim, other);
+  pair_axes(m, other, &x, c->n, &depth, &pen);
+  for (q = 0; q < 3; q++) end[q] = m->pos[q] + m->r[q];
+  band = fmax(band_at(m, m->pos, other), band_at(m, end, other));
+  c->dist = 0;
+  for (q = 0; q < m->dim; q++)
+    c->dist += (oc[q] - m->pos[q]) * (oc[q] - m->pos[q]);
+  for (k = 0; k < x.n && over; k++)
+    if (!(fabs(x.s[k]) < x.r[k] - band)) over = 0;
+  if (over && pen) {
+    c->kind = OVERLAP;
+    c->t = 0;
+    c->tie = 0;
+    c->depth = depth;
+    return OVERLAP;
+  }
+  /* the item moves by r, the other stands: s(t) = s - t * (r . L) */
+  for (k = 0; k < x.n; k++)
+    v[k] = -(m->r[0] * x.L[k][0] + m->r[1] * x.L[k][1] + m->r[2] * x.L[k][2]);
+  kb = obb_sat_entry(x.s, x.r, v, x.n, -band, &tb, &out, &err);
+  if (kb < 0) return NONE;
+  k0 = obb_sat_entry(x.s, x.r, v, x.n, 0.0, &t0, &out, &err);
+  c->kind = BLOCK;
+  c->t = k0 >= 0 && t0 < tb ? t0 : tb;
+  /* another other ties when, at this one's time, the item is within its
+  ** band of it too: the gap closes at |v| per unit of t */
+  c->tie = band / fabs(v[kb]);
+  c->depth = 0;
+  for (q = 0; q < 3; q++)
+    c->n[q] = (v[kb] > 0 ? x.L[kb][q] : -x.L[kb][q]) + 0.0;
+  return BLOCK;
+}
+
+/* ---- the moves' bookkeeping -------------------------------------------- */
+
+static met *find_met(mover *m, int id) {
+  int i;
+  for (i = 0; i < m->nmet; i++)
+    if (m->met[i].id == id) return &m->met[i];
+  return NULL;
+}
+
+static met *add_met(mover *m, int id) {
+  if (m->nmet == m->met_cap) {
+    int cap = m->met_cap * 2;
+    met *p = cap > 0 && (size_t)cap < ((size_t)-1) / sizeof(met)
+        ? (met *)obb_world_scratch(m->w, 1, (size_t)cap * sizeof(met)) : NULL;
+    if (p == NULL) { m->oom = 1; return NULL; }
+    m->met = p;
+    m->met_cap = cap;
+  }
+  m->met[m->nmet].id = id;
+  m->met[m->nmet].reported = 0;
+  m->met[m->nmet].plane = 0;
+  return &m->met[m->nmet++];
+}
+
+/* The other's response, asking the filter the first time it is met (c
+** holds what is reported to it). NULL: out of memory or aborted. */
+static met *respond(mover *m, const cand *c) {
+  met *e = find_met(m, c->id);
+  obb_move_hit hit;
+  int q, resp;
+  if (e != NULL) return e;
+  e = add_met(m, c->id);
+  if (e == NULL) return NULL;
+  e->response = OBB_SLIDE;
+  if (m->filter == NULL) return e;
+  hit.other = c->id;
+  hit.response = OBB_SLIDE;
+  hit.t = c->t;
+  hit.depth = c->depth;
+  for (q = 0; q < 3; q++) {
+    hit.n[q] = c->n[q];
+    hit.p[q] = m->pos[q] + c->t * m->r[q];
+  }
+  resp = m->filter(m->ctx, m->self, &hit);
+  if (resp < 0) {
+    m->aborted = 1;
+    return NULL;
+  }
+  e->response = resp > OBB_BOUNCE ? OBB_SLIDE : resp;
+  return e;
+}
+
+static void report(mover *m, met *e, const cand *c) {
+  obb_move_hit hit;
+  int q;
+  if (e->reported || e->response == OBB_IGNORE) return;
+  e->reported = 1;
+  m->nreported++;
+  if (m->report == NULL) return;
+  hit.other = c->id;
+  hit.response = e->response;
+  hit.t = c->t;
+  hit.depth = c->depth;
+  for (q = 0; q < 3; q++) {
+    hit.n[q] = c->n[q];
+    hit.p[q] = m->pos[q] + c->t * m->r[q];
+  }
+  m->report(m->ctx, &hit);
+}
+
+/* ---- clipping against the planes met --------------------------------- */
+
+static double dot3(const double a[3], const double b[3]) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static double len3(const double a[3]) { return sqrt(dot3(a, a)); }
+
+/* Whether v goes into none of the planes (beyond rounding). */
+static int free_of(const mover *m, const double v[3]) {
+  double tol = INTO_TOL * len3(v);
+  int i;
+  for (i = 0; i < m->nplanes; i++)
+    if (dot3(v, m->planes[i]) < -tol) return 0;
+  return 1;
+}
+
+/* The remainder less its part into the planes: first against each plane
+** alone, then (3D) along the crease of each pair; else nothing remains. */
+static void clip(mover *m) {
+  double v[3], d[3], k;
+  int i, j, q;
+  if (free_of(m, m->r)) return;
+  for (i = 0; i < m->nplanes; i++) {
+    k = dot3(m->r, m->planes[i]);
+    if (k >= 0) continue;
+    for (q = 0; q < 3; q++) v[q] = m->r[q] - k * m->planes[i][q];
+    if (free_of(m, v)) {
+      memcpy(m->r, v, sizeof v);
+      return;
+    }
+  }
+  if (m->dim == 3) {
+    for (i = 0; i < m->nplanes; i++) {
+      for (j = i + 1; j < m->nplanes; j++) {
+        obb_cross3(m->planes[i], m->planes[j], d);
+        if (!obb_normalize3(d)) continue;
+        k = dot3(m->r, d);
+        for (q = 0; q < 3; q++) v[q] = k * d[q];
+        if (free_of(m, v)) {
+          memcpy(m->r, v, sizeof v);
+          return;
+        }
+      }
+    }
+  }
+  m->r[0] = m->r[1] = m->r[2] = 0;
+}
+
+static int add_plane(mover *m, const double n[3]) {
+  if (m->nplanes == MAX_PLANES) return 0;
+  memcpy(m->planes[m->nplanes++], n, 3 * sizeof(double));
+  return 1;
+}
+
+/* ---- one leg --------------------------------------------------------- */
+
+/* The leg's bounds: the item's at both ends of the leg. */
+static void leg_bounds(mover *m, double out[6]) {
+  double b[6];
+  int q;
+  if (m->dim == 2) obb2_bounds(&m->item.b2, out);
+  else obb3_bounds(&m->item.b3, out);
+  for (q = 0; q < 3; q++) {
+    b[q] = out[q] + m->r[q];
+    b[q + 3] = out[q + 3] + m->r[q];
+    if (b[q] < out[q]) out[q] = b[q];
+    if (b[q + 3] > out[q + 3]) out[q + 3] = b[q + 3];
+  }
+}
+
+/* Appends c to the leg's candidates. */
+static void keep(mover *m, const cand *c) {
+  if (m->ncands == m->cand_cap) {
+    int cap = m->cand_cap * 2;
+    cand *p = (size_t)cap < ((size_t)-1) / sizeof(cand)
+        ? (cand *)obb_world_scratch(m->w, 0, (size_t)cap * sizeof(cand)) : NULL;
+    if (p == NULL) { m->oom = 1; return; }
+    m->cands = p;
+    m->cand_cap = cap;
+  }
+  m->cands[m->ncands++] = *c;
+}
+
+static void on_candidate(void *ctx, int id) {
+  mover *m = (mover *)ctx;
+  const met *e;
+  cand c;
+  if (id == m->self || m->oom) return;
+  e = find_met(m, id);
+  if (e != NULL && (e->response == OBB_IGNORE || e->response == OBB_CROSS))
+    return;
+  c.id = id;
+  if (classify(m, obb_world_box(m->w, id), &c) != NONE) keep(m, &c);
+}
+
+/* Met order: by time, overlaps first, then nearer centers, then ids. */
+static int cmp_cand(const void *a, const void *b) {
+  const cand *x = (const cand *)a, *y = (const cand *)b;
+  if (x->t != y->t) return x->t < y->t ? -1 : 1;
+  if (x->kind != y->kind) return x->kind == OVERLAP ? -1 : 1;
+  if (x->dist != y->dist) return x->dist < y->dist ? -1 : 1;
+  return (x->id > y->id) - (x->id < y->id);
+}
+
+static void set_center(mover *m) {
+  memcpy(center(m), m->pos, (size_t)m->dim * sizeof(double));
+}
+
+static void advance(mover *m, double t) {
+  int q;
+  for (q = 0; q < m->dim; q++) m->pos[q] += t * m->r[q];
+  for (q = 0; q < 3; q++) m->r[q] *= 1 - t;
+}
+
+/* What a leg did. */
+enum { LEG_DONE, LEG_NEXT, LEG_AGAIN, LEG_FAILED };
+
+/* The blockers that tie with cands[i] (at its time, within their bands),
+** starting at i: their responses and reports, then the item's move to
+** the contact and what it does there. Returns LEG_NEXT, or LEG_AGAIN when
+** every one of them lets the item through (*i then past them). */
+static int meet_blockers(mover *m, int *i) {
+  const cand *first = &m->cands[*i];
+  double t = first->t, bounce[3] = {0, 0, 0};
+  int j, touch = 0, solid = 0, bounced = 0;
+  for (j = *i; j < m->ncands && m->cands[j].kind == BLOCK &&
+       m->cands[j].t <= t + m->cands[j].tie; j++) {
+    const cand *c = &m->cands[j];
+    met *e = respond(m, c);
+    if (e == NULL) return LEG_FAILED;
+    report(m, e, c);
+    switch (e->response) {
+    case OBB_IGNORE: case OBB_CROSS: break;
+    case OBB_TOUCH: touch = solid = 1; break;
+    case OBB_BOUNCE:
+      if (!bounced) memcpy(bounce, c->n, sizeof bounce);
+      bounced = solid = 1;
+      break;
+    default:
+      solid = 1;
+      if (!add_plane(m, c->n)) touch = 1;
+      break;
+    }
+  }
+  if (!solid) {
+    *i = j;
+    return LEG_AGAIN;
+  }
+  advance(m, t);
+  if (touch) {
+    m->r[0] = m->r[1] = m->r[2] = 0;
+    return LEG_NEXT;
+  }
+  if (bounced) {
+    double k = 2 * dot3(m->r, bounce);
+    int q;
+    if (k < 0)
+      for (q = 0; q < 3; q++) m->r[q] -= k * bounce[q];
+  }
+  clip(m);
+  return LEG_NEXT;
+}
+
+/* One leg from pos by r. */
+static int leg(mover *m) {
+  double bounds[6];
+  int i;
+  set_center(m);
+  leg_bounds(m, bounds);
+  m->ncands = 0;
+  if (obb_world_query_bounds(m->w, bounds, on_candidate, m) != 0) m->oom = 1;
+  if (m->oom) return LEG_FAILED;
+  if (m->ncands > 1) qsort(m->cands, (size_t)m->ncands, sizeof(cand), cmp_cand);
+  for (i = 0; i < m->ncands;) {
+    const cand *c = &m->cands[i];
+    met *e;
+    if (c->kind == BLOCK) {
+      int st = meet_blockers(m, &i);
+      if (st != LEG_AGAIN) return st;
+      continue;
+    }
+    e = respond(m, c); /* an overlapped other */
+    if (e == NULL) return LEG_FAILED;
+    report(m, e, c);
+    i++;
+    if (e->response == OBB_IGNORE || e->response == OBB_CROSS) continue;
+    if (e->response == OBB_TOUCH) {
+      m->r[0] = m->r[1] = m->r[2] = 0;
+      return LEG_NEXT;
+    }
+    if (e->plane) continue;
+    e->plane = 1;
+    if (!add_plane(m, c->n)) {
+      m->r[0] = m->r[1] = m->r[2] = 0;
+      return LEG_NEXT;
+    }
+    if (dot3(m->r, c->n) < 0) {
+      clip(m);
+      return LEG_AGAIN; /* the blockers were found for the old remainder */
+    }
+  }
+  advance(m, 1);
+  return LEG_DONE;
+}
+
+/* ---- the public movers ------------------------------------------------ */
+
+static int start(mover *m, obb_world *w, int id, obb_move_filter_fn filter,
+                 void *ctx) {
+  const void *box = obb_world_box(w, id);
+  int q;
+  memset(m, 0, sizeof *m);
+  if (box == NULL) return 0;
+  m->w = w;
+  m->dim = obb_world_dim(w);
+  m->self = id;
+  if (m->dim == 2) m->item.b2 = *(const obb2 *)box;
+  else m->item.b3 = *(const obb3 *)box;
+  for (q = 0; q < m->dim; q++) m->pos[q] = center(m)[q];
+  m->filter = filter;
+  m->ctx = ctx;
+  m->cands = (cand *)obb_world_scratch(w, 0, 64 * sizeof(cand));
+  m->met = (met *)obb_world_scratch(w, 1, 64 * sizeof(met));
+  m->cand_cap = m->met_cap = 64;
+  return m->cands != NULL && m->met != NULL;
+}
+
+static int finish(mover *m, const double *from, double *actual) {
+  int q;
+  if (m->oom || m->aborted) {
+    for (q = 0; q < m->dim; q++) actual[q] = from[q];
+    return m->aborted ? -2 : -1;
+  }
+  for (q = 0; q < m->dim; q++) actual[q] = m->pos[q];
+  return m->nreported;
+}
+
+int obb_world_move(obb_world *w, int id, const double *goal,
+                   obb_move_filter_fn filter, obb_move_report_fn report,
+                   void *ctx, double *actual) {
+  mover m;
+  double from[3] = {0, 0, 0};
+  int legs = 0, restarts = 0, q;
+  if (!start(&m, w, id, filter, ctx)) {
+    const void *box = obb_world_box(w, id);
+    for (q = 0; q < obb_world_dim(w); q++)
+      actual[q] = box != NULL ? center_of(obb_world_dim(w), box)[q] : 0;
+    return -1;
+  }
+  m.report = report;
+  memcpy(from, m.pos, sizeof from);
+  for (q = 0; q < m.dim; q++) m.r[q] = goal[q] - m.pos[q];
+  while (legs < OBB_MOVE_MAX_LEGS) {
+    int st;
+    if (m.r[0] == 0 && m.r[1] == 0 && m.r[2] == 0) break;
+    st = leg(&m);
+    if (st == LEG_FAILED || st == LEG_DONE) break;
+    if (st == LEG_AGAIN) {
+      if (++restarts > MAX_RESTARTS) break;
+    } else {
+      legs++;
+    }
+  }
+  return finish(&m, from, actual);
+}
+
+/* ---- push ------------------------------------------------------------- */
+
+static void on_overlap(void *ctx, int id) {
+  mover *m = (mover *)ctx;
+  cand c;
+  if (id == m->self || m->oom) return;
+  c.id = id;
+  if (classify(m, obb_world_box(m->w, id), &c) == OVERLAP) keep(m, &c);
+}
+
+/* Deepest first, then as cmp_cand. */
+static int cmp_depth(const void *a, const void *b) {
+  const cand *x = (const cand *)a, *y = (const cand *)b;
+  if (x->depth != y->depth) return x->depth > y->depth ? -1 : 1;
+  return cmp_cand(a, b);
+}
+
+int obb_world_push(obb_world *w, int id, double max_dist,
+                   obb_move_filter_fn filter, void *ctx, double *actual,
+                   double *moved) {
+  mover m;
+  double from[3] = {0, 0, 0}, done = 0;
+  int steps, q, pushes = 0;
+  *moved = 0;
+  if (!start(&m, w, id, filter, ctx)) {
+    const void *box = obb_world_box(w, id);
+    for (q = 0; q < obb_world_dim(w); q++)
+      actual[q] = box != NULL ? center_of(obb_world_dim(w), box)[q] : 0;
+    return -1;
+  }
+  memcpy(from, m.pos, sizeof from);
+  if (!(max_dist >= 0)) max_dist = 0; /* NaN pushes nothing */
+  for (steps = 0; steps < OBB_PUSH_MAX_STEPS && done < max_dist; steps++) {
+    double bounds[6], step = 0;
+    const cand *deepest = NULL;
+    int i;
+    set_center(&m);
+    if (m.dim == 2) obb2_bounds(&m.item.b2, bounds);
+    else obb3_bounds(&m.item.b3, bounds);
+    m.ncands = 0;
+    if (obb_world_query_bounds(w, bounds, on_overlap, &m) != 0) m.oom = 1;
+    if (m.oom) break;
+    if (m.ncands > 1)
+      qsort(m.cands, (size_t)m.ncands, sizeof(cand), cmp_depth);
+    for (i = 0; i < m.ncands && deepest == NULL; i++) {
+      met *e = respond(&m, &m.cands[i]);
+      if (e == NULL) break;
+      if (e->response != OBB_IGNORE && e->response != OBB_CROSS)
+        deepest = &m.cands[i];
+    }
+    if (m.oom || m.aborted || deepest == NULL) break;
+    step = fmin(deepest->depth, max_dist - done);
+    for (q = 0; q < m.dim; q++) m.pos[q] += deepest->n[q] * step;
+    done += step;
+    pushes++;
+  }
+  q = finish(&m, from, actual);
+  if (q < 0) return q;
+  *moved = done;
+  return pushes;
+}
+
+/* ---- cast ------------------------------------------------------------- */
+
+typedef struct caster {
+  obb_world *w;
+  const void *box;
+  double d[3];
+  obb_world_sweep_fn f;
+  void *ctx;
+} caster;
+
+static void on_cast(void *ctx, int id) {
+  caster *c = (caster *)ctx;
+  const void *other = obb_world_box(c->w, id);
+  double zero[3] = {0, 0, 0}, t, n[3] = {0, 0, 0};
+  int hit = obb_world_dim(c->w) == 2
+      ? obb2_sweep((const obb2 *)c->box, (const obb2 *)other, c->d, zero, &t, n)
+      : obb3_sweep((const obb3 *)c->box, (const obb3 *)other, c->d, zero, &t, n);
+  if (hit) c->f(c->ctx, id, t, n);
+}
+
+int obb_world_cast(obb_world *w, const void *box, const double *d,
+                   obb_world_sweep_fn f, void *ctx) {
+  caster c;
+  double bounds[6];
+  int q, dim = obb_world_dim(w);
+  c.w = w; c.box = box; c.f = f; c.ctx = ctx;
+  c.d[0] = d[0]; c.d[1] = d[1]; c.d[2] = dim == 3 ? d[2] : 0;
+  if (dim == 2) obb2_bounds((const obb2 *)box, bounds);
+  else obb3_bounds((const obb3 *)box, bounds);
+  for (q = 0; q < 3; q++) {
+    if (c.d[q] < 0) bounds[q] += c.d[q];
+    else bounds[q + 3] += c.d[q];
+  }
+  return obb_world_query_bounds(w, bounds, on_cast, &c);
+}

@@ -1,0 +1,24 @@
+/*
+** obb_world_impl.h: what the movers (obb_move.c) need of a world beyond
+** its public API (internal).
+*/
+#ifndef OBB_WORLD_IMPL_H
+#define OBB_WORLD_IMPL_H
+
+#include "obb_world.h"
+
+/* The number of scratch buffers a world keeps for its movers. */
+#define OBB_WORLD_SCRATCH 2
+
+/* Buffer k (0 or 1) of the world, at least size bytes, grown through the
+** world's allocator and kept for the next call (so a mover in a steady
+** state allocates nothing); NULL when memory runs out. Its contents are
+** the caller's until the next call with the same k. */
+void *obb_world_scratch(obb_world *w, int k, size_t size);
+
+/* Every live item whose padded bounds (obb_bounds.h) overlap bounds: the
+** broad phase alone, in no order. Returns 0, or -1 as the queries do. */
+int obb_world_query_bounds(obb_world *w, const double bounds[6],
+                           obb_world_hit_fn f, void *ctx);
+
+#endif
