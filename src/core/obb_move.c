@@ -50,6 +50,9 @@ typedef union anybox {
 } anybox;
 
 /* An other met on a leg. */
+/* Normals kept for a blocker met corner first (several axes touch). */
+#define MAX_CORNER 4
+
 typedef struct cand {
   int id, kind;
   double t;      /* stop time: the item meets it exactly (0 for OVERLAP) */
@@ -57,6 +60,9 @@ typedef struct cand {
   double n[3];   /* the item's way out */
   double depth;  /* OVERLAP: the penetration depth */
   double dist;   /* squared distance between centers, for ties */
+  int ncorner;   /* BLOCK: the normals of every axis the item touches (and
+                 ** goes deeper on) at t, n first */
+  double corner[MAX_CORNER][3];
 } cand;
 
 /* An other met in this move: its response (the filter is asked once). */
@@ -68,7 +74,12 @@ typedef struct mover {
   obb_world *w;
   int dim, self;
   anybox item;      /* the item's box, its center at pos */
-  double pos[3], r[3];
+  double pos[3];    /* where the leg starts */
+  double dest[3];   /* where it would end: the goal, clipped and mirrored
+                    ** (kept apart from pos, so that a slide along an
+                    ** axis-aligned wall ends exactly at the goal's
+                    ** coordinate along it, as bump's does) */
+  double r[3];      /* dest - pos */
   double planes[MAX_PLANES][3];
   int nplanes;
   met *met;
@@ -81,6 +92,10 @@ typedef struct mover {
   void *ctx;
   int nreported, aborted;
 } mover;
+
+static double dot3(const double a[3], const double b[3]) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
 
 /* ---- geometry of one pair ---------------------------------------------- */
 
@@ -140,6 +155,28 @@ static double band_at(const mover *m, const double p[3], const void *other) {
                        center_of(m->dim, other), extents(m->dim, other));
 }
 
+/* A blocker met corner to corner touches on several axes at once, and
+** which of them is its normal is a matter of rounding (the slower one
+** closes last). Every axis on which the item, at the stop time, overlaps
+** by no more than the band and goes deeper is kept, the blocking one
+** first; meet_blockers chooses among them (choose_normal). */
+static void corner_normals(const axes *x, const double *v, double band,
+                           int kb, cand *c) {
+  int k, q;
+  memcpy(c->corner[0], c->n, sizeof c->n);
+  c->ncorner = 1;
+  for (k = 0; k < x->n && c->ncorner < MAX_CORNER; k++) {
+    double st = x->s[k] + v[k] * c->t, *n = c->corner[c->ncorner];
+    int a, seen = 0;
+    if (k == kb || !(x->r[k] - fabs(st) <= band) || !(st * v[k] < 0))
+      continue;
+    for (q = 0; q < 3; q++) n[q] = (v[k] > 0 ? x->L[k][q] : -x->L[k][q]) + 0.0;
+    for (a = 0; a < c->ncorner; a++) /* the boxes' axes may coincide */
+      if (dot3(n, c->corner[a]) > 1 - INTO_TOL) seen = 1;
+    if (!seen) c->ncorner++;
+  }
+}
+
 /* Sorts the other into NONE, OVERLAP (deeper than the band now) or BLOCK
 ** (the item, moved by r, goes deeper than the band at some t in [0, 1]),
 ** filling c. */
@@ -177,6 +214,7 @@ static int classify(mover *m, const void *other, cand *c) {
   c->depth = 0;
   for (q = 0; q < 3; q++)
     c->n[q] = (v[kb] > 0 ? x.L[kb][q] : -x.L[kb][q]) + 0.0;
+  corner_normals(&x, v, band, kb, c);
   return BLOCK;
 }
 
@@ -252,10 +290,6 @@ static void report(mover *m, met *e, const cand *c) {
 
 /* ---- clipping against the planes met --------------------------------- */
 
-static double dot3(const double a[3], const double b[3]) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
 static double len3(const double a[3]) { return sqrt(dot3(a, a)); }
 
 /* Whether v goes into none of the planes (beyond rounding). */
@@ -265,6 +299,16 @@ static int free_of(const mover *m, const double v[3]) {
   for (i = 0; i < m->nplanes; i++)
     if (dot3(v, m->planes[i]) < -tol) return 0;
   return 1;
+}
+
+static void aim(mover *m) {
+  int q;
+  for (q = 0; q < 3; q++) m->r[q] = q < m->dim ? m->dest[q] - m->pos[q] : 0;
+}
+
+static void stop(mover *m) {
+  memcpy(m->dest, m->pos, sizeof m->dest);
+  aim(m);
 }
 
 /* The remainder less its part into the planes: first against each plane
@@ -278,7 +322,8 @@ static void clip(mover *m) {
     if (k >= 0) continue;
     for (q = 0; q < 3; q++) v[q] = m->r[q] - k * m->planes[i][q];
     if (free_of(m, v)) {
-      memcpy(m->r, v, sizeof v);
+      for (q = 0; q < m->dim; q++) m->dest[q] -= k * m->planes[i][q];
+      aim(m);
       return;
     }
   }
@@ -290,13 +335,14 @@ static void clip(mover *m) {
         k = dot3(m->r, d);
         for (q = 0; q < 3; q++) v[q] = k * d[q];
         if (free_of(m, v)) {
-          memcpy(m->r, v, sizeof v);
+          for (q = 0; q < 3; q++) m->dest[q] = m->pos[q] + v[q];
+          aim(m);
           return;
         }
       }
     }
   }
-  m->r[0] = m->r[1] = m->r[2] = 0;
+  stop(m);
 }
 
 static int add_plane(mover *m, const double n[3]) {
@@ -359,25 +405,53 @@ static void set_center(mover *m) {
   memcpy(center(m), m->pos, (size_t)m->dim * sizeof(double));
 }
 
+/* The item to time t of the leg (t = 1: to dest itself). */
 static void advance(mover *m, double t) {
   int q;
-  for (q = 0; q < m->dim; q++) m->pos[q] += t * m->r[q];
-  for (q = 0; q < 3; q++) m->r[q] *= 1 - t;
+  if (t >= 1) memcpy(m->pos, m->dest, sizeof m->pos);
+  else
+    for (q = 0; q < m->dim; q++) m->pos[q] += t * m->r[q];
+  aim(m);
 }
 
 /* What a leg did. */
 enum { LEG_DONE, LEG_NEXT, LEG_AGAIN, LEG_FAILED };
+
+static int parallel(const double a[3], const double b[3]) {
+  return dot3(a, b) > 1 - INTO_TOL;
+}
+
+/* The normal of a blocker met corner first: the one of its touching axes
+** that is already a plane of the move, or the normal of a blocker in the
+** same group met face first (the seams of a floor of tiles, of a wall of
+** tiles: the tile ahead is touched at its corner, and its face level
+** with the others' is the one that counts); else the blocking axis. */
+static void choose_normal(const mover *m, cand *c, int from, int to) {
+  int a, i, j;
+  for (a = 0; a < c->ncorner; a++) {
+    for (i = 0; i < m->nplanes; i++)
+      if (parallel(c->corner[a], m->planes[i])) goto found;
+    for (j = from; j < to; j++)
+      if (m->cands[j].ncorner == 1 && parallel(c->corner[a], m->cands[j].n))
+        goto found;
+  }
+  return;
+found:
+  memcpy(c->n, c->corner[a], sizeof c->n);
+}
 
 /* The blockers that tie with cands[i] (at its time, within their bands),
 ** starting at i: their responses and reports, then the item's move to
 ** the contact and what it does there. Returns LEG_NEXT, or LEG_AGAIN when
 ** every one of them lets the item through (*i then past them). */
 static int meet_blockers(mover *m, int *i) {
-  const cand *first = &m->cands[*i];
-  double t = first->t, bounce[3] = {0, 0, 0};
-  int j, touch = 0, solid = 0, bounced = 0;
-  for (j = *i; j < m->ncands && m->cands[j].kind == BLOCK &&
-       m->cands[j].t <= t + m->cands[j].tie; j++) {
+  double t = m->cands[*i].t, bounce[3] = {0, 0, 0};
+  int j, end, touch = 0, solid = 0, bounced = 0;
+  for (end = *i; end < m->ncands && m->cands[end].kind == BLOCK &&
+       m->cands[end].t <= t + m->cands[end].tie; end++) {}
+  for (j = *i; j < end; j++)
+    if (m->cands[j].ncorner > 1) choose_normal(m, &m->cands[j], *i, end);
+  for (j = *i; j < end; j++) {
     const cand *c = &m->cands[j];
     met *e = respond(m, c);
     if (e == NULL) return LEG_FAILED;
@@ -396,19 +470,21 @@ static int meet_blockers(mover *m, int *i) {
     }
   }
   if (!solid) {
-    *i = j;
+    *i = end;
     return LEG_AGAIN;
   }
   advance(m, t);
   if (touch) {
-    m->r[0] = m->r[1] = m->r[2] = 0;
+    stop(m);
     return LEG_NEXT;
   }
   if (bounced) {
     double k = 2 * dot3(m->r, bounce);
     int q;
-    if (k < 0)
-      for (q = 0; q < 3; q++) m->r[q] -= k * bounce[q];
+    if (k < 0) {
+      for (q = 0; q < m->dim; q++) m->dest[q] -= k * bounce[q];
+      aim(m);
+    }
   }
   clip(m);
   return LEG_NEXT;
@@ -438,13 +514,13 @@ static int leg(mover *m) {
     i++;
     if (e->response == OBB_IGNORE || e->response == OBB_CROSS) continue;
     if (e->response == OBB_TOUCH) {
-      m->r[0] = m->r[1] = m->r[2] = 0;
+      stop(m);
       return LEG_NEXT;
     }
     if (e->plane) continue;
     e->plane = 1;
     if (!add_plane(m, c->n)) {
-      m->r[0] = m->r[1] = m->r[2] = 0;
+      stop(m);
       return LEG_NEXT;
     }
     if (dot3(m->r, c->n) < 0) {
@@ -502,7 +578,8 @@ int obb_world_move(obb_world *w, int id, const double *goal,
   }
   m.report = report;
   memcpy(from, m.pos, sizeof from);
-  for (q = 0; q < m.dim; q++) m.r[q] = goal[q] - m.pos[q];
+  for (q = 0; q < m.dim; q++) m.dest[q] = goal[q];
+  aim(&m);
   while (legs < OBB_MOVE_MAX_LEGS) {
     int st;
     if (m.r[0] == 0 && m.r[1] == 0 && m.r[2] == 0) break;
