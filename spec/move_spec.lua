@@ -607,3 +607,29 @@ describe("obb.clip and obb.reflect", function()
     assert.same({ 8, 10, 4, 5 }, { obb.MOVE_STRIDE2, obb.MOVE_STRIDE3, obb.CAST_STRIDE2, obb.CAST_STRIDE3 })
   end)
 end)
+
+describe("the movers' protected half", function()
+  it("reached by hand with the debug library, only raises", function()
+    if not debug or not debug.getupvalue then return end
+    local w = obb.world2()
+    w:add("a", 0, 0, 1, 1)
+    local p = {}
+    w:add(p, 3, 0, 1, 1)
+    local found = 0
+    for i = 1, 10 do
+      local name, f = debug.getupvalue(w.move, i)
+      if name == nil then break end
+      if type(f) == "function" then
+        found = found + 1
+        assert.is_false((pcall(f, w, p, nil, {}, {}, nil)))
+        -- from inside a move, the move running cannot be entered again
+        w:move(p, -3, 0, function()
+          assert.is_false((pcall(f, w, p, nil, {}, {}, nil)))
+          return "touch"
+        end)
+      end
+    end
+    assert.is_true(found >= 1)
+    assert.same({ 2, 0, 1, 1, 0 }, { w:get(p) })
+  end)
+end)

@@ -133,10 +133,15 @@ static void write_hits(lua_State *L, const lmove *m) {
   lua_pop(L, 1);
 }
 
-/* Protected: run(m, item, filter, out, byid, slot) runs the core mover and
-** writes out. Nothing here changes the world. */
-static int run(lua_State *L) {
-  lmove *m = (lmove *)lua_touserdata(L, 1);
+/* Protected: run(world, item, filter, out, byid, slot) runs the world's
+** move (lw->move) and writes out. Nothing here changes the world. */
+/* No pointer crosses Lua: run reached by hand (debug.getupvalue) finds the
+** move through the world, and only while that move runs and once. */
+int lobb_move_run(lua_State *L) {
+  lworld *lw = lobb_checkworld(L, NULL);
+  lmove *m = lw->move;
+  if (m == NULL || m->L != NULL)
+    return luaL_error(L, "obb: run called outside a move");
   m->L = L;
   if (m->push)
     m->n = obb_world_push(m->lw->w, m->id, m->max_dist, on_filter, m,
@@ -174,8 +179,9 @@ static void run_locked(lua_State *L, lmove *m, int filter, int out) {
   m->oom = 0;
   m->nhits = 0;
   m->bad = NULL;
-  lua_pushcfunction(L, run);
-  lua_pushlightuserdata(L, m);
+  m->L = NULL;
+  lua_pushvalue(L, lua_upvalueindex(UV_RUN));
+  lua_pushvalue(L, 1);
   lua_pushvalue(L, 2);
   if (m->filter) lua_pushvalue(L, filter);
   else lua_pushnil(L);
@@ -184,7 +190,9 @@ static void run_locked(lua_State *L, lmove *m, int filter, int out) {
   lobb_pushitems(L, UV_BYID);
   lua_pushnil(L); /* slot 6: a bad answer, kept alive */
   m->lw->lock++;
+  m->lw->move = m;
   st = lua_pcall(L, 6, 1, 0);
+  m->lw->move = NULL;
   m->lw->lock--;
   if (st != 0) lobb_filtererror(L);
   if (m->bad != NULL) {

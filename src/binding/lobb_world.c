@@ -139,6 +139,7 @@ static int new_world(lua_State *L, int dim) {
   lw->lock = 0;
   lw->busy = 0;
   lw->job = NULL;
+  lw->move = NULL;
   lw->buf.p = NULL;
   lw->buf.cap = 0;
   lw->alloc = lua_getallocf(L, &lw->ud);
@@ -903,7 +904,7 @@ static const luaL_Reg world_funcs[] = {
 ** the two box metatables, the world metatable and the two protected
 ** helpers. */
 void lobb_open_world(lua_State *L, int mt2, int mt3) {
-  int lib = lua_gettop(L), mtw, fn, wr;
+  int lib = lua_gettop(L), mtw, fn, wr, run;
   luaL_newmetatable(L, LOBB_WORLD);
   lua_pushliteral(L, LOBB_WORLD);
   lua_setfield(L, -2, "__name");
@@ -912,10 +913,12 @@ void lobb_open_world(lua_State *L, int mt2, int mt3) {
   fn = lua_gettop(L);
   lua_pushcfunction(L, write_item);
   wr = lua_gettop(L);
+  lua_pushcfunction(L, lobb_move_run);
+  run = lua_gettop(L);
   lua_pushvalue(L, mtw);
 #define PUSH_UPVALUES() \
   (lua_pushvalue(L, mt2), lua_pushvalue(L, mt3), lua_pushvalue(L, mtw), \
-   lua_pushvalue(L, fn), lua_pushvalue(L, wr))
+   lua_pushvalue(L, fn), lua_pushvalue(L, wr), lua_pushvalue(L, run))
   PUSH_UPVALUES();
   lobb_setfuncs(L, world_meta, NUV_WORLD);
   lua_pop(L, 1);

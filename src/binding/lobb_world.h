@@ -15,7 +15,8 @@
                                       ** in 5.1 and LuaJIT pushing a C
                                       ** function allocates a closure */
 #define UV_WRITE (LOBB_NUPVALUES + 3)
-#define NUV_WORLD (LOBB_NUPVALUES + 3)
+#define UV_RUN (LOBB_NUPVALUES + 4)   /* lobb_move.c's protected run() */
+#define NUV_WORLD (LOBB_NUPVALUES + 4)
 #define UV_BYITEM 1 /* user values of a world */
 #define UV_BYID 2
 
@@ -32,6 +33,7 @@ typedef struct lworld {
   int lock; /* > 0 while results are copied out and filters run */
   int busy; /* > 0 while add writes the item tables (finalizers may run) */
   const struct job *job; /* the query whose results fill() copies out */
+  struct lmove *move; /* the move whose protected half runs (lobb_move.c) */
   scratch buf;
   lua_Alloc alloc;
   void *ud;
@@ -54,5 +56,8 @@ int lobb_world_check(lua_State *L);
 int lobb_world_push(lua_State *L);
 int lobb_mod_clip(lua_State *L);
 int lobb_mod_reflect(lua_State *L);
+/* The protected half of a move, pushed once as the world methods'
+** upvalue UV_RUN. */
+int lobb_move_run(lua_State *L);
 
 #endif
