@@ -55,6 +55,26 @@ LOBB_API int lobb_ffi_world_get(void *world, double id, double *out);
 LOBB_API int lobb_ffi_intersects2(const void *a, const void *b);
 LOBB_API int lobb_ffi_intersects3(const void *a, const void *b);
 
+/* w:move / w:check(item, goal, response) with no filter function:
+** response is every other's (OBB_TOUCH to OBB_BOUNCE, obb_world.h), goal
+** dim numbers (finite). Writes each collision into hits as 10 doubles,
+** other's id, response, t, nx, ny, nz, x, y, z, depth (at most cap of
+** them), the item's final center into actual, puts the item there when
+** commit is nonzero, and returns the number of collisions; -1, having
+** changed nothing, when the classic method must run (more collisions than
+** cap among the reasons). */
+LOBB_API int lobb_ffi_world_move(void *world, double id, const double *goal,
+                                 int dim, int response, int commit,
+                                 double *hits, int cap, double *actual);
+
+/* w:cast(box, d) with no filter: each item the box touches as 5 doubles,
+** id, t, nx, ny, nz, first met first (ties: nearer centers, then lower
+** ids), at most cap of them; returns their count, or -1 (box not a genuine
+** box of the world's dimension, more than cap hits, memory). */
+LOBB_API int lobb_ffi_world_cast(void *world, const void *box,
+                                 const double *d, int dim, double *hits,
+                                 int cap);
+
 #ifdef __cplusplus
 }
 #endif

@@ -15,6 +15,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "lobb_ffi.h"
 #include "lobb_world.h"
 #include "obb_math.h"
 
@@ -209,7 +210,7 @@ static void run_locked(lua_State *L, lmove *m, int filter, int out) {
 }
 
 /* Puts the item's box at m->actual. */
-static void commit(lmove *m) {
+static void commit_move(lmove *m) {
   const void *old = obb_world_box(m->lw->w, m->id);
   if (m->dim == 2) {
     obb2 b = *(const obb2 *)old;
@@ -238,7 +239,7 @@ static int move(lua_State *L, int apply) {
   if (!lua_isnoneornil(L, out) && lua_type(L, out) != LUA_TTABLE)
     lobb_typeerror(L, out, "table or nil");
   run_locked(L, &m, filter, lua_istable(L, out) ? out : 0);
-  if (apply) commit(&m);
+  if (apply) commit_move(&m);
   lobb_pushnumbers(L, m.actual, dim);
   lua_pushinteger(L, m.n);
   return dim + 1;
@@ -266,7 +267,7 @@ int lobb_world_push(lua_State *L) {
   }
   lobb_checknargs(L, 4);
   run_locked(L, &m, 3, 0);
-  commit(&m);
+  commit_move(&m);
   lobb_pushnumbers(L, m.actual, m.dim);
   lua_pushnumber(L, m.moved);
   return m.dim + 1;
@@ -300,3 +301,57 @@ static int velocity(lua_State *L, double times) {
 
 int lobb_mod_clip(lua_State *L) { return velocity(L, 1); }
 int lobb_mod_reflect(lua_State *L) { return velocity(L, 2); }
+
+/* ---- the FFI fast path (include/lobb_ffi.h) ----------------------------- */
+
+typedef struct ffi_hits {
+  double *hits;
+  int n, cap, response;
+} ffi_hits;
+
+static int ffi_filter(void *ctx, int item, const obb_move_hit *hit) {
+  (void)item;
+  (void)hit;
+  return ((ffi_hits *)ctx)->response;
+}
+
+static void ffi_report(void *ctx, const obb_move_hit *h) {
+  ffi_hits *f = (ffi_hits *)ctx;
+  double *r = f->hits + 10 * f->n;
+  int q;
+  if (f->n++ >= f->cap) return;
+  r[0] = h->other;
+  r[1] = h->response;
+  r[2] = h->t;
+  for (q = 0; q < 3; q++) {
+    r[3 + q] = h->n[q];
+    r[6 + q] = h->p[q];
+  }
+  r[9] = h->depth;
+}
+
+int lobb_ffi_world_move(void *world, double id, const double *goal, int dim,
+                        int response, int commit, double *hits, int cap,
+                        double *actual) {
+  int k, n;
+  lworld *lw = dim == 2 || dim == 3 ? lobb_ffi_world(world, dim, id, &k)
+                                    : NULL;
+  lmove m;
+  ffi_hits f;
+  if (lw == NULL || response < OBB_TOUCH || response > OBB_BOUNCE ||
+      !obb_all_finite(goal, (size_t)dim) || cap < 0)
+    return -1;
+  memset(&m, 0, sizeof m);
+  f.hits = hits;
+  f.n = 0;
+  f.cap = cap;
+  f.response = response;
+  n = obb_world_move(lw->w, k, goal, ffi_filter, ffi_report, &f, m.actual);
+  if (n < 0 || f.n > cap || !obb_all_finite(m.actual, (size_t)dim)) return -1;
+  m.lw = lw;
+  m.id = k;
+  m.dim = dim;
+  if (commit) commit_move(&m);
+  memcpy(actual, m.actual, (size_t)dim * sizeof(double));
+  return n;
+}

@@ -24,6 +24,7 @@
 #include "lobb_box.h"
 #include "lobb_ffi.h"
 #include "lobb_world.h"
+#include "obb_math.h"
 
 /* A world is a userdata of exactly sizeof(lworld) ending with the address
 ** of this constant, as boxes are told apart (lobb_box.h): two API calls
@@ -845,6 +846,36 @@ static int world_collisions(lua_State *L) {
   return finish(L, lw, &q, K_CONTACTS, 3, filter);
 }
 
+int lobb_ffi_world_cast(void *world, const void *box, const double *d,
+                        int dim, double *hits, int cap) {
+  lworld *lw = usable_world(world, dim);
+  search q;
+  size_t i;
+  int k;
+  if (lw == NULL || cap < 0 || !obb_all_finite(d, (size_t)dim)) return -1;
+  if (dim == 2 ? ((const lobb_ud2 *)box)->tag != LOBB_TAG2
+               : ((const lobb_ud3 *)box)->tag != LOBB_TAG3)
+    return -1;
+  q.lw = lw;
+  q.s = &lw->buf;
+  q.n = 0;
+  q.size = sizeof(ray_rec);
+  q.oom = 0;
+  q.self = -1;
+  q.box = box; /* the box is the userdata's first field */
+  if (obb_world_cast(lw->w, q.box, d, on_cast, &q) != 0 || q.oom ||
+      q.n > (size_t)cap)
+    return -1;
+  if (q.n > 1) qsort(q.s->p, q.n, q.size, cmp_ray);
+  for (i = 0; i < q.n; i++) {
+    const ray_rec *r = (const ray_rec *)q.s->p + i;
+    hits[5 * i] = r->id;
+    hits[5 * i + 1] = r->t;
+    for (k = 0; k < 3; k++) hits[5 * i + 2 + k] = r->n[k];
+  }
+  return (int)q.n;
+}
+
 /* ---- what lobb_move.c shares (lobb_world.h) ---------------------------- */
 
 lworld *lobb_checkworld(lua_State *L, const char *what) {
@@ -856,6 +887,10 @@ int lobb_checkitemid(lua_State *L, int idx) { return check_id(L, idx); }
 void lobb_pushitems(lua_State *L, int k) { push_items(L, k); }
 
 int lobb_filtererror(lua_State *L) { return filter_error(L); }
+
+lworld *lobb_ffi_world(void *p, int dim, double id, int *out_id) {
+  return usable_world_id(p, dim, id, out_id);
+}
 
 /* ---- registration ------------------------------------------------------ */
 

@@ -50,6 +50,11 @@ void lobb_pushitems(lua_State *L, int k);
 /* Raises the error at the top, which a filter raised (explaining yields). */
 int lobb_filtererror(lua_State *L);
 
+/* For the FFI entry points: the world at p when it is open, of dimension
+** dim (0: either), neither locked nor busy, and id a live id of it
+** (*out_id); else NULL. */
+lworld *lobb_ffi_world(void *p, int dim, double id, int *out_id);
+
 /* The movers' methods, listed among the world's (lobb_move.c). */
 int lobb_world_move(lua_State *L);
 int lobb_world_check(lua_State *L);
