@@ -510,6 +510,59 @@ describe("world:move (3D)", function()
     assert.same({ 0, 1.5, 0, 0.75 }, { w:push(p) })
   end)
 
+  it("slides along walls turned at random keep the tangential move", function()
+    local rng = uniform(17)
+    for _ = 1, LIGHT and 30 or 300 do
+      -- a random unit quaternion; the wall's axis 1 is its normal
+      local q = { rng() - 0.5, rng() - 0.5, rng() - 0.5, rng() - 0.5 }
+      local w = obb.world3()
+      w:add("wall", 0, 0, 0, 100, 1, 100, q[1], q[2], q[3], q[4])
+      local _, _, _, nx, ny, nz = obb.new3(0, 0, 0, 1, 1, 1, q[1], q[2], q[3], q[4]):axes()
+      local p = {}
+      -- an item with the wall's rotation, 2 above it
+      w:add(p, 3.5 * nx, 3.5 * ny, 3.5 * nz, 0.5, 0.5, 0.5, q[1], q[2], q[3], q[4])
+      local x0, y0, z0 = w:get(p)
+      local d = { rng() * 10 - 5, rng() * 10 - 5, rng() * 10 - 5 }
+      local dn = d[1] * nx + d[2] * ny + d[3] * nz
+      local push = -(3 + rng() * 5) - dn -- into the wall
+      d[1], d[2], d[3] = d[1] + push * nx, d[2] + push * ny, d[3] + push * nz
+      local ax, ay, az, n = w:move(p, x0 + d[1], y0 + d[2], z0 + d[3])
+      assert.equal(1, n)
+      local tn = d[1] * nx + d[2] * ny + d[3] * nz
+      local want = { d[1] - tn * nx, d[2] - tn * ny, d[3] - tn * nz }
+      local got = { ax - x0, ay - y0, az - z0 }
+      local gn = got[1] * nx + got[2] * ny + got[3] * nz
+      for k = 1, 3 do
+        local tk = got[k] - gn * ({ nx, ny, nz })[k]
+        assert.is_true(math.abs(tk - want[k]) <= 1e-12 * 20, "tangential " .. tk .. " vs " .. want[k])
+      end
+      local gap = ax * nx + ay * ny + az * nz - 1.5
+      assert.is_true(math.abs(gap) <= 1e-11, "gap " .. gap)
+    end
+  end)
+
+  it("random scenes: never ends inside a solid", function()
+    local rng = uniform(23)
+    for _ = 1, LIGHT and 10 or 100 do
+      local w = obb.world3()
+      for i = 1, 25 do
+        w:add(i, rng() * 30 - 15, rng() * 30 - 15, rng() * 30 - 15,
+          0.1 + rng() * 3, 0.1 + rng() * 0.5, 0.1 + rng() * 2,
+          rng() - 0.5, rng() - 0.5, rng() - 0.5, rng() - 0.5)
+      end
+      local p, out = {}, {}
+      w:add(p, rng() * 30 - 15, rng() * 30 - 15, rng() * 30 - 15, 0.3, 0.6, 0.4,
+        rng() - 0.5, rng() - 0.5, rng() - 0.5, rng() - 0.5)
+      if w:collisions(p, {}) == 0 then
+        for _ = 1, 5 do
+          local x, y, z = w:get(p)
+          w:move(p, x + rng() * 20 - 10, y + rng() * 20 - 10, z + rng() * 20 - 10, nil, out)
+          assert_not_inside(w, p, "random 3D")
+        end
+      end
+    end
+  end)
+
   it("corners that only touch report nothing; ties are all reported", function()
     local w = obb.world3()
     w:add("a", 0, 0, 0, 1, 1, 1)
