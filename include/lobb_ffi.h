@@ -8,9 +8,11 @@
 ** that it did nothing (the return value each states), having changed
 ** nothing: the caller then calls the classic method with the same
 ** arguments, which reports whatever was wrong. A pointer must be the
-** payload of a userdata carrying the box's or the world's metatable
-** (jit.lua checks that first); the value is then recognised by the tag its
-** last field holds, as the binding recognises it (lobb_box.h).
+** payload of a userdata carrying the box's or the world's real metatable,
+** as debug.getmetatable sees it (jit.lua checks that first): only the
+** binding gives a userdata that metatable, unless the debug library does
+** (docs/hardening.md). The value is then recognised by the tag its last
+** field holds, as the binding recognises it (lobb_box.h).
 */
 #ifndef LOBB_FFI_H
 #define LOBB_FFI_H
@@ -32,16 +34,16 @@ extern "C" {
 LOBB_API int lobb_ffi_world_update(void *world, double id, const double *v,
                                    int nv);
 
-/* w:add(item, numbers), in two halves around the Lua side's writes of the
-** item tables (which can run finalizers). reserve: checks the world and
-** the numbers (as update), builds the box into box (15 doubles), reserves
-** its id and marks the world busy, as the classic add does while it writes
-** the tables; returns the id, or -1 having changed nothing. commit: marks
-** the world no longer busy and, when ok is nonzero, enters the box under
-** the id reserved. */
-LOBB_API int lobb_ffi_world_reserve(void *world, const double *v, int nv,
-                                    double *box);
-LOBB_API void lobb_ffi_world_commit(void *world, int ok, const double *box);
+/* w:add(item, numbers), first half: checks the world and the numbers (as
+** update), builds the box and keeps it in the world, with room reserved
+** for it; returns a ticket (> 0) for it, or -1 having changed nothing but
+** the room. The second half is a C function of the binding, which obb.jit
+** gets from luaopen_obb (lobb_world.c, world_ffi_add): given the world,
+** the item and the ticket, it enters the item in the world's tables and
+** the box in the world, with the world marked busy meanwhile as the
+** classic add marks it, only inside that one call. A later reserve on the
+** same world replaces the box waiting, and a ticket serves once. */
+LOBB_API int lobb_ffi_world_reserve(void *world, const double *v, int nv);
 
 /* w:get(item) without a box: writes the 5 (2D) or 10 (3D) numbers the
 ** method returns into out and returns their count. */

@@ -14,21 +14,44 @@
 -- errors (their text and the function name in them) and results are the
 -- binding's own. Every argument is checked before anything is written.
 --
--- A box is recognised as the binding recognises it: a userdata carrying
--- the box type's metatable (what getmetatable returns for a genuine box,
--- which also holds if the metatables get a __metatable field), and, after
--- its bytes are copied into a scratch buffer, the tag the binding writes
--- after every box (lobb_box.h): debug.setmetatable can dress another
--- userdata as a box, but it cannot forge the tag. The pair tests, the
--- hottest calls, copy nothing: they check the metatables here and hand
--- both userdata to an entry point of include/lobb_ffi.h, which checks the
--- tags in C. Nothing here makes garbage, compiled or interpreted: scratch
--- buffers are made once, results are plain numbers and booleans.
+-- A box is recognised by its real metatable, as debug.getmetatable sees
+-- it (getmetatable gives only the method table, and any script can give a
+-- userdata of its own a __metatable naming it): the binding's metatables,
+-- which luaopen_obb hands to install, are given to no other userdata
+-- unless the debug library gives them. Then, after its bytes are copied
+-- into a scratch buffer, by the tag the binding writes after every box
+-- (lobb_box.h), which tells a box from another userdata that
+-- debug.setmetatable dressed as one. The pair tests, the hottest calls,
+-- copy nothing: they check the metatables here and hand both userdata to
+-- an entry point of include/lobb_ffi.h, which checks the tags in C.
+-- Nothing here makes garbage, compiled or interpreted: scratch buffers are
+-- made once, results are plain numbers and booleans.
+--
+-- Nothing here depends on a global once obb has loaded: every function
+-- the replacements call (debug.getmetatable among them, which LuaJIT
+-- compiles into a trace) is captured when this file is loaded, and a
+-- world's add writes its item tables in a C function of the binding
+-- (docs/hardening.md says what holds, with and without the debug
+-- library).
 --
 -- The classic path stays when OBB_NO_FFI is set to anything but "" or "0",
 -- when package.loaded["obb.jit"] is false before require "obb", without the
--- ffi module, or when the module's file is not known (a module linked into
--- the host program). obb.jit.status says which.
+-- ffi module or debug.getmetatable, or when the module's file is not known
+-- (a module linked into the host program). obb.jit.status says which.
+
+-- Captured at load (see above).
+local type, select, rawget, rawequal, pairs, pcall, assert, tostring =
+  type, select, rawget, rawequal, pairs, pcall, assert, tostring
+local getmetatable, setmetatable, require = getmetatable, setmetatable, require
+local debug_lib = rawget(_G, "debug")
+local raw_getmetatable = type(debug_lib) == "table" and rawget(debug_lib, "getmetatable") or nil
+local raw_getfenv = type(debug_lib) == "table" and rawget(debug_lib, "getfenv") or nil
+local newproxy = rawget(_G, "newproxy")
+local os_lib = rawget(_G, "os")
+local getenv = type(os_lib) == "table" and rawget(os_lib, "getenv") or nil
+local huge = math.huge
+local has_jit = rawget(_G, "jit") ~= nil
+
 local M = {}
 
 -- The declarations the FFI uses, copied from include/obb.h and
@@ -91,9 +114,7 @@ int obb3_penetration(const obb3 *a, const obb3 *b, double n[3],
                      double *depth);
 int lobb_ffi_world_update(void *world, double id, const double *v,
                                    int nv);
-int lobb_ffi_world_reserve(void *world, const double *v, int nv,
-                                    double *box);
-void lobb_ffi_world_commit(void *world, int ok, const double *box);
+int lobb_ffi_world_reserve(void *world, const double *v, int nv);
 int lobb_ffi_world_get(void *world, double id, double *out);
 int lobb_ffi_intersects2(const void *a, const void *b);
 int lobb_ffi_intersects3(const void *a, const void *b);
@@ -107,7 +128,6 @@ M.status = "not installed"
 M.classic = setmetatable({}, { __mode = "k" })
 
 local function disabled_by_env()
-  local getenv = os and os.getenv
   local v = getenv and getenv("OBB_NO_FFI")
   return v ~= nil and v ~= "" and v ~= "0"
 end
@@ -121,11 +141,10 @@ local function declare(ffi)
 end
 
 -- Builds the replacements for the method tables T2 (obb.obb2) and T3
--- (obb.obb3); returns two tables name -> function.
-local function build(ffi, lib, obb, T2, T3)
-  local type, getmetatable, select = type, getmetatable, select
+-- (obb.obb3), whose boxes carry the metatables mt2 and mt3 as getmt
+-- (debug.getmetatable) sees them; returns two tables name -> function.
+local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
   local copy = ffi.copy
-  local huge = math.huge
 
   -- Scratch: buf receives a box and its tag (the largest, 3D, is 128
   -- bytes); w reads the tag's words out of it; p, d and e hold a call's
@@ -150,27 +169,31 @@ local function build(ffi, lib, obb, T2, T3)
   local ptr_words = ffi.sizeof("void *") / 4
   assert(size3 <= ffi.sizeof(buf), "box userdata larger than the buffer")
 
-  -- metatable identity and tag words of a genuine box of each type
-  local function sample(box, size, UD)
+  -- The tag words of a genuine box of each type (one that carries the
+  -- type's metatable, so the copy reads only its own bytes).
+  local function sample(box, mt, size, UD)
+    assert(rawequal(getmt(box), mt), "a new box does not carry its metatable")
     copy(buf, box, size)
     local i = ffi.offsetof(UD, "tag") / 4
-    return getmetatable(box), w[i], w[i + ptr_words - 1], i, i + ptr_words - 1
+    return w[i], w[i + ptr_words - 1], i, i + ptr_words - 1
   end
-  local mt2, tag2a, tag2b, i2a, i2b = sample(obb.new2(0, 0, 0, 0), size2, UD2)
-  local mt3, tag3a, tag3b, i3a, i3b = sample(obb.new3(0, 0, 0, 0, 0, 0), size3, UD3)
-  assert(mt2 ~= nil and mt3 ~= nil and mt2 ~= mt3, "box metatables not told apart")
+  local tag2a, tag2b, i2a, i2b = sample(obb.new2(0, 0, 0, 0), mt2, size2, UD2)
+  local tag3a, tag3b, i3a, i3b = sample(obb.new3(0, 0, 0, 0, 0, 0), mt3, size3, UD3)
 
-  -- Whether x is a userdata carrying metatable mt: all that Lua checks
-  -- before handing x to an entry point of include/lobb_ffi.h, which checks
-  -- the tag itself.
+  -- Whether x is a userdata carrying the real metatable mt: all that Lua
+  -- checks before handing x to an entry point of include/lobb_ffi.h, which
+  -- checks the tag itself. Without the debug library only obb's own
+  -- userdata carry it, so what the entry point reads is the box's.
   local function dressed(x, mt)
-    return type(x) == "userdata" and getmetatable(x) == mt
+    return type(x) == "userdata" and getmt(x) == mt
   end
   -- Whether x is a 2D (3D) box; if so, buf holds a copy of it. The copy
-  -- is made only of a userdata that carries the type's metatable, so only
-  -- a userdata given it by debug.setmetatable (a 2D box dressed as 3D, say)
-  -- can be read past its end, up to the 128 bytes of a 3D box, inside
-  -- LuaJIT's heap, before it is refused.
+  -- is made only of a userdata that carries the type's real metatable, so
+  -- only a userdata given it by debug.setmetatable (a 2D box dressed as
+  -- 3D, a file, a proxy) can be read past its end, up to the 128 bytes of
+  -- a 3D box, before it is refused, and only one whose bytes past its end
+  -- happen to hold the tag (a dead box's) is taken for a box
+  -- (docs/hardening.md).
   local function is2(x)
     if not dressed(x, mt2) then return false end
     copy(buf, x, size2)
@@ -604,13 +627,13 @@ local function build(ffi, lib, obb, T2, T3)
 end
 
 -- Builds the replacements for the world methods WM (what getmetatable
--- gives for a world): add, update and get by numbers, the calls a game
--- makes per item and frame. The item's id comes from the world's item
--- table, its first user value (under LuaJIT the userdata's environment,
--- read with debug.getfenv: without the debug library worlds keep the
--- classic methods); the C side (include/lobb_ffi.h) checks the world and
--- the id as the classic method does and returns 0 for anything else, and
--- then the classic method runs with the same arguments.
+-- gives for a world, whose real metatable is mtw): add, update and get by
+-- numbers, the calls a game makes per item and frame. The item's id comes
+-- from the world's item table, its first user value (under LuaJIT the
+-- userdata's environment, read with debug.getfenv); the C side
+-- (include/lobb_ffi.h) checks the world and the id as the classic method
+-- does and returns 0 for anything else, and then the classic method runs
+-- with the same arguments.
 --
 -- The environment is read once per world and kept (weakly): the binding
 -- never replaces it, only its entries (fresh item tables when the last
@@ -618,14 +641,11 @@ end
 -- it; the fast path then keeps the world's former tables, which can name
 -- only ids the world holds, as a script with the debug library can make
 -- any item table name (docs/hardening.md).
-local function build_world(ffi, lib, WM)
-  local type, getmetatable, select, rawget = type, getmetatable, select, rawget
-  local getfenv = assert(debug and debug.getfenv, "no debug.getfenv")
+local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add)
   local update, get = lib.lobb_ffi_world_update, lib.lobb_ffi_world_get
-  local reserve, commit = lib.lobb_ffi_world_reserve, lib.lobb_ffi_world_commit
+  local reserve = lib.lobb_ffi_world_reserve
   local v = ffi.new("double[10]")
   local out = ffi.new("double[10]")
-  local box = ffi.new("double[15]")
   local c_add, c_update, c_get = WM.add, WM.update, WM.get
   -- weak both ways: the world holds its environment anyway, and neither
   -- the world nor its items may be kept alive by this cache
@@ -633,7 +653,7 @@ local function build_world(ffi, lib, WM)
 
   -- The world's user values (its two item tables), or nil.
   local function holder_of(w)
-    if type(w) ~= "userdata" or getmetatable(w) ~= WM then return nil end
+    if type(w) ~= "userdata" or getmt(w) ~= mtw then return nil end
     local holder = holders[w]
     if holder == nil then
       holder = getfenv(w)
@@ -669,36 +689,23 @@ local function build_world(ffi, lib, WM)
     return 10
   end
 
-  -- Enters item in both tables, by-id first, as the classic add does (run
-  -- protected: growing a table can fail, or run a finalizer that fails).
-  local function write(items, byid, item, id)
-    rawset(byid, id + 1, item)
-    rawset(items, item, id)
-  end
-
-  -- While an add writes its tables, finalizers may run and add to another
-  -- world: they take the classic path, so box (the box waiting for its
-  -- commit) is not overwritten.
-  local adding = false
-
   local F = {}
+  -- The box is built and kept in the world by reserve; ffi_add (C) then
+  -- writes the item tables, protected, with the world marked busy only
+  -- inside it, as the classic add does, and enters the box, or answers
+  -- false (the box no longer waits, or the item is in now) for the
+  -- classic add to run. It raises what the classic add would (a
+  -- finalizer's error, or memory), with the world whole and not busy.
   function F.add(...)
     local w, item, a, b, c, d, e, f, g, h, i, j = ...
-    local holder = not adding and holder_of(w)
+    local holder = holder_of(w)
     if holder and item ~= nil and item == item then
-      local items, byid = rawget(holder, 1), rawget(holder, 2)
+      local items = rawget(holder, 1)
       local n = numbers(select("#", ...) - 2, a, b, c, d, e, f, g, h, i, j)
-      if n and type(items) == "table" and type(byid) == "table"
+      if n and type(items) == "table" and type(rawget(holder, 2)) == "table"
           and rawget(items, item) == nil then
-        local id = reserve(w, v, n, box)
-        if id >= 0 then
-          adding = true
-          local ok, err = pcall(write, items, byid, item, id)
-          adding = false
-          commit(w, ok and 1 or 0, box)
-          if not ok then error(err, 0) end
-          return w
-        end
+        local ticket = reserve(w, v, n)
+        if ticket > 0 and ffi_add(w, item, ticket) then return w end
       end
     end
     return c_add(...)
@@ -732,27 +739,75 @@ local function build_world(ffi, lib, WM)
   return F, { add = c_add, update = c_update, get = c_get }
 end
 
--- Called by luaopen_obb with the module table and the module's file (nil
--- when unknown). Never raises (the caller catches anything anyway); on any
--- failure the module keeps its classic functions.
-function M.install(obb, file)
+-- Whether getmt gives a value's real metatable: mt2, mt3 and mtw for a
+-- new 2D box, 3D box and world, and its own for a table and a proxy whose
+-- __metatable names a method table (getmetatable, or a function a script
+-- put in debug.getmetatable's place before obb loaded, would give that).
+local function real_metatables(getmt, obb, mt2, mt3, mtw)
+  if type(getmt) ~= "function" then return false end
+  local ok = rawequal(getmt(obb.new2(0, 0, 0, 0)), mt2)
+    and rawequal(getmt(obb.new3(0, 0, 0, 0, 0, 0)), mt3)
+    and rawequal(getmt(obb.world2()), mtw)
+  local t_mt = { __metatable = rawget(mt2, "__index") }
+  ok = ok and rawequal(getmt(setmetatable({}, t_mt)), t_mt)
+  if ok and type(newproxy) == "function" then
+    local p = newproxy(true)
+    local p_mt = getmetatable(p)
+    p_mt.__metatable = rawget(mt2, "__index")
+    ok = rawequal(getmt(p), p_mt)
+  end
+  return ok
+end
+
+-- The metatables of the first install. luaopen_obb installs before any
+-- script runs; a later call (from the same copy of obb opened again) must
+-- bring the same ones, so a script calling install with metatables of its
+-- own (a proxy's, say, to have its proxies taken for boxes) changes
+-- nothing.
+local installed_for
+
+-- Called by luaopen_obb with the module table, the module's file (nil
+-- when unknown), the three real metatables (2D boxes, 3D boxes, worlds)
+-- and the second half of a world's add (a C function of the binding,
+-- lobb_world.c). Never raises (the caller catches anything anyway); on
+-- any failure the module keeps its classic functions.
+function M.install(obb, file, mt2, mt3, mtw, ffi_add)
+  if installed_for == nil then
+    installed_for = { mt2, mt3, mtw }
+  elseif not (rawequal(installed_for[1], mt2) and rawequal(installed_for[2], mt3)
+              and rawequal(installed_for[3], mtw)) then
+    return
+  end
   if disabled_by_env() then M.status = "classic: OBB_NO_FFI is set"; return end
-  if not rawget(_G, "jit") then M.status = "classic: not LuaJIT"; return end
+  if not has_jit then M.status = "classic: not LuaJIT"; return end
   local has_ffi, ffi = pcall(require, "ffi")
   if not has_ffi then M.status = "classic: no ffi module"; return end
   if type(file) ~= "string" then
     M.status = "classic: the module's file is unknown"
     return
   end
+  if type(raw_getmetatable) ~= "function" then
+    M.status = "classic: no debug.getmetatable"
+    return
+  end
+  if type(raw_getfenv) ~= "function" then
+    M.status = "classic: no debug.getfenv"
+    return
+  end
   local ok, err = pcall(function()
+    assert(type(mt2) == "table" and type(mt3) == "table" and type(mtw) == "table"
+           and type(ffi_add) == "function", "install takes the real metatables and the add")
+    assert(real_metatables(raw_getmetatable, obb, mt2, mt3, mtw),
+           "debug.getmetatable does not give the real metatables")
     declare(ffi)
     local lib = ffi.load(file)
-    local T2, T3 = obb.obb2, obb.obb3
-    local F2, F3, C2, C3 = build(ffi, lib, obb, T2, T3)
+    local T2, T3, WM = rawget(mt2, "__index"), rawget(mt3, "__index"), rawget(mtw, "__index")
+    assert(rawequal(T2, obb.obb2) and rawequal(T3, obb.obb3) and type(WM) == "table",
+           "the method tables are not the module's")
+    local F2, F3, C2, C3 = build(ffi, lib, obb, T2, T3, mt2, mt3, raw_getmetatable)
     -- every symbol is resolved before the first method is replaced
     for name in M.cdef:gmatch("([%w_]+)%(") do assert(lib[name]) end
-    local WM = getmetatable(obb.world2())
-    local FW, CW = build_world(ffi, lib, WM)
+    local FW, CW = build_world(ffi, lib, WM, mtw, raw_getmetatable, raw_getfenv, ffi_add)
     for k, f in pairs(F2) do T2[k] = f end
     for k, f in pairs(F3) do T3[k] = f end
     for k, f in pairs(FW) do WM[k] = f end

@@ -51,8 +51,17 @@ static void push_self_path(lua_State *L) {
 /* Under LuaJIT, obb.jit replaces the hot methods by FFI calls into this
 ** object, given the module table at lib and this object's file. obb.jit
 ** absent, or false in package.loaded, OBB_NO_FFI=1, no ffi, or any error
-** keeps the classic functions: nothing here can fail the require. */
-void lobb_open_jit(lua_State *L, int lib) {
+** keeps the classic functions: nothing here can fail the require.
+**
+** install also gets the real metatables (getmetatable gives only the
+** method tables, and a script can give its own userdata a __metatable
+** naming them): obb.jit recognises a box or a world by the metatable
+** debug.getmetatable sees, which no script can give a userdata without
+** the debug library. And it gets the second half of its add, a C function,
+** so that the world is marked busy only inside one C call, as the classic
+** add marks it, never across Lua code that could raise in between. */
+void lobb_open_jit(lua_State *L, int lib, int mt2, int mt3, int mtw,
+                   int ffi_add) {
 #if LUA_VERSION_NUM == 501 /* LuaJIT's lua.h says 5.1 too */
   int top = lua_gettop(L);
   lua_getfield(L, LUA_REGISTRYINDEX, "_LOADED"); /* package.loaded */
@@ -70,11 +79,19 @@ void lobb_open_jit(lua_State *L, int lib) {
     lua_getfield(L, -1, "install");
     lua_pushvalue(L, lib);
     push_self_path(L);
-    (void)lua_pcall(L, 2, 0, 0);
+    lua_pushvalue(L, mt2);
+    lua_pushvalue(L, mt3);
+    lua_pushvalue(L, mtw);
+    lua_pushvalue(L, ffi_add);
+    (void)lua_pcall(L, 6, 0, 0);
   }
   lua_settop(L, top);
 #else
   (void)L;
   (void)lib;
+  (void)mt2;
+  (void)mt3;
+  (void)mtw;
+  (void)ffi_add;
 #endif
 }

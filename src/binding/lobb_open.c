@@ -7,23 +7,67 @@
 ** to the FFI fast path. Every function it registers is a closure over
 ** the box metatables, so type checks and new boxes never look in the
 ** registry (lobb_box.h).
+**
+** The metatables are also named in the registry, where host programs'
+** pushes (lobb.h) find them, and a name holds one metatable per Lua state.
+** A second copy of the module in the same state (another obb.so, opened
+** with package.loadlib) would refill them with its own functions, which
+** know only its own tags: the first copy's boxes would then be refused
+** by their own methods and its worlds never freed. So each copy marks the
+** metatables it makes with a key only it has, the address of its tags (a
+** light userdata, which no script can make), and a copy that finds the
+** names taken by metatables without its mark refuses to open, before it
+** makes anything. Opening the same copy again (require after
+** package.loaded.obb = nil) refills its own metatables, as before.
 */
 #include "lobb_box.h"
 #include "lobb_jit.h"
 
-/* A metatable named tname in the registry (where host programs' pushes
-** find it), left on the stack. */
+/* This copy's mark: only the address matters. */
+#define OWN_MARK ((void *)lobb_box_tags)
+
+/* Raises unless the registry's tname is free or a metatable this copy
+** made. */
+static void check_name(lua_State *L, const char *tname) {
+  int own = 0;
+  lua_getfield(L, LUA_REGISTRYINDEX, tname);
+  if (lua_isnil(L, -1)) own = 1;
+  else if (lua_istable(L, -1)) {
+    lua_pushlightuserdata(L, OWN_MARK);
+    lua_rawget(L, -2);
+    own = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  if (!own)
+    luaL_error(L, "obb: the metatable '%s' of this Lua state belongs to "
+               "another copy of the module (another obb.so) or to another "
+               "module; obb opens once per state", tname);
+}
+
+/* A metatable named tname in the registry, with this copy's mark, left on
+** the stack. */
 static int new_type(lua_State *L, const char *tname) {
   luaL_newmetatable(L, tname);
+  lua_pushlightuserdata(L, OWN_MARK);
+  lua_pushboolean(L, 1);
+  lua_rawset(L, -3);
   return lua_gettop(L);
 }
 
 int luaopen_obb(lua_State *L) {
-  int mt2 = new_type(L, LOBB_OBB2), mt3 = new_type(L, LOBB_OBB3), lib;
+  int mt2, mt3, mtw, lib, ffi_add;
+  check_name(L, LOBB_OBB2);
+  check_name(L, LOBB_OBB3);
+  check_name(L, LOBB_WORLD);
+  mt2 = new_type(L, LOBB_OBB2);
+  mt3 = new_type(L, LOBB_OBB3);
+  mtw = new_type(L, LOBB_WORLD);
   lua_newtable(L);
   lib = lua_gettop(L);
   lobb_open_boxes(L, lib, mt2, mt3);
-  lobb_open_world(L, mt2, mt3); /* the module table on top */
+  lobb_open_world(L, lib, mt2, mt3, mtw);
+  ffi_add = lua_gettop(L);
   lua_pushliteral(L, OBB_VERSION);
   lua_setfield(L, lib, "_VERSION");
   /* the touching rule's constants (obb.h), for scripts that reason
@@ -43,6 +87,8 @@ int luaopen_obb(lua_State *L) {
   lua_setfield(L, lib, "CAST_STRIDE2");
   lua_pushinteger(L, 5);
   lua_setfield(L, lib, "CAST_STRIDE3");
-  lobb_open_jit(L, lib); /* the FFI fast path, under LuaJIT */
+  /* the FFI fast path, under LuaJIT */
+  lobb_open_jit(L, lib, mt2, mt3, mtw, ffi_add);
+  lua_settop(L, lib);
   return 1;
 }

@@ -105,11 +105,6 @@ static int check_id(lua_State *L, int idx) {
 
 /* A box at idx, or the numbers lobb_checkboxargs reads from idx on;
 ** without a rotation the box keeps old's (none when old is NULL). */
-typedef union anybox {
-  obb2 b2;
-  obb3 b3;
-} anybox;
-
 static void box_args(lua_State *L, lworld *lw, int idx, anybox *b,
                      const void *old) {
   const void *src = lobb_tobox_or_number(L, idx, lw->dim);
@@ -143,6 +138,8 @@ static int new_world(lua_State *L, int dim) {
   lw->move = NULL;
   lw->buf.p = NULL;
   lw->buf.cap = 0;
+  lw->ticket = 0;
+  lw->pending_ticket = 0;
   lw->alloc = lua_getallocf(L, &lw->ud);
   lua_pushvalue(L, lua_upvalueindex(UV_WORLD));
   if (!lua_istable(L, -1)) return luaL_error(L, "obb: an upvalue was replaced");
@@ -236,19 +233,15 @@ static int write_item(lua_State *L) {
   return 0;
 }
 
-/* w:add(item, box | numbers) -> w */
-static int world_add(lua_State *L) {
-  lworld *lw = check_mutable(L, "add");
-  anybox b;
-  int id, st;
-  check_item(L, 2);
-  if (item_id(L, 2) >= 0) return luaL_argerror(L, 2, "item is already in the world");
-  box_args(L, lw, 3, &b, NULL);
-  /* The tables are written before the core, with the id it will use, so
-  ** an error in Lua (memory, or a finalizer's) leaves the core untouched
-  ** (a stale id -> item entry for a free id is harmless: only item -> id
-  ** says what is in, and only for live ids). */
-  id = obb_world_reserve(lw->w);
+/* Enters the item at index 2 with box b into the world at index 1 (lw),
+** the item checked not to be in it, and returns the world. The tables are
+** written before the core, with the id it will use, so an error in Lua
+** (memory, or a finalizer's) leaves the core untouched (a stale id -> item
+** entry for a free id is harmless: only item -> id says what is in, and
+** only for live ids). The world is busy only inside this call, so however
+** the error comes, it is never left busy. */
+static int enter_item(lua_State *L, lworld *lw, const anybox *b) {
+  int id = obb_world_reserve(lw->w), st;
   if (id < 0) return luaL_error(L, "not enough memory");
   lua_pushvalue(L, lua_upvalueindex(UV_WRITE));
   lua_pushvalue(L, 1);
@@ -258,9 +251,19 @@ static int world_add(lua_State *L) {
   st = lua_pcall(L, 3, 0, 0);
   lw->busy--;
   if (st != 0) return lua_error(L);
-  obb_world_add(lw->w, &b); /* cannot fail after obb_world_reserve */
+  obb_world_add(lw->w, b); /* cannot fail after obb_world_reserve */
   lua_settop(L, 1);
   return 1;
+}
+
+/* w:add(item, box | numbers) -> w */
+static int world_add(lua_State *L) {
+  lworld *lw = check_mutable(L, "add");
+  anybox b;
+  check_item(L, 2);
+  if (item_id(L, 2) >= 0) return luaL_argerror(L, 2, "item is already in the world");
+  box_args(L, lw, 3, &b, NULL);
+  return enter_item(L, lw, &b);
 }
 
 /* The world at p when a fast path (update2_fast, the FFI's) may change or
@@ -375,27 +378,45 @@ int lobb_ffi_world_update(void *world, double id, const double *v, int nv) {
   return 1;
 }
 
-int lobb_ffi_world_reserve(void *world, const double *v, int nv,
-                           double *box) {
-  int dim = jit_dim(nv), id;
+int lobb_ffi_world_reserve(void *world, const double *v, int nv) {
+  int dim = jit_dim(nv);
   lworld *lw = dim != 0 ? usable_world(world, dim) : NULL;
   anybox b;
-  if (lw == NULL || !box_from_numbers(dim, v, nv, NULL, &b)) return -1;
-  id = obb_world_reserve(lw->w);
-  if (id < 0) return -1;
-  memcpy(box, &b, dim == 2 ? sizeof(obb2) : sizeof(obb3));
-  lw->busy++;
-  return id;
+  if (lw == NULL || !box_from_numbers(dim, v, nv, NULL, &b) ||
+      obb_world_reserve(lw->w) < 0)
+    return -1;
+  lw->pending = b;
+  lw->ticket = lw->ticket < INT_MAX ? lw->ticket + 1 : 1;
+  lw->pending_ticket = lw->ticket;
+  return lw->ticket;
 }
 
-void lobb_ffi_world_commit(void *world, int ok, const double *box) {
-  lworld *lw = (lworld *)world;
+/* The FFI add's second half, add(w, item, ticket) (lobb_ffi.h): enters
+** the item and the box that lobb_ffi_world_reserve kept under ticket, as
+** world_add does, and returns the world; false (having changed nothing)
+** when that box is no longer waiting (another add came between, or the
+** ticket is not the last one given) or the world or the item is not as
+** the fast path checked: the classic add then runs. Reached by hand
+** (debug.getupvalue), it can only enter an item that add would take with
+** a box made from numbers add would take. */
+static int world_ffi_add(lua_State *L) {
+  lworld *lw = usable_world(to_world(L, 1), 0);
   anybox b;
-  if (lw == NULL || lw->tag != &world_tag || lw->busy <= 0) return;
-  lw->busy--;
-  if (!ok || lw->w == NULL) return;
-  memcpy(&b, box, lw->dim == 2 ? sizeof(obb2) : sizeof(obb3));
-  obb_world_add(lw->w, &b); /* cannot fail after obb_world_reserve */
+  int ok = lw != NULL && lw->pending_ticket != 0 &&
+           lua_type(L, 3) == LUA_TNUMBER &&
+           lua_tonumber(L, 3) == (lua_Number)lw->pending_ticket;
+  if (ok) {
+    b = lw->pending;
+    lw->pending_ticket = 0;
+    ok = !lua_isnoneornil(L, 2) &&
+         !(lua_type(L, 2) == LUA_TNUMBER && lua_tonumber(L, 2) != lua_tonumber(L, 2));
+  }
+  lua_settop(L, 2);
+  if (!ok || item_id(L, 2) >= 0) {
+    lua_pushboolean(L, 0);
+    return 1;
+  }
+  return enter_item(L, lw, &b);
 }
 
 int lobb_ffi_world_get(void *world, double id, double *out) {
@@ -933,17 +954,17 @@ static const luaL_Reg world_funcs[] = {
   {NULL, NULL}
 };
 
-/* Called from luaopen_obb with the module table on top: makes the world
-** metatable (protected as the boxes' are: getmetatable(w) gives the
-** method table) and registers world2/world3, every function closed over
-** the two box metatables, the world metatable and the two protected
-** helpers. */
-void lobb_open_world(lua_State *L, int mt2, int mt3) {
-  int lib = lua_gettop(L), mtw, fn, wr, run;
-  luaL_newmetatable(L, LOBB_WORLD);
+/* Called from luaopen_obb with the module table at lib and the three
+** metatables (lobb_open.c makes them): fills the world metatable
+** (protected as the boxes' are: getmetatable(w) gives the method table)
+** and registers world2/world3, every function closed over the two box
+** metatables, the world metatable and the two protected helpers. Leaves
+** on the stack the second half of the FFI fast path's add (world_ffi_add,
+** for lobb_open_jit), made here with the methods' upvalues. */
+void lobb_open_world(lua_State *L, int lib, int mt2, int mt3, int mtw) {
+  int fn, wr, run;
   lua_pushliteral(L, LOBB_WORLD);
-  lua_setfield(L, -2, "__name");
-  mtw = lua_gettop(L);
+  lua_setfield(L, mtw, "__name");
   lua_pushcfunction(L, fill);
   fn = lua_gettop(L);
   lua_pushcfunction(L, write_item);
@@ -967,6 +988,9 @@ void lobb_open_world(lua_State *L, int mt2, int mt3) {
   PUSH_UPVALUES();
   lobb_setfuncs(L, world_funcs, NUV_WORLD);
   lua_pop(L, 1);
+  PUSH_UPVALUES();
+  lua_pushcclosure(L, world_ffi_add, NUV_WORLD);
 #undef PUSH_UPVALUES
-  lua_settop(L, lib);
+  lua_replace(L, fn);
+  lua_settop(L, fn);
 }

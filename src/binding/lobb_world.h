@@ -8,7 +8,6 @@
 
 #include "lobb_box.h"
 
-#define LOBB_WORLD "obb.world"
 
 #define UV_WORLD (LOBB_NUPVALUES + 1) /* the world metatable upvalue */
 #define UV_FILL (LOBB_NUPVALUES + 2)  /* fill() and write_item(), made once:
@@ -27,6 +26,12 @@ typedef struct scratch {
 
 struct job;
 
+/* A box of either dimension. */
+typedef union anybox {
+  obb2 b2;
+  obb3 b3;
+} anybox;
+
 typedef struct lworld {
   obb_world *w; /* NULL once closed */
   int dim;
@@ -35,6 +40,9 @@ typedef struct lworld {
   const struct job *job; /* the query whose results fill() copies out */
   struct lmove *move; /* the move whose protected half runs (lobb_move.c) */
   scratch buf;
+  anybox pending; /* the FFI add's box, between its two halves */
+  int ticket;     /* the last ticket lobb_ffi_world_reserve gave (> 0) */
+  int pending_ticket; /* the ticket pending is for; 0: none */
   lua_Alloc alloc;
   void *ud;
   const void *tag; /* &world_tag, last as in every obb type (lobb_box.h) */
