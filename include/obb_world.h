@@ -136,7 +136,8 @@ typedef void (*obb_move_report_fn)(void *ctx, const obb_move_hit *hit);
 ** center where it ends to actual. The world is not changed: commit with
 ** obb_world_update. filter NULL: every other slides. Returns the number
 ** of collisions reported, -1 when memory runs out, -2 when the filter
-** aborted (actual is then the start). id must be live. */
+** aborted, -3 when goal - start overflows (actual is then the start). id
+** must be live. */
 OBB_API int obb_world_move(obb_world *w, int id, const double *goal,
                            obb_move_filter_fn filter, obb_move_report_fn report,
                            void *ctx, double *actual);

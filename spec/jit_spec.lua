@@ -370,8 +370,9 @@ describe("the FFI fast path", function()
     local WM = getmetatable(obb.world2())
     local CW = J.classic[WM]
 
-    local REPLACED = { add = true, update = true, get = true }
-    it("replaces add, update and get, and nothing else", function()
+    local REPLACED = { add = true, update = true, get = true, move = true,
+                       check = true, cast = true }
+    it("replaces add, update, get, move, check and cast, and nothing else", function()
       assert.is_table(CW)
       for name in pairs(REPLACED) do
         assert.is_false(is_c(WM[name]), name)
@@ -453,6 +454,58 @@ describe("the FFI fast path", function()
             assert.is_true(same(g1[k], g2[k]), "get " .. tostring(item) .. " value " .. k)
           end
           if c % 100 == 0 then assert.is_true(same_worlds(A, B, dim)) end
+        end
+        assert.is_true(same_worlds(A, B, dim))
+      end)
+    end
+
+    -- move, check and cast: the same random calls on twin worlds (turned
+    -- boxes, responses by name, out tables reused, hostile arguments),
+    -- answers, errors, out tables and then every box the same, bit for bit.
+    local RESPONSES = { nil, "slide", "touch", "cross", "bounce", "slid", false, 3 }
+    for _, dim in ipairs({ 2, 3 }) do
+      it(dim .. "D: move, check and cast answer as the classic methods, bit for bit", function()
+        local A, B = twin(dim)
+        for i = 21, 60 do
+          local args = dim == 2 and { r.range(-5, 25), r.range(-5, 25), r.range(0, 2), r.range(0, 2), r.range(-3, 3) }
+            or { r.range(-5, 25), r.range(-5, 25), r.range(-5, 25), r.range(0, 2), r.range(0, 2), r.range(0, 2),
+                 r.range(-1, 1), r.range(-1, 1), r.range(-1, 1), r.range(-1, 1) }
+          A:add(i, H.unpack(args)); B:add(i, H.unpack(args))
+        end
+        local outA, outB = {}, {}
+        local n = math.max(2000, math.floor(CALLS / 20))
+        for _ = 1, n do
+          local m = ({ "move", "check", "cast" })[r.int(1, 3)]
+          local args = { n = 0 }
+          local function put(x) args.n = args.n + 1; args[args.n] = x end
+          if m == "cast" then
+            put(dim == 2 and obb.new2(r.range(-5, 25), r.range(-5, 25), 1, 0.5, r.range(-3, 3))
+              or obb.new3(r.range(-5, 25), r.range(-5, 25), r.range(-5, 25), 1, 0.5, 0.3))
+          else
+            put(r.int(1, 8) == 1 and ITEMS[r.int(1, #ITEMS)] or r.int(1, 60))
+          end
+          for _ = 1, dim do put(r.int(1, 30) == 1 and hostile() or r.range(-10, 30)) end
+          if m == "cast" then
+            put("OUT")
+            if r.int(1, 6) == 1 then put(function() return true end) end
+          else
+            local k = r.int(1, 10)
+            if k <= 6 then put(RESPONSES[r.int(1, #RESPONSES)]) ; if r.int(1, 3) > 1 then put("OUT") end
+            elseif k == 7 then put(function(_, o) return o % 2 == 0 and "slide" or "cross" end); put("OUT") end
+          end
+          local a, b = { n = args.n + 1, A }, { n = args.n + 1, B }
+          for k = 1, args.n do
+            a[k + 1] = args[k] == "OUT" and outA or args[k]
+            b[k + 1] = args[k] == "OUT" and outB or args[k]
+          end
+          local fa, ca = call(WM[m], a), call(CW[m], b)
+          assert.equal(ca.n, fa.n, m .. " " .. show_args(args))
+          for k = 1, ca.n do
+            assert.is_true(same(ca[k], fa[k]), m .. " value " .. k .. " " .. show_args(args) ..
+              " " .. tostring(ca[k]) .. " vs " .. tostring(fa[k]))
+          end
+          assert.equal(#outB, #outA)
+          for k = 1, #outB do assert.is_true(same(outB[k], outA[k]), m .. " out " .. k) end
         end
         assert.is_true(same_worlds(A, B, dim))
       end)

@@ -42,6 +42,7 @@
 -- Captured at load (see above).
 local type, select, rawget, rawequal, pairs, pcall, assert, tostring =
   type, select, rawget, rawequal, pairs, pcall, assert, tostring
+local rawset = rawset
 local getmetatable, setmetatable, require = getmetatable, setmetatable, require
 local debug_lib = rawget(_G, "debug")
 local raw_getmetatable = type(debug_lib) == "table" and rawget(debug_lib, "getmetatable") or nil
@@ -116,6 +117,12 @@ int lobb_ffi_world_update(void *world, double id, const double *v,
                                    int nv);
 int lobb_ffi_world_reserve(void *world, const double *v, int nv);
 int lobb_ffi_world_get(void *world, double id, double *out);
+int lobb_ffi_world_move(void *world, double id, const double *goal,
+                                 int dim, int response, int commit,
+                                 double *hits, int cap, double *actual);
+int lobb_ffi_world_cast(void *world, const void *box,
+                                 const double *d, int dim, double *hits,
+                                 int cap);
 int lobb_ffi_intersects2(const void *a, const void *b);
 int lobb_ffi_intersects3(const void *a, const void *b);
 ]]
@@ -641,7 +648,8 @@ end
 -- it; the fast path then keeps the world's former tables, which can name
 -- only ids the world holds, as a script with the debug library can make
 -- any item table name (docs/hardening.md).
-local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add)
+local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
+                           mt3)
   local update, get = lib.lobb_ffi_world_update, lib.lobb_ffi_world_get
   local reserve = lib.lobb_ffi_world_reserve
   local v = ffi.new("double[10]")
@@ -736,7 +744,117 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add)
     end
     return c_get(...)
   end
-  return F, { add = c_add, update = c_update, get = c_get }
+  -- ---- the movers: move, check and cast without a filter function ----
+  -- The C side (lobb_move.c) moves the item (and commits, for move) and
+  -- writes each collision as 10 doubles; here they go into dst, raw, as
+  -- the classic method writes them. A filter function, more collisions
+  -- than the buffer holds, or anything the C side refuses: the classic
+  -- method, with the same arguments.
+  local move_c, cast_c = lib.lobb_ffi_world_move, lib.lobb_ffi_world_cast
+  local HITS = 64
+  local hits = ffi.new("double[?]", 10 * HITS)
+  local goal = ffi.new("double[3]")
+  local actual = ffi.new("double[3]")
+  local RESPONSE = { touch = 1, cross = 2, slide = 3, bounce = 4 }
+  local NAME = { "touch", "cross", "slide", "bounce" }
+  local c_move, c_check, c_cast = WM.move, WM.check, WM.cast
+
+  -- Clears what an earlier, longer result left in dst after index k.
+  local function clear_tail(dst, k)
+    k = k + 1
+    while rawget(dst, k) ~= nil do
+      rawset(dst, k, nil)
+      k = k + 1
+    end
+  end
+
+  local function write_moves(dst, byid, dim, count)
+    local k = 0
+    for i = 0, count - 1 do
+      local h = 10 * i
+      rawset(dst, k + 1, rawget(byid, hits[h] + 1))
+      rawset(dst, k + 2, NAME[hits[h + 1]])
+      rawset(dst, k + 3, hits[h + 2])
+      rawset(dst, k + 4, hits[h + 3])
+      rawset(dst, k + 5, hits[h + 4])
+      if dim == 2 then
+        rawset(dst, k + 6, hits[h + 6])
+        rawset(dst, k + 7, hits[h + 7])
+        rawset(dst, k + 8, hits[h + 9])
+        k = k + 8
+      else
+        rawset(dst, k + 6, hits[h + 5])
+        rawset(dst, k + 7, hits[h + 6])
+        rawset(dst, k + 8, hits[h + 7])
+        rawset(dst, k + 9, hits[h + 8])
+        rawset(dst, k + 10, hits[h + 9])
+        k = k + 10
+      end
+    end
+    clear_tail(dst, k)
+  end
+
+  -- w:move / w:check (item, gx, gy[, gz] [, filter [, dst]]): a number
+  -- after gy is gz (a 2D world then refuses it in C).
+  local function mover(commit, classic)
+    return function(...)
+      local w, item, gx, gy, a, b, c = ...
+      local n = select("#", ...)
+      local id = id_of(w, item)
+      if id and num(gx) and num(gy) then
+        local dim, filter, dst = 2, a, b
+        if num(a) then dim, filter, dst = 3, b, c end
+        local response = filter == nil and 3 or RESPONSE[filter]
+        if response and n <= dim + 4 and (dst == nil or type(dst) == "table") then
+          goal[0], goal[1], goal[2] = gx, gy, dim == 3 and a or 0
+          local count = move_c(w, id, goal, dim, response, commit, hits, HITS, actual)
+          if count >= 0 then
+            if dst ~= nil then write_moves(dst, rawget(holder_of(w), 2), dim, count) end
+            if dim == 2 then return actual[0], actual[1], count end
+            return actual[0], actual[1], actual[2], count
+          end
+        end
+      end
+      return classic(...)
+    end
+  end
+  F.move = mover(1, c_move)
+  F.check = mover(0, c_check)
+
+  -- w:cast(box, dx, dy[, dz], dst): item, t, nx, ny[, nz] per hit.
+  function F.cast(...)
+    local w, box, dx, dy, a, b, c = ...
+    local n = select("#", ...)
+    local holder = holder_of(w)
+    if holder and type(box) == "userdata" and num(dx) and num(dy) then
+      local dim, dst, filter = 2, a, b
+      if num(a) then dim, dst, filter = 3, b, c end
+      local mt = dim == 2 and mt2 or mt3
+      if type(dst) == "table" and filter == nil and n <= dim + 4
+          and getmt(box) == mt then
+        goal[0], goal[1], goal[2] = dx, dy, dim == 3 and a or 0
+        local count = cast_c(w, box, goal, dim, hits, HITS * 2)
+        if count >= 0 then
+          local byid, k = rawget(holder, 2), 0
+          for i = 0, count - 1 do
+            local h = 5 * i
+            rawset(dst, k + 1, rawget(byid, hits[h] + 1))
+            rawset(dst, k + 2, hits[h + 1])
+            rawset(dst, k + 3, hits[h + 2])
+            rawset(dst, k + 4, hits[h + 3])
+            if dim == 3 then rawset(dst, k + 5, hits[h + 4]) end
+            k = k + dim + 2
+          end
+          clear_tail(dst, k)
+          return count
+        end
+      end
+    end
+    return c_cast(...)
+  end
+
+  return F, { add = c_add, update = c_update, get = c_get, move = c_move,
+              check = c_check, cast = c_cast }
 end
 
 -- Whether getmt gives a value's real metatable: mt2, mt3 and mtw for a
@@ -807,7 +925,8 @@ function M.install(obb, file, mt2, mt3, mtw, ffi_add)
     local F2, F3, C2, C3 = build(ffi, lib, obb, T2, T3, mt2, mt3, raw_getmetatable)
     -- every symbol is resolved before the first method is replaced
     for name in M.cdef:gmatch("([%w_]+)%(") do assert(lib[name]) end
-    local FW, CW = build_world(ffi, lib, WM, mtw, raw_getmetatable, raw_getfenv, ffi_add)
+    local FW, CW = build_world(ffi, lib, WM, mtw, raw_getmetatable, raw_getfenv, ffi_add,
+                               mt2, mt3)
     for k, f in pairs(F2) do T2[k] = f end
     for k, f in pairs(F3) do T3[k] = f end
     for k, f in pairs(FW) do WM[k] = f end

@@ -205,6 +205,7 @@ static void run_locked(lua_State *L, lmove *m, int filter, int out) {
                   lua_pushfstring(L, "unknown response '%s'", m->bad));
   }
   if (m->n == -1 || m->oom) luaL_error(L, "not enough memory");
+  if (m->n == -3) luaL_error(L, "result is not finite");
   if (!obb_all_finite(m->actual, (size_t)m->dim))
     luaL_error(L, "result is not finite");
 }

@@ -86,6 +86,8 @@ typedef struct mover {
   int nmet, met_cap;
   cand *cands;
   int ncands, cand_cap;
+  int *near;        /* every other the move can reach (found once) */
+  int nnear, near_cap;
   int oom;
   obb_move_filter_fn filter;
   obb_move_report_fn report;
@@ -380,6 +382,37 @@ static void keep(mover *m, const cand *c) {
   m->cands[m->ncands++] = *c;
 }
 
+/* Collects the others within reach of the whole move: a slide or bounce
+** never lengthens what remains of it, so every leg stays within |r| of
+** the start, and one search of the tree serves every leg. */
+static void on_near(void *ctx, int id) {
+  mover *m = (mover *)ctx;
+  if (id == m->self || m->oom) return;
+  if (m->nnear == m->near_cap) {
+    int cap = m->near_cap * 2;
+    int *p = (size_t)cap < ((size_t)-1) / sizeof(int)
+        ? (int *)obb_world_scratch(m->w, 2, (size_t)cap * sizeof(int)) : NULL;
+    if (p == NULL) { m->oom = 1; return; }
+    m->near = p;
+    m->near_cap = cap;
+  }
+  m->near[m->nnear++] = id;
+}
+
+static int find_near(mover *m) {
+  double b[6], reach = sqrt(dot3(m->r, m->r));
+  int q;
+  if (m->dim == 2) obb2_bounds(&m->item.b2, b);
+  else obb3_bounds(&m->item.b3, b);
+  for (q = 0; q < m->dim; q++) {
+    b[q] -= reach;
+    b[q + 3] += reach;
+  }
+  m->nnear = 0;
+  if (obb_world_query_bounds(m->w, b, on_near, m) != 0) m->oom = 1;
+  return !m->oom;
+}
+
 static void on_candidate(void *ctx, int id) {
   mover *m = (mover *)ctx;
   const met *e;
@@ -497,7 +530,9 @@ static int leg(mover *m) {
   set_center(m);
   leg_bounds(m, bounds);
   m->ncands = 0;
-  if (obb_world_query_bounds(m->w, bounds, on_candidate, m) != 0) m->oom = 1;
+  for (i = 0; i < m->nnear && !m->oom; i++)
+    if (obb_box_overlap(obb_world_item_bounds(m->w, m->near[i]), bounds))
+      on_candidate(m, m->near[i]);
   if (m->oom) return LEG_FAILED;
   if (m->ncands > 1) qsort(m->cands, (size_t)m->ncands, sizeof(cand), cmp_cand);
   for (i = 0; i < m->ncands;) {
@@ -550,8 +585,9 @@ static int start(mover *m, obb_world *w, int id, obb_move_filter_fn filter,
   m->ctx = ctx;
   m->cands = (cand *)obb_world_scratch(w, 0, 64 * sizeof(cand));
   m->met = (met *)obb_world_scratch(w, 1, 64 * sizeof(met));
-  m->cand_cap = m->met_cap = 64;
-  return m->cands != NULL && m->met != NULL;
+  m->near = (int *)obb_world_scratch(w, 2, 64 * sizeof(int));
+  m->cand_cap = m->met_cap = m->near_cap = 64;
+  return m->cands != NULL && m->met != NULL && m->near != NULL;
 }
 
 static int finish(mover *m, const double *from, double *actual) {
@@ -580,6 +616,11 @@ int obb_world_move(obb_world *w, int id, const double *goal,
   memcpy(from, m.pos, sizeof from);
   for (q = 0; q < m.dim; q++) m.dest[q] = goal[q];
   aim(&m);
+  if (!obb_all_finite(m.r, 3)) { /* goal - start overflows */
+    for (q = 0; q < m.dim; q++) actual[q] = from[q];
+    return -3;
+  }
+  if (!find_near(&m)) return finish(&m, from, actual);
   while (legs < OBB_MOVE_MAX_LEGS) {
     int st;
     if (m.r[0] == 0 && m.r[1] == 0 && m.r[2] == 0) break;

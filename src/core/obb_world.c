@@ -110,7 +110,7 @@ size_t obb_world_memory(const obb_world *w) {
   return sizeof(obb_world) + (size_t)w->cap * sizeof(world_item) +
          (size_t)w->box_cap * w->box_size + obb_tree_memory(&w->tree) +
          obb_grid_memory(&w->grid) + (size_t)w->stale_cap * sizeof(int) +
-         w->scratch_cap[0] + w->scratch_cap[1];
+         w->scratch_cap[0] + w->scratch_cap[1] + w->scratch_cap[2];
 }
 
 void *obb_world_scratch(obb_world *w, int k, size_t size) {
@@ -133,6 +133,10 @@ const void *obb_world_box(const obb_world *w, int id) {
   if (id < 0 || id >= w->cap || w->items[id].leaf == OBB_TREE_NULL)
     return NULL;
   return BOX(w, id);
+}
+
+const double *obb_world_item_bounds(const obb_world *w, int id) {
+  return w->items[id].aabb;
 }
 
 /* The box's bounding box (obb_bounds.h). */

@@ -8,9 +8,9 @@
 #include "obb_world.h"
 
 /* The number of scratch buffers a world keeps for its movers. */
-#define OBB_WORLD_SCRATCH 2
+#define OBB_WORLD_SCRATCH 3
 
-/* Buffer k (0 or 1) of the world, at least size bytes, grown through the
+/* Buffer k (0 to OBB_WORLD_SCRATCH - 1) of the world, at least size bytes, grown through the
 ** world's allocator and kept for the next call (so a mover in a steady
 ** state allocates nothing); NULL when memory runs out. Its contents are
 ** the caller's until the next call with the same k. */
@@ -20,5 +20,9 @@ void *obb_world_scratch(obb_world *w, int k, size_t size);
 ** broad phase alone, in no order. Returns 0, or -1 as the queries do. */
 int obb_world_query_bounds(obb_world *w, const double bounds[6],
                            obb_world_hit_fn f, void *ctx);
+
+/* The padded bounds (obb_bounds.h) of live item id, as the broad phase
+** keeps them (double[6]). */
+const double *obb_world_item_bounds(const obb_world *w, int id);
 
 #endif
