@@ -407,8 +407,8 @@ describe("world:move (2D)", function()
     H.assert_argerror(7, "move", "no value expected, got number", w.move, w, p, 0, 0, nil, {}, 1)
     H.assert_argerror(5, "move", "unknown response 'slid'", w.move, w, p, 0, 0,
       function() return "slid" end)
-    H.assert_argerror(5, "move", "filter returned a boolean (a response name, false or nil expected)", w.move, w, p, 0, 0,
-      function() return true end)
+    H.assert_argerror(5, "move", "filter returned a boolean (a response name, false or nil expected)",
+      w.move, w, p, 0, 0, function() return true end)
     same()
     H.assert_error_text("boom", w.move, w, p, 0, 0, function() error("boom") end)
     H.assert_error_text("cannot update items of a world during its query",
