@@ -12,3 +12,4 @@ files["examples/embed/game.lua"] = { globals = { "frame" } }
 
 -- LÖVE calls back into functions the game sets on its global table.
 files["examples/love/**/*.lua"] = { std = "+love" }
+files["examples/love-platformer/**/*.lua"] = { std = "+love" }

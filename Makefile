@@ -121,9 +121,12 @@ uninstall:
 
 # ---- LOVE -----------------------------------------------------------------
 #   make love-test    the LOVE demo (examples/love/) headless under Xvfb for
-#                     LOVE_FRAMES frames; checks its exit status and that its
-#                     screenshot is not blank (.ci/love.sh, which installs
-#                     love and xvfb when missing). docs/love.md.
+#                     LOVE_FRAMES frames, then the platformer
+#                     (examples/love-platformer/) for LOVE_PLATFORMER_FRAMES,
+#                     playing its input script and checking itself; checks
+#                     their exit status and that their screenshots are not
+#                     blank (.ci/love.sh, which installs love and xvfb when
+#                     missing). docs/love.md.
 .PHONY: love-test
 love-test:
 	sh .ci/love.sh

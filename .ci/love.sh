@@ -1,15 +1,25 @@
 #!/bin/sh
-# The LÖVE demo (examples/love/) headless: `make love-test` or `sh .ci/love.sh`.
+# The LÖVE examples headless: `make love-test` or `sh .ci/love.sh`.
 # Installs LÖVE 11 (Debian's `love`, on LuaJIT), Xvfb and software OpenGL
-# when missing, builds obb for LuaJIT, runs the demo for a fixed number of
-# frames under xvfb-run, and checks that it exited with status 0 and that
-# its screenshot is a PNG with boxes in it: several colours, none of them
-# covering nearly the whole picture (a blank or one-colour frame fails).
-#   LOVE_FRAMES (default 120), LOVE_PNG (default build/luajit/love.png)
+# when missing, builds obb for LuaJIT, and runs under xvfb-run, each for a
+# fixed number of frames:
+#   * the demo (examples/love/);
+#   * the platformer (examples/love-platformer/), which plays its input
+#     script and checks itself each step (game.lua: the goal, every coin,
+#     never inside a solid, no snag on flat tiles) and exits 1 on a failure.
+# For each it checks that it exited with status 0, took the FFI path
+# (unless OBB_NO_FFI is set), and that its screenshot is a PNG with boxes
+# in it: several colours, none of them covering nearly the whole picture
+# (a blank or one-colour frame fails).
+#   LOVE_FRAMES (default 120), LOVE_PNG (default build/luajit/love.png);
+#   LOVE_PLATFORMER_FRAMES (default 900, game.lua's CI_FRAMES: fewer do not
+#   reach the goal), LOVE_PLATFORMER_PNG (default build/luajit/love-platformer.png)
 set -eu
 cd "$(dirname "$0")/.."
-frames=${LOVE_FRAMES:-120}
-png=${LOVE_PNG:-build/luajit/love.png}
+demo_frames=${LOVE_FRAMES:-120}
+demo_png=${LOVE_PNG:-build/luajit/love.png}
+plat_frames=${LOVE_PLATFORMER_FRAMES:-900}
+plat_png=${LOVE_PLATFORMER_PNG:-build/luajit/love-platformer.png}
 
 need=""
 command -v love >/dev/null 2>&1 || need="$need love"
@@ -25,27 +35,37 @@ if [ -n "$need" ]; then
 fi
 
 make LUA=luajit
-mkdir -p "$(dirname "$png")"
-rm -f "$png"
 top=$(pwd)
-case $png in /*) shot=$png ;; *) shot=$top/$png ;; esac
-status=0
-log=$(mktemp)
-LUA_CPATH="$top/build/luajit/?.so;;" LUA_PATH="$top/lua/?.lua;;" \
-  timeout 300 xvfb-run -a -s "-screen 0 1024x768x24" \
-  love examples/love --frames "$frames" --screenshot "$shot" >"$log" 2>&1 || status=$?
-cat "$log"
-if [ "$status" != 0 ]; then
-  echo "love-test: the demo exited with status $status" >&2
-  exit 1
-fi
-# LÖVE's LuaJIT takes the FFI fast path unless OBB_NO_FFI says otherwise
-case ${OBB_NO_FFI:-} in
-  ""|0) grep -q "obb path: ffi" "$log" || { echo "love-test: obb did not take the FFI path" >&2; exit 1; } ;;
-esac
-rm -f "$log"
 
-python3 - "$png" <<'PY'
+# run_love NAME DIR FRAMES PNG: runs the game in DIR headless for FRAMES
+# frames, its last frame written to PNG; fails on a non-zero exit status
+# or, unless OBB_NO_FFI says otherwise, when obb did not take the FFI path.
+run_love() {
+  r_name=$1 r_dir=$2 r_frames=$3 r_png=$4
+  mkdir -p "$(dirname "$r_png")"
+  rm -f "$r_png"
+  case $r_png in /*) shot=$r_png ;; *) shot=$top/$r_png ;; esac
+  status=0
+  log=$(mktemp)
+  LUA_CPATH="$top/build/luajit/?.so;;" LUA_PATH="$top/lua/?.lua;;" \
+    timeout 300 xvfb-run -a -s "-screen 0 1024x768x24" \
+    love "$r_dir" --frames "$r_frames" --screenshot "$shot" >"$log" 2>&1 || status=$?
+  cat "$log"
+  if [ "$status" != 0 ]; then
+    echo "love-test: the $r_name exited with status $status" >&2
+    rm -f "$log"
+    exit 1
+  fi
+  # LÖVE's LuaJIT takes the FFI fast path unless OBB_NO_FFI says otherwise
+  case ${OBB_NO_FFI:-} in
+    ""|0) grep -q "obb path: ffi" "$log" || { echo "love-test: obb did not take the FFI path ($r_name)" >&2; rm -f "$log"; exit 1; } ;;
+  esac
+  rm -f "$log"
+}
+
+# check_png PNG: the screenshot is not blank.
+check_png() {
+  python3 - "$1" <<'PY'
 # Decodes the PNG (8-bit RGB or RGBA, not interlaced: what LÖVE writes)
 # and counts colours.
 import struct, sys, zlib
@@ -90,4 +110,10 @@ print("love-test: %s, %dx%d, %d colours, the commonest covers %.0f%%" % (path, w
 if len(counts) < 8 or top > 0.97:
     sys.exit("love-test: the screenshot looks blank")
 PY
+}
+
+run_love demo examples/love "$demo_frames" "$demo_png"
+check_png "$demo_png"
+run_love platformer examples/love-platformer "$plat_frames" "$plat_png"
+check_png "$plat_png"
 echo "love-test: ok"

@@ -1,13 +1,16 @@
--- platformer.lua: a platformer's push-out, with penetration vectors.
+-- platformer.lua: a platformer's player moved by world:move.
 --
--- The player is a box that runs right, falls under gravity and jumps. After
--- each move it is pushed out of every solid it overlaps by the minimum
--- translation, box:penetration(solid) -> nx, ny, depth, and the part of its
--- velocity that points into the solid is removed. A push whose normal
--- points mostly up means the player stands on something, so it may jump:
--- that is how one test handles floors, walls, ceilings and a tilted ramp.
--- The script checks itself: the player reaches the flag, stands on the
--- ramp on the way, and never ends a frame inside a solid.
+-- The player is an item of a world that also holds the level's solids. Each
+-- frame it runs right, falls under gravity and sometimes jumps: its velocity
+-- gives a goal, and world:move sweeps its box there, sliding along what it
+-- meets (the default response), so it never passes through a solid nor
+-- ends a frame inside one, however fast it goes. Then the part of the
+-- velocity that points into each collision's normal is removed (obb.clip),
+-- and a normal pointing mostly up means the player stands on something, so
+-- it may jump: that is how one call handles floors, walls, ceilings and a
+-- tilted ramp. The script checks itself: the player reaches the flag,
+-- stands on the ramp on the way, and never ends a frame inside a solid.
+-- (examples/love-platformer/ is the same idea as a LÖVE game.)
 --
 --   lua examples/platformer.lua [picture.svg]   (obb on the Lua paths;
 --   make examples runs it)
@@ -16,6 +19,7 @@ local obb = require "obb"
 
 local DT, GRAVITY, RUN, JUMP = 1 / 60, -30, 6, 13
 local FLAG_X = 44
+local S = obb.MOVE_STRIDE2 -- the numbers per collision in out
 
 -- The level: ground with a gap, a 20 degree ramp up to a ledge, a floating
 -- platform, a low ceiling block and a last piece of ground under the flag.
@@ -27,46 +31,46 @@ local solids = {
   { name = "ceiling", box = obb.from_aabb2(24, 6.2, 28, 7) },
   { name = "far ground", box = obb.from_aabb2(34, -1, 50, 0) },
 }
+local world = obb.world2()
+for _, s in ipairs(solids) do world:add(s, s.box) end
 
-local player = obb.new2(0, 0.75, 0.4, 0.75)
+local player = { name = "player", box = obb.new2(0, 0.75, 0.4, 0.75) }
+world:add(player, player.box)
 local vx, vy -- set each frame: vx by the input, vy by gravity and jumps
 vy = 0
 local grounded_on, stood_on = nil, {}
 local worst_depth, trail = 0, {}
+local out, hits = {}, {} -- reused every frame: no garbage
 
 for frame = 1, 60 * 20 do
-  -- input: always run right; jump when standing and something is ahead
+  -- input: always run right; jump when standing, every 50 frames
   vx = RUN
   if grounded_on and (frame % 50 == 0) then vy = JUMP end
   vy = vy + GRAVITY * DT
-  player:translate(vx * DT, vy * DT)
 
-  -- push-out: a few passes, since leaving one solid can touch another
+  -- the move: from the center toward center + velocity * DT
+  local x, y = world:get(player)
+  local n
+  x, y, n = world:move(player, x + vx * DT, y + vy * DT, nil, out)
   grounded_on = nil
-  for _ = 1, 3 do
-    local moved = false
-    for _, s in ipairs(solids) do
-      local nx, ny, depth = player:penetration(s.box)
-      if depth and depth > 0 then
-        player:translate(nx * depth, ny * depth)
-        moved = true
-        local into = vx * nx + vy * ny -- velocity component into the solid
-        if into < 0 then vx, vy = vx - into * nx, vy - into * ny end
-      end
-      if nx and ny > 0.7 then -- touching or pushed up: standing on it
-        grounded_on = s.name
-        stood_on[s.name] = stood_on[s.name] or frame
-      end
+  for i = 0, n - 1 do
+    local other, nx, ny = out[i * S + 1], out[i * S + 4], out[i * S + 5]
+    vx, vy = obb.clip(vx, vy, nx, ny) -- no velocity left into what it met
+    if ny > 0.7 then -- pushed up: standing on it
+      grounded_on = other.name
+      stood_on[other.name] = stood_on[other.name] or frame
     end
-    if not moved then break end
-  end
-  for _, s in ipairs(solids) do
-    local _, _, depth = player:penetration(s.box)
-    if depth and depth > worst_depth then worst_depth = depth end
   end
 
-  local x, y = player:center()
-  if frame % 30 == 0 then trail[#trail + 1] = player:clone() end
+  -- the check: how deep the player ends in any solid (push-out vectors)
+  for i = 0, world:collisions(player, hits) - 1 do
+    local dx, dy = hits[3 * i + 2], hits[3 * i + 3]
+    local depth = math.sqrt(dx * dx + dy * dy)
+    if depth > worst_depth then worst_depth = depth end
+  end
+
+  world:get(player, player.box)
+  if frame % 30 == 0 then trail[#trail + 1] = player.box:clone() end
   if frame % 60 == 0 then
     print(string.format("t = %4.1f s  player at (%6.2f, %5.2f)  %s", frame * DT, x, y,
                         grounded_on and ("on the " .. grounded_on) or "in the air"))
@@ -78,7 +82,7 @@ for frame = 1, 60 * 20 do
   end
 end
 
-local x = player:center()
+local x = world:get(player)
 assert(x >= FLAG_X, "the player did not reach the flag")
 assert(stood_on.ramp, "the player never stood on the ramp")
 assert(stood_on.ledge and stood_on["far ground"], "the player skipped part of the level")
@@ -91,6 +95,6 @@ if arg and arg[1] then
   local pic = svg.new { width = 800, title = "platformer: the run, a box every half second" }
   for _, s in ipairs(solids) do pic:box(s.box, { stroke = "#555555", fill = "#999999", axes = false }) end
   for _, b in ipairs(trail) do pic:box(b, { axes = false }) end
-  pic:box(player, "colliding")
+  pic:box(player.box, "colliding")
   assert(pic:write(arg[1]))
 end
