@@ -83,9 +83,9 @@ demo: deps-build
 
 # The examples (README, "Examples"), each checking itself; CI runs them all.
 #   make examples         every example, and the demo into $(BUILD)/
-#   make example-racing   one of them (racing, platformer, picking)
+#   make example-racing   one of them (racing, platformer, picking, tiled)
 RUN_LUA     = LUA_CPATH='./$(BUILD)/?.so;;' LUA_PATH='./lua/?.lua;./lua/?/init.lua;;' $(LUA)
-EXAMPLES    = racing platformer picking
+EXAMPLES    = racing platformer picking tiled
 
 examples: deps-build
 	$(MAKE) all

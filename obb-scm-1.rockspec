@@ -64,6 +64,8 @@ build = {
          libraries = { "m" },
       },
       ["obb.svg"] = "lua/obb/svg.lua",
+      -- Tiled maps (Lua export) into worlds (docs/tiled.md)
+      ["obb.tiled"] = "lua/obb/tiled.lua",
       -- LuaJIT's FFI fast path and the LOVE drawing helper (docs/love.md)
       ["obb.jit"] = "lua/obb/jit.lua",
       ["obb.love"] = "lua/obb/love.lua",

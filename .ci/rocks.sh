@@ -3,8 +3,8 @@
 #   - the rockspec lists exactly the C sources in src/core/ and src/binding/
 #     (a missing one would build a module with undefined symbols);
 #   - `luarocks --lua-version=V make` installs into a temporary tree, and a
-#     plain interpreter with only that tree on its paths requires obb and
-#     obb.svg and uses them;
+#     plain interpreter with only that tree on its paths requires obb,
+#     obb.svg and obb.tiled and uses them;
 #   - `luarocks test` runs the busted suite against the module it built
 #     (on the Luas in ROCKS_TEST, default lua5.4: `make test LUA=...` runs
 #     the same suite on every Lua already), with Debian's busted, through
@@ -38,7 +38,10 @@ for lua in ${*:-lua5.1 lua5.2 lua5.3 lua5.4 luajit}; do
   # A copy of the sources: the build leaves objects where it runs.
   copy=$work/src-$lua
   mkdir "$copy"
+  # (examples/maps: the map spec/tiled_spec.lua loads)
+  mkdir -p "$copy/examples"
   cp -R include src lua spec test .busted README.md "$rockspec" "$copy/"
+  cp -R examples/maps "$copy/examples/"
   log=$work/$lua.log
   # shellcheck disable=SC2086
   if ! (cd "$copy" && luarocks --lua-version="$ver" --tree="$tree" make "$rockspec" $vars) >"$log" 2>&1; then
@@ -49,9 +52,11 @@ for lua in ${*:-lua5.1 lua5.2 lua5.3 lua5.4 luajit}; do
     "$lua" -e '
       local obb = require "obb"
       local svg = require "obb.svg"
+      local tiled = require "obb.tiled"
       assert(obb.new2(0, 0, 1, 1):intersects(obb.new2(2, 0, 1, 1)))
       assert(not obb.new3(0, 0, 0, 1, 1, 1):intersects(obb.new3(3, 0, 0, 1, 1, 1)))
       assert(svg.new():box(obb.new2(0, 0, 1, 1)):tostring():find("<polygon", 1, true))
+      assert(select(3, tiled.box({ shape = "rectangle", x = 0, y = 0, width = 4, height = 2 })) == 2)
       io.write("rocks: ", (jit and jit.version or _VERSION), ": obb ", obb._VERSION, " from the rock tree\n")')
 
   case " ${ROCKS_TEST:-lua5.4} " in *" $lua "*) ;; *) continue ;; esac
