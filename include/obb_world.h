@@ -145,14 +145,16 @@ OBB_API int obb_world_move(obb_world *w, int id, const double *goal,
 /* The mover's way out of what it overlaps: repeatedly moves item id by the
 ** penetration normal times the depth of the deepest other it overlaps by
 ** more than the band (filter as for moves, t = 0; OBB_IGNORE and
-** OBB_CROSS others do not push), at most max_dist in all and at most 16
-** steps, never summing two others' vectors for one pose. Writes the
-** final center to actual and the distance moved to moved; the world is
+** OBB_CROSS others do not push), at most max_dist in all and at most
+** OBB_PUSH_MAX_STEPS steps, never summing two others' vectors for one
+** pose. Writes the final center to actual, the distance moved to moved,
+** and to inside whether the item still overlaps a pushing other there (an
+** item squeezed between two, or one max_dist did not free); the world is
 ** not changed. Returns the number of pushes, -1 or -2 as moves do. */
 #define OBB_PUSH_MAX_STEPS 16
 OBB_API int obb_world_push(obb_world *w, int id, double max_dist,
                            obb_move_filter_fn filter, void *ctx,
-                           double *actual, double *moved);
+                           double *actual, double *moved, int *inside);
 
 #ifdef __cplusplus
 }

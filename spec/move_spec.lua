@@ -326,11 +326,11 @@ describe("world:move (2D)", function()
     assert.same({ 3, 0.5, 1 }, { w:move(p, 3, 0.5, nil, out) })
     -- push: out by the depth, deepest first, at most max_dist a call
     w:update(p, 0.75, 0, 0.5, 0.5)
-    local x, y, moved = w:push(p, nil, 0.25)
-    assert.same({ 1, 0, 0.25 }, { x, y, moved })
-    x, y, moved = w:push(p)
-    assert.same({ 1.5, 0, 0.5 }, { x, y, moved })
-    assert.same({ 1.5, 0, 0 }, { w:push(p) })
+    local x, y, moved, inside = w:push(p, nil, 0.25)
+    assert.same({ 1, 0, 0.25, true }, { x, y, moved, inside }) -- not out yet
+    x, y, moved, inside = w:push(p)
+    assert.same({ 1.5, 0, 0.5, false }, { x, y, moved, inside })
+    assert.same({ 1.5, 0, 0, false }, { w:push(p) })
     assert.same({ 1.5, 0 }, at(w, p))
     -- two others overlapped: one step per pose, never their vectors summed
     w:add("floor", 0, -2, 5, 1)
@@ -341,7 +341,16 @@ describe("world:move (2D)", function()
     assert.is_true(math.abs(moved - 0.7) < 1e-15)
     -- cross and ignore do not push
     w:update(p, 0.75, 0.5, 0.5, 0.5)
-    assert.same({ 0.75, 0.5, 0 }, { w:push(p, "cross") })
+    assert.same({ 0.75, 0.5, 0, false }, { w:push(p, "cross") })
+    -- squeezed between two walls closer than its width: it says so
+    local sq = obb.world2()
+    sq:add("left", -1.4, 0, 1, 5)
+    sq:add("right", 1.4, 0, 1, 5)
+    local q = {}
+    sq:add(q, 0.1, 0, 0.5, 0.5)
+    local _, _, m2, stuck = sq:push(q)
+    assert.is_true(stuck)
+    assert.is_true(m2 > 0)
   end)
 
   it("random scenes: never ends inside a solid, stops no later than the first cast hit", function()
@@ -507,7 +516,7 @@ describe("world:move (3D)", function()
     assert.equal(0.75, out[10])
     assert.same({ 2, 0.75, 0, 1 }, { w:move(p, 2, 0.75, 0, nil, out) })
     w:update(p, 0, 0.75, 0, 0.5, 0.5, 0.5)
-    assert.same({ 0, 1.5, 0, 0.75 }, { w:push(p) })
+    assert.same({ 0, 1.5, 0, 0.75, false }, { w:push(p) })
   end)
 
   it("slides along walls turned at random keep the tangential move", function()

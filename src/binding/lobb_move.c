@@ -35,6 +35,7 @@ typedef struct lmove {
   int response;       /* without one: every other's response */
   int push;           /* 1: a push, else a move */
   double goal[3], actual[3], max_dist, moved;
+  int inside;         /* a push: still inside a pushing other */
   int n;              /* the core's answer */
   int oom;
   size_t nhits;       /* collisions gathered in lw->buf */
@@ -146,7 +147,7 @@ int lobb_move_run(lua_State *L) {
   m->L = L;
   if (m->push)
     m->n = obb_world_push(m->lw->w, m->id, m->max_dist, on_filter, m,
-                          m->actual, &m->moved);
+                          m->actual, &m->moved, &m->inside);
   else
     m->n = obb_world_move(m->lw->w, m->id, m->goal, on_filter, on_report, m,
                           m->actual);
@@ -249,7 +250,7 @@ static int move(lua_State *L, int apply) {
 int lobb_world_move(lua_State *L) { return move(L, 1); }
 int lobb_world_check(lua_State *L) { return move(L, 0); }
 
-/* w:push(item [, filter [, max_dist]]) -> ax, ay[, az], moved */
+/* w:push(item [, filter [, max_dist]]) -> ax, ay[, az], moved, inside */
 int lobb_world_push(lua_State *L) {
   lworld *lw = lobb_checkworld(L, "push");
   lmove m;
@@ -271,7 +272,8 @@ int lobb_world_push(lua_State *L) {
   commit_move(&m);
   lobb_pushnumbers(L, m.actual, m.dim);
   lua_pushnumber(L, m.moved);
-  return m.dim + 1;
+  lua_pushboolean(L, m.inside);
+  return m.dim + 2;
 }
 
 /* ---- velocities ------------------------------------------------------ */

@@ -654,11 +654,12 @@ static int cmp_depth(const void *a, const void *b) {
 
 int obb_world_push(obb_world *w, int id, double max_dist,
                    obb_move_filter_fn filter, void *ctx, double *actual,
-                   double *moved) {
+                   double *moved, int *inside) {
   mover m;
   double from[3] = {0, 0, 0}, done = 0;
-  int steps, q, pushes = 0;
+  int steps, q;
   *moved = 0;
+  *inside = 0;
   if (!start(&m, w, id, filter, ctx)) {
     const void *box = obb_world_box(w, id);
     for (q = 0; q < obb_world_dim(w); q++)
@@ -667,8 +668,8 @@ int obb_world_push(obb_world *w, int id, double max_dist,
   }
   memcpy(from, m.pos, sizeof from);
   if (!(max_dist >= 0)) max_dist = 0; /* NaN pushes nothing */
-  for (steps = 0; steps < OBB_PUSH_MAX_STEPS && done < max_dist; steps++) {
-    double bounds[6], step = 0;
+  for (steps = 0;; steps++) {
+    double bounds[6], step;
     const cand *deepest = NULL;
     int i;
     set_center(&m);
@@ -686,15 +687,18 @@ int obb_world_push(obb_world *w, int id, double max_dist,
         deepest = &m.cands[i];
     }
     if (m.oom || m.aborted || deepest == NULL) break;
+    if (steps == OBB_PUSH_MAX_STEPS || done >= max_dist) {
+      *inside = 1;
+      break;
+    }
     step = fmin(deepest->depth, max_dist - done);
     for (q = 0; q < m.dim; q++) m.pos[q] += deepest->n[q] * step;
     done += step;
-    pushes++;
   }
   q = finish(&m, from, actual);
   if (q < 0) return q;
   *moved = done;
-  return pushes;
+  return steps;
 }
 
 /* ---- cast ------------------------------------------------------------- */
