@@ -1,0 +1,900 @@
+-- obb.bump: bump.lua's world API (kikito's bump.lua 3.1, MIT) over an obb
+-- world, so that a game switches with one line:
+--
+--   local bump = require "obb.bump"
+--
+-- README, "Coming from bump.lua", lists where it answers differently and
+-- why. This file shares no code with bump.lua: bump's behaviour is
+-- followed from its documentation, and spec/bump_spec.lua checks it.
+--
+-- - Rectangles are bump's: top-left corners and sizes, in the game's own
+--   frame (y down on a LÖVE screen: obb has no preferred up, so normals
+--   come out in that frame). add and update take an optional trailing
+--   angle in radians, the rectangle turned about its center; getRect then
+--   returns it fifth. Queries test a turned rectangle's own shape (a
+--   point or segment in its frame, bump's rules there); the ti of an
+--   overlap is measured on bounding rectangles.
+-- - world:move and world:check are one call to obb's world:move /
+--   world:check, with a filter that maps bump's filter(item, other) to
+--   obb's responses; the cols are built from the out records, bump's
+--   fields (move, itemRect, slide, bounce) replayed from them. A move of
+--   length zero (bump's check(item)) runs bump's loop over project.
+-- - A custom response (addResponse, or a built-in one replaced) stops the
+--   item where obb meets the other, as "touch"; the function is then
+--   called as bump calls it, and bump's own loop (each col list's first
+--   col, resolved by its response, every other met once) runs the rest of
+--   the move in Lua, over project. The four built-in functions
+--   (bump.responses), under any name, go to obb's C mover.
+-- - project places the rectangle in the obb world for one world:check
+--   with every answer turned to "cross" (under the item itself when the
+--   rectangle is the item's): it cannot run inside a move's filter.
+-- - cellSize only serves toCell, toWorld and countCells: obb has no grid.
+local obb = require "obb"
+
+local abs, floor, ceil, min, max = math.abs, math.floor, math.ceil, math.min, math.max
+local cos, sin, huge = math.cos, math.sin, math.huge
+local type, error, pairs, pcall, tostring, setmetatable = type, error, pairs, pcall, tostring, setmetatable
+local sort, format = table.sort, string.format
+
+local STRIDE = obb.MOVE_STRIDE2
+-- bump's margin for a point inside a rectangle (rect.containsPoint,
+-- world:queryPoint).
+local DELTA = 1e-10
+local REL, COORD, FLOOR = obb.TOUCH_REL, obb.TOUCH_COORD, obb.TOUCH_FLOOR
+
+local bump = {
+  _VERSION = "obb.bump " .. obb._VERSION .. " (bump.lua 3.1 API)",
+  _DESCRIPTION = "bump.lua's world API over an obb world",
+}
+
+-- ---- arguments ----------------------------------------------------------
+
+local function finite(v)
+  return type(v) == "number" and v == v and v > -huge and v < huge
+end
+
+-- level: 1 for the caller of the function that calls argError, 2 for its
+-- caller's caller, ...
+local function argError(fname, i, msg, level)
+  error(format("bad argument #%d to '%s' (%s)", i, fname, msg), (level or 1) + 2)
+end
+
+local function shown(v)
+  return type(v) == "string" and format("%q", v) or tostring(v)
+end
+
+-- The rectangle x, y, w, h given as arguments i .. i + 3 of fname.
+local function checkRect(fname, i, x, y, w, h)
+  if not finite(x) then argError(fname, i, "x must be a finite number, got " .. shown(x), 2) end
+  if not finite(y) then argError(fname, i + 1, "y must be a finite number, got " .. shown(y), 2) end
+  if not (finite(w) and w > 0) then argError(fname, i + 2, "w must be a positive number, got " .. shown(w), 2) end
+  if not (finite(h) and h > 0) then argError(fname, i + 3, "h must be a positive number, got " .. shown(h), 2) end
+end
+
+-- ---- rectangles (bump.rect) ---------------------------------------------
+
+local function nearest(v, a, b)
+  if abs(a - v) < abs(b - v) then return a end
+  return b
+end
+
+local function rect_getNearestCorner(x, y, w, h, px, py)
+  return nearest(px, x, x + w), nearest(py, y, y + h)
+end
+
+-- One side of the rectangle for rect_getSegmentIntersectionIndices: p is
+-- how fast the segment goes out through the side, q how far inside it the
+-- segment starts. Returns false when the segment misses, else the new
+-- interval and normals.
+local function clipSide(p, q, nx, ny, t1, t2, n1x, n1y, n2x, n2y)
+  if p == 0 then
+    if q <= 0 then return false end
+    return t1, t2, n1x, n1y, n2x, n2y
+  end
+  local r = q / p
+  if p < 0 then -- going in through this side
+    if r > t2 then return false end
+    if r > t1 then return r, t2, nx, ny, n2x, n2y end
+  else -- going out
+    if r < t1 then return false end
+    if r < t2 then return t1, r, n1x, n1y, nx, ny end
+  end
+  return t1, t2, n1x, n1y, n2x, n2y
+end
+
+-- Liang-Barsky: the segment (x1, y1)-(x2, y2) against the rectangle, in the
+-- parameter range [t1, t2] (default [0, 1]): the parameters where it enters
+-- and leaves, and the normals of the sides it crosses there; nil if it
+-- misses. Sides in the order left, right, top, bottom.
+local function rect_getSegmentIntersectionIndices(x, y, w, h, x1, y1, x2, y2, t1, t2)
+  local dx, dy = x2 - x1, y2 - y1
+  local n1x, n1y, n2x, n2y = 0, 0, 0, 0
+  t1, t2 = t1 or 0, t2 or 1
+  t1, t2, n1x, n1y, n2x, n2y = clipSide(-dx, x1 - x, -1, 0, t1, t2, n1x, n1y, n2x, n2y)
+  if not t1 then return nil end
+  t1, t2, n1x, n1y, n2x, n2y = clipSide(dx, x + w - x1, 1, 0, t1, t2, n1x, n1y, n2x, n2y)
+  if not t1 then return nil end
+  t1, t2, n1x, n1y, n2x, n2y = clipSide(-dy, y1 - y, 0, -1, t1, t2, n1x, n1y, n2x, n2y)
+  if not t1 then return nil end
+  t1, t2, n1x, n1y, n2x, n2y = clipSide(dy, y + h - y1, 0, 1, t1, t2, n1x, n1y, n2x, n2y)
+  if not t1 then return nil end
+  return t1, t2, n1x, n1y, n2x, n2y
+end
+
+-- The Minkowski difference of rectangle 2 and rectangle 1.
+local function rect_getDiff(x1, y1, w1, h1, x2, y2, w2, h2)
+  return x2 - x1 - w1, y2 - y1 - h1, w1 + w2, h1 + h2
+end
+
+-- Strictly inside, by more than DELTA.
+local function rect_containsPoint(x, y, w, h, px, py)
+  return px - x > DELTA and py - y > DELTA and x + w - px > DELTA and y + h - py > DELTA
+end
+
+-- Overlapping by more than their borders.
+local function rect_isIntersecting(x1, y1, w1, h1, x2, y2, w2, h2)
+  return x1 < x2 + w2 and x2 < x1 + w1 and y1 < y2 + h2 and y2 < y1 + h1
+end
+
+-- The squared distance between the centers.
+local function rect_getSquareDistance(x1, y1, w1, h1, x2, y2, w2, h2)
+  local dx = (x1 + w1 / 2) - (x2 + w2 / 2)
+  local dy = (y1 + h1 / 2) - (y2 + h2 / 2)
+  return dx * dx + dy * dy
+end
+
+-- bump's measure of an overlap: minus the area of rectangle 1 that the
+-- nearest corner of the difference cuts out (its col.ti when overlapping).
+local function overlapTi(x1, y1, w1, h1, x2, y2, w2, h2)
+  local dx, dy, dw, dh = rect_getDiff(x1, y1, w1, h1, x2, y2, w2, h2)
+  local px, py = rect_getNearestCorner(dx, dy, dw, dh, 0, 0)
+  return -(min(w1, abs(px)) * min(h1, abs(py)))
+end
+
+-- bump's narrow phase for two axis-aligned rectangles, rectangle 1 moving
+-- to (goalX, goalY): a col table (overlaps, ti, move, normal, touch,
+-- itemRect, otherRect) or nil. Kept as bump defines it, for code that
+-- calls it; the world itself resolves moves with obb's rules.
+local function rect_detectCollision(x1, y1, w1, h1, x2, y2, w2, h2, goalX, goalY)
+  goalX, goalY = goalX or x1, goalY or y1
+  local dx, dy = goalX - x1, goalY - y1
+  local x, y, w, h = rect_getDiff(x1, y1, w1, h1, x2, y2, w2, h2)
+  local overlaps, ti, nx, ny, tx, ty
+  if rect_containsPoint(x, y, w, h, 0, 0) then
+    overlaps, ti = true, overlapTi(x1, y1, w1, h1, x2, y2, w2, h2)
+    if dx == 0 and dy == 0 then -- the shorter way out
+      local px, py = rect_getNearestCorner(x, y, w, h, 0, 0)
+      if abs(px) < abs(py) then py = 0 else px = 0 end
+      nx = px > 0 and 1 or px < 0 and -1 or 0
+      ny = py > 0 and 1 or py < 0 and -1 or 0
+      tx, ty = x1 + px, y1 + py
+    else -- back along the move
+      local t, _
+      t, _, nx, ny = rect_getSegmentIntersectionIndices(x, y, w, h, 0, 0, dx, dy, -huge, 1)
+      if not t then return nil end
+      tx, ty = x1 + dx * t, y1 + dy * t
+    end
+  else
+    local t1, t2, n1x, n1y = rect_getSegmentIntersectionIndices(x, y, w, h, 0, 0, dx, dy, -huge, huge)
+    -- entering before the goal, not through a corner only, not behind
+    if not (t1 and t1 < 1 and abs(t1 - t2) >= DELTA and (0 < t1 + DELTA or (t1 == 0 and t2 > 0))) then
+      return nil
+    end
+    overlaps, ti, nx, ny = false, t1, n1x, n1y
+    tx, ty = x1 + dx * t1, y1 + dy * t1
+  end
+  return {
+    overlaps = overlaps, ti = ti,
+    move = { x = dx, y = dy }, normal = { x = nx, y = ny }, touch = { x = tx, y = ty },
+    itemRect = { x = x1, y = y1, w = w1, h = h1 },
+    otherRect = { x = x2, y = y2, w = w2, h = h2 },
+  }
+end
+
+bump.rect = {
+  getNearestCorner = rect_getNearestCorner,
+  getSegmentIntersectionIndices = rect_getSegmentIntersectionIndices,
+  getDiff = rect_getDiff,
+  containsPoint = rect_containsPoint,
+  isIntersecting = rect_isIntersecting,
+  getSquareDistance = rect_getSquareDistance,
+  detectCollision = rect_detectCollision,
+}
+
+-- ---- responses (bump.responses) ---------------------------------------------
+-- bump's response functions, response(world, col, x, y, w, h, goalX,
+-- goalY, filter) -> goalX, goalY, cols, len. The world maps these four to
+-- obb's C mover; they run in Lua only when a custom response calls them,
+-- or when a move goes on after a custom response (see World:check).
+
+-- The goal once the part of the move from the touch into the normal is
+-- taken away (bump's rule on axis-aligned normals, exact; a projection on
+-- a turned one).
+local function slideGoal(col, goalX, goalY)
+  local t, n = col.touch, col.normal
+  if n.y == 0 and n.x ~= 0 then
+    if (goalX - t.x) * n.x < 0 then goalX = t.x end
+  elseif n.x == 0 and n.y ~= 0 then
+    if (goalY - t.y) * n.y < 0 then goalY = t.y end
+  else
+    local k = (goalX - t.x) * n.x + (goalY - t.y) * n.y
+    if k < 0 then goalX, goalY = goalX - k * n.x, goalY - k * n.y end
+  end
+  return goalX, goalY
+end
+
+-- The goal mirrored in the normal at the touch.
+local function bounceGoal(col, goalX, goalY)
+  local t, n = col.touch, col.normal
+  if n.y == 0 and n.x ~= 0 then
+    if (goalX - t.x) * n.x < 0 then goalX = t.x - (goalX - t.x) end
+  elseif n.x == 0 and n.y ~= 0 then
+    if (goalY - t.y) * n.y < 0 then goalY = t.y - (goalY - t.y) end
+  else
+    local k = (goalX - t.x) * n.x + (goalY - t.y) * n.y
+    if k < 0 then goalX, goalY = goalX - 2 * k * n.x, goalY - 2 * k * n.y end
+  end
+  return goalX, goalY
+end
+
+local function touch(_, col)
+  return col.touch.x, col.touch.y, {}, 0
+end
+
+local function cross(world, col, x, y, w, h, goalX, goalY, filter)
+  local cols, len = world:project(col.item, x, y, w, h, goalX, goalY, filter)
+  return goalX, goalY, cols, len
+end
+
+local function slide(world, col, _, _, w, h, goalX, goalY, filter)
+  goalX, goalY = slideGoal(col, goalX or col.touch.x, goalY or col.touch.y)
+  col.slide = { x = goalX, y = goalY }
+  local cols, len = world:project(col.item, col.touch.x, col.touch.y, w, h, goalX, goalY, filter)
+  return goalX, goalY, cols, len
+end
+
+local function bounce(world, col, _, _, w, h, goalX, goalY, filter)
+  goalX, goalY = bounceGoal(col, goalX or col.touch.x, goalY or col.touch.y)
+  col.bounce = { x = goalX, y = goalY }
+  local cols, len = world:project(col.item, col.touch.x, col.touch.y, w, h, goalX, goalY, filter)
+  return goalX, goalY, cols, len
+end
+
+bump.responses = { touch = touch, cross = cross, slide = slide, bounce = bounce }
+
+-- The C mover's name for each of them.
+local BUILTIN = { [touch] = "touch", [cross] = "cross", [slide] = "slide", [bounce] = "bounce" }
+
+local function defaultFilter() return "slide" end
+
+-- ---- the world ------------------------------------------------------------
+
+local World = {}
+local World_mt = { __index = World }
+
+-- project places a rectangle that is no item's under this key.
+local PROBE = setmetatable({}, { __tostring = function() return "obb.bump probe" end })
+
+-- The item's rectangle; level as argError's, for the function calling this.
+local function rectOf(self, fname, item, level)
+  local rect = self.rects[item]
+  if rect == nil then
+    if item == nil then argError(fname, 2, "item expected, got nil", level + 1) end
+    argError(fname, 2, "item " .. tostring(item) .. " is not in the world", level + 1)
+  end
+  return rect
+end
+
+local function checkFilter(fname, i, filter, level)
+  if filter ~= nil and type(filter) ~= "function" then
+    argError(fname, i, "filter must be a function or nil, got " .. type(filter), level + 1)
+  end
+end
+
+-- The touching band of obb's rule (README, "Conventions") for two boxes,
+-- centers and half extents.
+local function band(cx, cy, hx, hy, ox, oy, ohx, ohy)
+  local s = abs(ox - cx) + abs(oy - cy) + hx + hy + ohx + ohy
+  return REL * s + COORD * max(abs(cx), abs(cy), abs(ox), abs(oy)) + FLOOR
+end
+
+local function turned(rect) return rect.angle ~= nil and rect.angle ~= 0 end
+
+-- The rectangle's bounding rectangle when it is turned by a.
+local function bounding(x, y, w, h, a)
+  if a == nil or a == 0 then return x, y, w, h end
+  local c, s = abs(cos(a)), abs(sin(a))
+  local bw, bh = w * c + h * s, w * s + h * c
+  return x + (w - bw) / 2, y + (h - bh) / 2, bw, bh
+end
+
+-- bump's col.ti for the item's rectangle (turned by a) overlapping other's:
+-- minus the area bump measures (on bounding rectangles if turned).
+local function overlapOf(self, x, y, w, h, a, other)
+  local o = self.rects[other]
+  local ox, oy, ow, oh = bounding(o.x, o.y, o.w, o.h, o.angle)
+  x, y, w, h = bounding(x, y, w, h, a)
+  return overlapTi(x, y, w, h, ox, oy, ow, oh)
+end
+
+local function newCol(item, other, name, overlaps, ti, mx, my, nx, ny, tx, ty, x, y, w, h, o)
+  return {
+    item = item, other = other, type = name, overlaps = overlaps, ti = ti,
+    move = { x = mx, y = my }, normal = { x = nx, y = ny }, touch = { x = tx, y = ty },
+    itemRect = { x = x, y = y, w = w, h = h },
+    otherRect = { x = o.x, y = o.y, w = o.w, h = o.h, angle = o.angle },
+  }
+end
+
+-- A coordinate of the item's top-left corner from obb's center c: exact
+-- where c is a center obb was given (c0 for the corner x0, c1 for x1).
+local function corner(c, half, c0, x0, c1, x1)
+  if c == c0 then return x0 end
+  if c == c1 then return x1 end
+  return c - half
+end
+
+-- The world's scratch tables and boxes are taken while in use and given
+-- back after, so that a filter that queries the world again gets its own
+-- (and an error leaves the world a new one next time).
+local function newTable() return {} end
+local function newBox() return obb.new2(0, 0, 0, 0) end
+
+local function take(self, key, make)
+  local v = self[key]
+  if v then
+    self[key] = false
+    return v
+  end
+  return make()
+end
+
+local function give(self, key, v) self[key] = v end
+
+local function clearNames(names)
+  for k in pairs(names) do names[k] = nil end
+end
+
+-- What obb's filter works with during one move, check or project: bump's
+-- filter, the item, whether every answer crosses (project), the name each
+-- other was answered, the last blocker's time, normal and response.
+local function newState(self)
+  local st = { names = {}, busy = false }
+  local names, responses = st.names, self.responses
+  st.mapped = function(_, other, nx, ny, t, depth)
+    if other == st.item then return nil end -- project's probe meets the item
+    local name = st.filter(st.item, other)
+    if not name then return nil end
+    names[other] = name
+    if st.project then return "cross" end
+    local r = responses[name]
+    if r == nil then
+      error(format("Unknown collision type: %s (%s)", tostring(name), type(name)), 0)
+    end
+    local c = BUILTIN[r] or "touch" -- a custom response: stop there, then Lua
+    if c == "cross" or depth > 0 then return c end
+    -- A blocker met at the same time and in the same plane as the one
+    -- before it (the next tile of a floor, of a wall) is one bump never
+    -- meets: the nearer one's response decides.
+    if st.t ~= nil and abs(t - st.t) <= 1e-9 and nx == st.nx and ny == st.ny then return st.c end
+    st.t, st.nx, st.ny, st.c = t, nx, ny, c
+    return c
+  end
+  return st
+end
+
+-- The world's state, or a new one for a call made while it is in use.
+local function acquire(self, filter, item, project)
+  local st = self._st
+  if st.busy then st = newState(self) end
+  st.busy, st.filter, st.item, st.project = true, filter, item, project
+  st.t, st.nx, st.ny, st.c = nil, nil, nil, nil
+  clearNames(st.names)
+  return st
+end
+
+local function release(st)
+  st.busy, st.filter, st.item = false, nil, nil
+  clearNames(st.names)
+end
+
+function bump.newWorld(cellSize)
+  if cellSize == nil then cellSize = 64 end
+  if not (finite(cellSize) and cellSize > 0) then
+    argError("newWorld", 1, "cellSize must be a positive number, got " .. shown(cellSize))
+  end
+  local self = setmetatable({
+    cellSize = cellSize,  -- for toCell, toWorld and countCells only
+    rects = {},           -- item -> {x, y, w, h [, angle]}, as given
+    responses = {},
+    _w = obb.world2(),
+    _out = {},            -- obb's out records, reused
+    _box = obb.new2(0, 0, 0, 0),
+    _box2 = obb.new2(0, 0, 0, 0),
+  }, World_mt)
+  self._st = newState(self)
+  self:addResponse("touch", touch)
+  self:addResponse("cross", cross)
+  self:addResponse("slide", slide)
+  self:addResponse("bounce", bounce)
+  return self
+end
+
+function World:addResponse(name, response)
+  self.responses[name] = response
+end
+
+-- ---- items ------------------------------------------------------------------
+
+local function checkAngle(fname, i, a)
+  if a ~= nil and not finite(a) then
+    argError(fname, i, "angle must be a finite number or nil, got " .. shown(a), 2)
+  end
+end
+
+function World:add(item, x, y, w, h, angle)
+  if item == nil or item ~= item then argError("add", 2, "item (any value but nil and NaN) expected") end
+  if self.rects[item] ~= nil then argError("add", 2, "item " .. tostring(item) .. " is already in the world") end
+  checkRect("add", 3, x, y, w, h)
+  checkAngle("add", 7, angle)
+  self._w:add(item, x + w / 2, y + h / 2, w / 2, h / 2, angle)
+  self.rects[item] = { x = x, y = y, w = w, h = h, angle = angle }
+  return item
+end
+
+function World:remove(item)
+  rectOf(self, "remove", item, 1)
+  self.rects[item] = nil
+  self._w:remove(item)
+end
+
+function World:update(item, x, y, w, h, angle)
+  local rect = rectOf(self, "update", item, 1)
+  w, h = w or rect.w, h or rect.h
+  checkRect("update", 3, x, y, w, h)
+  checkAngle("update", 7, angle)
+  if angle ~= nil then
+    self._w:update(item, x + w / 2, y + h / 2, w / 2, h / 2, angle)
+    rect.angle = angle
+  else -- keeps the rotation exactly
+    self._w:update(item, x + w / 2, y + h / 2, w / 2, h / 2)
+  end
+  rect.x, rect.y, rect.w, rect.h = x, y, w, h
+end
+
+function World:hasItem(item)
+  return item ~= nil and self.rects[item] ~= nil
+end
+
+function World:countItems()
+  local ow = self._w
+  return ow:count() - (ow:has(PROBE) and 1 or 0)
+end
+
+function World:getItems()
+  local items, len = {}, 0
+  for item in pairs(self.rects) do
+    len = len + 1
+    items[len] = item
+  end
+  return items, len
+end
+
+-- x, y, w, h, and the angle when the item was given one.
+function World:getRect(item)
+  local rect = rectOf(self, "getRect", item, 1)
+  if rect.angle ~= nil then return rect.x, rect.y, rect.w, rect.h, rect.angle end
+  return rect.x, rect.y, rect.w, rect.h
+end
+
+-- bump's grid arithmetic, for code that draws its cells: obb has no grid.
+function World:toCell(x, y)
+  local c = self.cellSize
+  return floor(x / c) + 1, floor(y / c) + 1
+end
+
+function World:toWorld(cx, cy)
+  local c = self.cellSize
+  return (cx - 1) * c, (cy - 1) * c
+end
+
+-- How many cells of bump's grid the items' rectangles would cover.
+function World:countCells()
+  local c, seen, n = self.cellSize, {}, 0
+  for _, r in pairs(self.rects) do
+    local x, y, w, h = bounding(r.x, r.y, r.w, r.h, r.angle)
+    for cy = floor(y / c) + 1, ceil((y + h) / c) do
+      local row = seen[cy]
+      if not row then row = {}; seen[cy] = row end
+      for cx = floor(x / c) + 1, ceil((x + w) / c) do
+        if not row[cx] then row[cx] = true; n = n + 1 end
+      end
+    end
+  end
+  return n
+end
+
+-- ---- project ----------------------------------------------------------------
+
+local function byTiThenDistance(a, b)
+  if a.ti ~= b.ti then return a.ti < b.ti end
+  local ir, ar, br = a.itemRect, a.otherRect, b.otherRect
+  local da = rect_getSquareDistance(ir.x, ir.y, ir.w, ir.h, ar.x, ar.y, ar.w, ar.h)
+  local db = rect_getSquareDistance(ir.x, ir.y, ir.w, ir.h, br.x, br.y, br.w, br.h)
+  if da ~= db then return da < db end
+  return a._i < b._i -- obb's order: a stable sort
+end
+
+-- project's work, the rectangle being in the obb world under key.
+local function projectWith(self, key, item, x, y, w, h, angle, goalX, goalY, filter)
+  local ow = self._w
+  local hw, hh = w / 2, h / 2
+  local cx, cy = ow:get(key)
+  local cols, len = {}, 0
+  if goalX == x and goalY == y then -- not moving: what it overlaps
+    local found = {} -- the filter may query the world: not self._out
+    local n = ow:collisions(key, found)
+    for i = 0, n - 1 do
+      local other, dx, dy = found[3 * i + 1], found[3 * i + 2], found[3 * i + 3]
+      local o = self.rects[other]
+      if other ~= item and o ~= nil then
+        local d = (dx * dx + dy * dy) ^ 0.5
+        local ocx, ocy, ohx, ohy = ow:get(other)
+        if d > band(cx, cy, hw, hh, ocx, ocy, ohx, ohy) then
+          local name = filter(item, other)
+          if name then
+            len = len + 1
+            cols[len] = newCol(item, other, name, true, overlapOf(self, x, y, w, h, angle, other),
+              0, 0, dx / d, dy / d, x, y, x, y, w, h, o)
+            cols[len]._i = len
+          end
+        end
+      end
+    end
+  else
+    local out, gcx, gcy = take(self, "_out", newTable), goalX + hw, goalY + hh
+    local st = acquire(self, filter, item, true)
+    local ok, err, _, n = pcall(ow.check, ow, key, gcx, gcy, st.mapped, out)
+    if not ok then release(st); error(err, 0) end
+    local names = st.names
+    for i = 0, n - 1 do
+      local k = i * STRIDE
+      local other, t, nx, ny = out[k + 1], out[k + 3], out[k + 4], out[k + 5]
+      local px, py, depth = out[k + 6], out[k + 7], out[k + 8]
+      local overlaps = depth > 0
+      len = len + 1
+      cols[len] = newCol(item, other, names[other], overlaps,
+        overlaps and overlapOf(self, x, y, w, h, angle, other) or t,
+        goalX - x, goalY - y, nx, ny, corner(px, hw, cx, x, gcx, goalX), corner(py, hh, cy, y, gcy, goalY),
+        x, y, w, h, self.rects[other])
+      cols[len]._i = len
+    end
+    release(st)
+    give(self, "_out", out)
+  end
+  sort(cols, byTiThenDistance)
+  for i = 1, len do cols[i]._i = nil end
+  return cols, len
+end
+
+-- Every collision the rectangle (x, y, w, h) would meet moving in a
+-- straight line to (goalX, goalY), as bump's project: no response is
+-- applied, every other met is reported once, ordered by ti then distance.
+function World:project(item, x, y, w, h, goalX, goalY, filter)
+  checkRect("project", 3, x, y, w, h)
+  goalX, goalY = goalX or x, goalY or y
+  if not finite(goalX) then argError("project", 7, "goalX must be a finite number, got " .. shown(goalX)) end
+  if not finite(goalY) then argError("project", 8, "goalY must be a finite number, got " .. shown(goalY)) end
+  checkFilter("project", 9, filter, 1)
+  filter = filter or defaultFilter
+  local ow = self._w
+  local rect = item ~= nil and self.rects[item] or nil
+  local angle = rect and rect.angle
+  if rect then -- the item's own box, if it is where the rectangle is
+    local cx, cy, hx, hy = ow:get(item)
+    if cx == x + w / 2 and cy == y + h / 2 and hx == w / 2 and hy == h / 2 then
+      local cols, len = projectWith(self, item, item, x, y, w, h, angle, goalX, goalY, filter)
+      return cols, len
+    end
+  end
+  ow:add(PROBE, x + w / 2, y + h / 2, w / 2, h / 2, angle)
+  local ok, cols, len = pcall(projectWith, self, PROBE, item, x, y, w, h, angle, goalX, goalY, filter)
+  ow:remove(PROBE)
+  if not ok then error(cols, 0) end
+  return cols, len
+end
+
+-- ---- move and check -----------------------------------------------------------
+
+-- bump's own loop, from the col list a response gave: the first col of
+-- each list is resolved by its response, each other met once (visited).
+-- Runs after a custom response, and for a move of length zero.
+local function bumpLoop(self, item, x, y, w, h, goalX, goalY, filter, visited, cols, len, pcols, plen)
+  local function visitedFilter(it, other)
+    if visited[other] then return false end
+    return filter(it, other)
+  end
+  if pcols == nil then
+    pcols, plen = self:project(item, x, y, w, h, goalX, goalY, visitedFilter)
+  end
+  while plen > 0 do
+    local col = pcols[1]
+    len = len + 1
+    cols[len] = col
+    visited[col.other] = true
+    local response = self.responses[col.type]
+    if response == nil then
+      error(format("Unknown collision type: %s (%s)", tostring(col.type), type(col.type)), 0)
+    end
+    goalX, goalY, pcols, plen = response(self, col, x, y, w, h, goalX, goalY, visitedFilter)
+  end
+  return goalX, goalY, cols, len
+end
+
+-- The cols of obb's n out records, bump's fields filled by replaying the
+-- responses from the leg's start (sx, sy; obb's center there c0x, c0y)
+-- toward its goal (gx, gy; center gcx, gcy). obb reports every other met
+-- at one contact at one time (a group); bump meets the nearest, resolves
+-- it and looks again, so records of the group that bump never meets are
+-- left out: any after a touch, and any in the plane of a slide or bounce
+-- (the next tile of a floor: the item moves along it or away). Returns
+-- len and, when a custom response stopped the move, its col.
+local function collect(self, item, rect, names, out, n, cols, len, sx, sy, gx, gy, c0x, c0y, gcx, gcy)
+  local rects, responses = self.rects, self.responses
+  local w, h = rect.w, rect.h
+  local hw, hh = w / 2, h / 2
+  -- the group: its t and contact, whether it stopped, the planes of its
+  -- slides and bounces
+  local gt, gpx, gpy, gtol, stopped, n1x, n1y, n2x, n2y
+  for i = 0, n - 1 do
+    local k = i * STRIDE
+    local other, t, nx, ny = out[k + 1], out[k + 3], out[k + 4], out[k + 5]
+    local px, py, depth = out[k + 6], out[k + 7], out[k + 8]
+    local keep = true
+    if gt and depth == 0 and abs(t - gt) <= 1e-9 and abs(px - gpx) + abs(py - gpy) <= gtol then
+      keep = not stopped and not (nx == n1x and ny == n1y) and not (nx == n2x and ny == n2y)
+    else
+      gt = nil
+    end
+    if keep then
+      local name = names[other] or "slide"
+      local overlaps = depth > 0
+      local tx, ty = corner(px, hw, c0x, sx, gcx, gx), corner(py, hh, c0y, sy, gcy, gy)
+      local ti = t
+      if overlaps then
+        ti = overlapOf(self, sx, sy, w, h, rect.angle, other)
+      elseif px == c0x and py == c0y then
+        ti = 0
+      end
+      local col = newCol(item, other, name, overlaps, ti, gx - sx, gy - sy, nx, ny, tx, ty, sx, sy, w, h,
+        rects[other])
+      len = len + 1
+      cols[len] = col
+      local c = BUILTIN[responses[name]]
+      if c == nil then return len, col end
+      if not gt and not overlaps then
+        gt, gpx, gpy, stopped, n1x, n1y, n2x, n2y = t, px, py, false, nil, nil, nil, nil
+        gtol = 1e-9 * (abs(gcx - c0x) + abs(gcy - c0y) + w + h)
+      end
+      if c == "touch" then
+        stopped = true
+      elseif c ~= "cross" then
+        if gt then
+          if not n1x then n1x, n1y = nx, ny elseif not n2x then n2x, n2y = nx, ny end
+        end
+        if c == "slide" or overlaps then -- obb: an overlapped other is a plane
+          gx, gy = slideGoal(col, gx, gy)
+        else
+          gx, gy = bounceGoal(col, gx, gy)
+        end
+        col[c] = { x = gx, y = gy }
+        gcx, gcy = gx + hw, gy + hh
+        if not overlaps then sx, sy, c0x, c0y = tx, ty, px, py end
+      end
+    end
+  end
+  return len, nil
+end
+
+local function resolve(self, fname, item, goalX, goalY, filter, commit)
+  local rect = rectOf(self, fname, item, 2)
+  local x, y, w, h = rect.x, rect.y, rect.w, rect.h
+  if goalX == nil then goalX = x end
+  if goalY == nil then goalY = y end
+  if not finite(goalX) then argError(fname, 3, "goalX must be a finite number, got " .. shown(goalX), 2) end
+  if not finite(goalY) then argError(fname, 4, "goalY must be a finite number, got " .. shown(goalY), 2) end
+  checkFilter(fname, 5, filter, 2)
+  local cols, len = {}, 0
+  local ow = self._w
+  local hw, hh = w / 2, h / 2
+  local ax, ay, custom
+  if goalX == x and goalY == y then -- obb's mover has nothing to do: bump's loop
+    ax, ay, cols, len = bumpLoop(self, item, x, y, w, h, x, y, filter or defaultFilter, {}, cols, len)
+  else
+    local cx, cy = ow:get(item)
+    local gcx, gcy = goalX + hw, goalY + hh
+    local st = acquire(self, filter or defaultFilter, item, false)
+    local f = st.mapped
+    if filter == nil and self.responses.slide == slide then f = nil end -- all in C
+    local out = take(self, "_out", newTable)
+    local ok, rx, ry, n = pcall(commit and ow.move or ow.check, ow, item, gcx, gcy, f, out)
+    if not ok then release(st); error(rx, 0) end
+    len, custom = collect(self, item, rect, st.names, out, n, cols, len, x, y, goalX, goalY, cx, cy, gcx, gcy)
+    release(st)
+    give(self, "_out", out)
+    if custom then -- obb stopped there (touch); bump's loop goes on in Lua
+      local visited = { [item] = true }
+      for i = 1, len do visited[cols[i].other] = true end
+      local bf = filter or defaultFilter
+      local function visitedFilter(it, other)
+        if visited[other] then return false end
+        return bf(it, other)
+      end
+      local mgx, mgy = custom.itemRect.x + custom.move.x, custom.itemRect.y + custom.move.y
+      local pgx, pgy, pcols, plen = self.responses[custom.type](self, custom, x, y, w, h, mgx, mgy, visitedFilter)
+      ax, ay, cols, len = bumpLoop(self, item, x, y, w, h, pgx, pgy, bf, visited, cols, len, pcols, plen)
+    else
+      ax, ay = corner(rx, hw, cx, x, gcx, goalX), corner(ry, hh, cy, y, gcy, goalY)
+    end
+  end
+  if commit and (ax ~= x or ay ~= y or custom) then
+    if custom or (goalX == x and goalY == y) then -- obb did not commit it
+      ow:update(item, ax + hw, ay + hh, hw, hh)
+    end
+    rect.x, rect.y = ax, ay
+  end
+  return ax, ay, cols, len
+end
+
+-- Moves item toward (goalX, goalY) and commits where it ends: actualX,
+-- actualY, cols, len (bump's world:move).
+function World:move(item, goalX, goalY, filter)
+  local ax, ay, cols, len = resolve(self, "move", item, goalX, goalY, filter, true)
+  return ax, ay, cols, len
+end
+
+-- world:move without the commit (bump's world:check).
+function World:check(item, goalX, goalY, filter)
+  local ax, ay, cols, len = resolve(self, "check", item, goalX, goalY, filter, false)
+  return ax, ay, cols, len
+end
+
+-- ---- queries ------------------------------------------------------------------
+
+-- The filter, kept from seeing project's probe (a query made from a
+-- project's filter).
+local function hideProbe(self, filter)
+  if filter ~= nil and self._w:has(PROBE) then
+    return function(item)
+      if item == PROBE then return false end
+      return filter(item)
+    end
+  end
+  return filter
+end
+
+-- The point (px, py) in the rectangle's own frame (unturned about its
+-- center).
+local function toLocal(rect, px, py)
+  local a = rect.angle
+  if a == nil or a == 0 then return px, py end
+  local cx, cy = rect.x + rect.w / 2, rect.y + rect.h / 2
+  local c, s = cos(a), sin(a)
+  local dx, dy = px - cx, py - cy
+  return cx + dx * c + dy * s, cy - dx * s + dy * c
+end
+
+-- Items whose rectangles overlap the rectangle by more than their borders
+-- (obb's touching band for turned ones).
+function World:queryRect(x, y, w, h, filter)
+  checkRect("queryRect", 2, x, y, w, h)
+  checkFilter("queryRect", 6, filter, 1)
+  local ow, out = self._w, take(self, "_out", newTable)
+  local box, other = take(self, "_box", newBox), take(self, "_box2", newBox)
+  local hw, hh = w / 2, h / 2
+  box:set(x + hw, y + hh, hw, hh, 0)
+  local n = ow:query_box(box, out, hideProbe(self, filter))
+  local items, len = {}, 0
+  for i = 1, n do
+    local item = out[i]
+    local r = self.rects[item]
+    local hit = false
+    if r ~= nil and turned(r) then
+      local _, _, depth = box:penetration(ow:get(item, other))
+      local ocx, ocy = other:center()
+      hit = depth ~= nil and depth > band(x + hw, y + hh, hw, hh, ocx, ocy, r.w / 2, r.h / 2)
+    elseif r ~= nil then
+      hit = rect_isIntersecting(x, y, w, h, r.x, r.y, r.w, r.h)
+    end
+    if hit then
+      len = len + 1
+      items[len] = item
+    end
+  end
+  give(self, "_out", out)
+  give(self, "_box", box)
+  give(self, "_box2", other)
+  return items, len
+end
+
+-- Items whose rectangles hold the point inside, by more than 1e-10.
+function World:queryPoint(x, y, filter)
+  if not finite(x) then argError("queryPoint", 2, "x must be a finite number, got " .. shown(x)) end
+  if not finite(y) then argError("queryPoint", 3, "y must be a finite number, got " .. shown(y)) end
+  checkFilter("queryPoint", 4, filter, 1)
+  local out = take(self, "_out", newTable)
+  local n = self._w:query_point(x, y, out, hideProbe(self, filter))
+  local items, len = {}, 0
+  for i = 1, n do
+    local item = out[i]
+    local r = self.rects[item]
+    if r ~= nil then
+      local px, py = toLocal(r, x, y)
+      if rect_containsPoint(r.x, r.y, r.w, r.h, px, py) then
+        len = len + 1
+        items[len] = item
+      end
+    end
+  end
+  give(self, "_out", out)
+  return items, len
+end
+
+local function byWeight(a, b)
+  if a.weight ~= b.weight then return a.weight < b.weight end
+  return a._i < b._i
+end
+
+-- The items the segment goes into, bump's way: entering or leaving the
+-- rectangle strictly between its ends; nearest along the line first.
+local function segmentInfo(self, fname, x1, y1, x2, y2, filter)
+  if not finite(x1) then argError(fname, 2, "x1 must be a finite number, got " .. shown(x1), 2) end
+  if not finite(y1) then argError(fname, 3, "y1 must be a finite number, got " .. shown(y1), 2) end
+  if not finite(x2) then argError(fname, 4, "x2 must be a finite number, got " .. shown(x2), 2) end
+  if not finite(y2) then argError(fname, 5, "y2 must be a finite number, got " .. shown(y2), 2) end
+  checkFilter(fname, 6, filter, 2)
+  local info, len = {}, 0
+  if x1 == x2 and y1 == y2 then return info, 0 end -- bump finds nothing
+  local out = take(self, "_out", newTable)
+  local n = self._w:raycast(x1, y1, x2 - x1, y2 - y1, 1, out, hideProbe(self, filter))
+  for i = 0, n - 1 do
+    local item = out[4 * i + 1]
+    local r = self.rects[item]
+    if r ~= nil then
+      local ax, ay = toLocal(r, x1, y1)
+      local bx, by = toLocal(r, x2, y2)
+      local t1, t2 = rect_getSegmentIntersectionIndices(r.x, r.y, r.w, r.h, ax, ay, bx, by, 0, 1)
+      if t1 and ((0 < t1 and t1 < 1) or (0 < t2 and t2 < 1)) then
+        local l1, l2 = rect_getSegmentIntersectionIndices(r.x, r.y, r.w, r.h, ax, ay, bx, by, -huge, huge)
+        len = len + 1
+        info[len] = { item = item, ti1 = t1, ti2 = t2, weight = min(l1, l2), _i = len }
+      end
+    end
+  end
+  give(self, "_out", out)
+  sort(info, byWeight)
+  return info, len
+end
+
+function World:querySegment(x1, y1, x2, y2, filter)
+  local info, len = segmentInfo(self, "querySegment", x1, y1, x2, y2, filter)
+  local items = {}
+  for i = 1, len do items[i] = info[i].item end
+  return items, len
+end
+
+-- querySegment with, per item, ti1 and ti2 and the points x1, y1 (in) and
+-- x2, y2 (out).
+function World:querySegmentWithCoords(x1, y1, x2, y2, filter)
+  local info, len = segmentInfo(self, "querySegmentWithCoords", x1, y1, x2, y2, filter)
+  local dx, dy = x2 - x1, y2 - y1
+  for i = 1, len do
+    local e = info[i]
+    e.weight, e._i = nil, nil
+    e.x1, e.y1 = x1 + dx * e.ti1, y1 + dy * e.ti1
+    e.x2, e.y2 = x1 + dx * e.ti2, y1 + dy * e.ti2
+  end
+  return info, len
+end
+
+return bump
