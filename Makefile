@@ -314,7 +314,9 @@ check-builds: $(HEADERS) | $(BUILD)
 #                     core's pair tests (bench/core_bench.c), the pair test
 #                     from Lua against an empty C function (bench/emptyc.c)
 #                     and a pure-Lua test, memory per box, then the worlds
-#                     (bench/world.lua, when present). Default flags only.
+#                     (bench/world.lua) and world:move (bench/move.lua;
+#                     its bump.lua rows need OBB_BENCH_BUMP=/path/to/bump.lua),
+#                     when present. Default flags only.
 BENCH_C     = $(BUILD)/benchc.so
 BENCH_CORE  = $(BUILD)/core_bench
 BENCH_WORLD = $(BUILD)/world_bench

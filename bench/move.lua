@@ -1,0 +1,469 @@
+-- bench/move.lua: moving boxes through a world (world:move), run by
+-- bench/run.lua (`make bench`) after the world rows, printing its rows with
+-- require "report".
+--
+-- The scene: a platformer level of 16 px tiles, exactly 1,382 of them
+-- (floor, ceiling, side walls, ten staircases, platforms), and 1,000
+-- movers of about a tile's size (10-14 x 11-14 px) dropped into free
+-- cells. Per frame every mover takes a step: a random walk on its
+-- horizontal speed, gravity, now and then a jump when it stands on
+-- something. It moves with world:move(item, goal) and a nil filter (every
+-- other slides, movers included), and each collision it gets back takes
+-- the normal's component out of its velocity (obb.clip's idiom) and tells
+-- it whether it stands. About 56% of the moves meet something. Coordinates
+-- grow downwards, as in LÖVE and bump.lua.
+-- Rows, each against a baseline measured in the same run (the ratio is the
+-- speed-up over the baseline):
+--   AA:     every tile axis-aligned: obb's world:move against bump.lua's
+--           (loaded from $OBB_BENCH_BUMP; these rows are skipped without
+--           it), and the pure-Lua mover of bench/lua_mover.lua against
+--           bump, and bump alone;
+--   turned: every tile and every mover turned by a random angle: obb's
+--           world:move against the pure-Lua mover (always run).
+-- obb's rows are skipped while obb's world has no move method. Each timed
+-- run starts from the same state and plays the same frames (the random
+-- numbers do not depend on what happened); a row is the median frame over
+-- 1,000 moves.
+-- Before a pair is timed, the worlds play CHECK_FRAMES frames in lockstep:
+-- every move is made in each world from the same position to the same
+-- goal, and the final centers must agree within TOL = 1e-6 px (rounding
+-- alone moves them by about 1e-13). A move that does not is counted, the
+-- first three printed, and the follower's item is put where the first
+-- world's ended, so one disagreement does not spread; more than MAX_BAD of
+-- the moves disagreeing is an error: 0.1% for two movers of the same rules
+-- (obb and the pure-Lua mover), 2% for bump.lua, which differs from those
+-- rules in known ways (bench/move_check.lua sorts them; on this scene
+-- about 0.3% of the moves: bump snags on the side of the next tile of a
+-- flush floor when rounding leaves the item inside the floor by 1e-14).
+-- The pure-Lua mover's moves are also checked never to end inside a tile
+-- or a mover.
+-- Garbage: collectgarbage("count") with the collector stopped, before and
+-- after 100,000 moves, the same frames played once before (bump: 2,000
+-- moves, scaled, as it makes a few KB per move).
+-- OBB_BENCH_QUICK=1 plays fewer frames (a smoke test for CI).
+local obb = require "obb"
+local report = require "report"
+local lua_mover = require "lua_mover"
+
+local QUICK = os.getenv("OBB_BENCH_QUICK") == "1"
+local CHECK_FRAMES = QUICK and 10 or 60  -- lockstep frames before timing
+local TIME_FRAMES = QUICK and 3 or 21    -- timed frames (median)
+local GARBAGE_FRAMES = QUICK and 10 or 100
+local TOL = 1e-6                         -- px, final centers
+-- the largest fraction of moves that may disagree
+local MAX_BAD = { same_rules = 0.001, bump = 0.02 }
+
+local T = 16                -- tile side
+local COLS, ROWS = 160, 60  -- level size in tiles
+local NTILES, NMOVERS = 1382, 1000
+local GRAVITY, MAX_FALL, JUMP, JUMP_P, MAX_RUN = 0.4, 8, 7, 0.02, 3
+
+local function rng(seed)
+  local s = seed
+  return function()
+    s = (s * 16807) % 2147483647
+    return s / 2147483647
+  end
+end
+
+-- The level: tiles by cell (key col * 1000 + row), as a list of centers.
+local function make_level()
+  local r = rng(4242)
+  local solid, tiles = {}, {}
+  local function put(c, row)
+    local k = c * 1000 + row
+    if not solid[k] and #tiles < NTILES then
+      solid[k] = true
+      tiles[#tiles + 1] = { (c + 0.5) * T, (row + 0.5) * T }
+    end
+  end
+  for c = 0, COLS - 1 do put(c, ROWS - 1) end -- floor
+  for c = 0, COLS - 1 do put(c, 0) end        -- ceiling
+  for row = 1, ROWS - 2 do                    -- side walls
+    put(0, row)
+    put(COLS - 1, row)
+  end
+  -- staircases on the floor: up 4 steps, down 4
+  for s = 0, 9 do
+    local c0 = 6 + s * 16
+    for i = 0, 6 do
+      local h = 4 - math.abs(i - 3)
+      for j = 1, h do put(c0 + i, ROWS - 1 - j) end
+    end
+  end
+  -- platforms: runs of 3 to 12 tiles with gaps of 2 to 7, row by row, until
+  -- the count is reached (the last run is cut short)
+  local rows = { 8, 14, 20, 26, 32, 38, 44, 50, 11, 17, 23, 29, 35, 41, 47 }
+  for _, row in ipairs(rows) do
+    local c = 2 + math.floor(r() * 6)
+    while c < COLS - 2 and #tiles < NTILES do
+      local len = 3 + math.floor(r() * 10)
+      for i = 0, len - 1 do
+        if c + i < COLS - 2 then put(c + i, row) end
+      end
+      c = c + len + 2 + math.floor(r() * 6)
+    end
+  end
+  assert(#tiles == NTILES, "the level has too few places for its tiles")
+  -- movers' cells: free, with 8 free neighbours, on a checkerboard (two
+  -- movers' centers at least 16*sqrt(2) apart, more than two turned
+  -- movers reach), in a shuffled order
+  local cells = {}
+  for c = 1, COLS - 2 do
+    for row = 1, ROWS - 2 do
+      if (c + row) % 2 == 0 then
+        local free = true
+        for dc = -1, 1 do
+          for dr = -1, 1 do
+            if solid[(c + dc) * 1000 + row + dr] then free = false end
+          end
+        end
+        if free then cells[#cells + 1] = { (c + 0.5) * T, (row + 0.5) * T } end
+      end
+    end
+  end
+  assert(#cells >= NMOVERS, "the level has too few free cells for its movers")
+  for i = #cells, 2, -1 do
+    local j = 1 + math.floor(r() * i)
+    cells[i], cells[j] = cells[j], cells[i]
+  end
+  return tiles, cells
+end
+
+-- A scene: the tiles (centers, half extents, angles) and the movers'
+-- starting state; turned: every tile and mover at a random angle.
+local function make_scene(turned)
+  local tiles, cells = make_level()
+  local r = rng(turned and 777 or 555)
+  local sc = { tiles = tiles, tangle = {}, n = NMOVERS, first = NTILES + 1,
+               x = {}, y = {}, vx = {}, vy = {}, g = {}, hx = {}, hy = {}, a = {},
+               seed = 99991 }
+  for i = 1, NTILES do sc.tangle[i] = turned and r() * math.pi or 0 end
+  for i = 1, NMOVERS do
+    sc.x[i], sc.y[i] = cells[i][1], cells[i][2]
+    sc.hx[i], sc.hy[i] = 5 + r() * 2, 5.5 + r() * 1.5
+    sc.a[i] = turned and r() * math.pi or 0
+    sc.vx[i], sc.vy[i], sc.g[i] = (r() - 0.5) * 2 * MAX_RUN, 0, false
+  end
+  return sc
+end
+
+-- A copy of the movers' state (each timed run starts from the same one).
+local function copy_state(sc)
+  local st = { n = sc.n, first = sc.first, seed = sc.seed, hx = sc.hx, hy = sc.hy,
+               x = {}, y = {}, vx = {}, vy = {}, g = {} }
+  for i = 1, sc.n do
+    st.x[i], st.y[i], st.vx[i], st.vy[i], st.g[i] = sc.x[i], sc.y[i], sc.vx[i], sc.vy[i], sc.g[i]
+  end
+  return st
+end
+
+-- Worlds holding the scene. obb and the pure-Lua mover take centers, half
+-- extents and an angle; bump.lua left, top, width, height.
+local function fill_centers(w, sc, st)
+  for i = 1, NTILES do
+    local t = sc.tiles[i]
+    w:add(i, t[1], t[2], T / 2, T / 2, sc.tangle[i])
+  end
+  for i = 1, sc.n do w:add(sc.first + i - 1, st.x[i], st.y[i], sc.hx[i], sc.hy[i], sc.a[i]) end
+  return w
+end
+
+local function fill_bump(w, sc, st)
+  for i = 1, NTILES do
+    local t = sc.tiles[i]
+    w:add(i, t[1] - T / 2, t[2] - T / 2, T, T)
+  end
+  for i = 1, sc.n do
+    w:add(sc.first + i - 1, st.x[i] - sc.hx[i], st.y[i] - sc.hy[i], 2 * sc.hx[i], 2 * sc.hy[i])
+  end
+  return w
+end
+
+-- The mover's next velocity and goal, from its state and two random
+-- numbers (always two per mover per frame, whatever happened).
+local function step(st, i, r1, r2)
+  local vx = st.vx[i] + (r1 - 0.5) * 0.6
+  if vx > MAX_RUN then vx = MAX_RUN elseif vx < -MAX_RUN then vx = -MAX_RUN end
+  local vy = st.vy[i] + GRAVITY
+  if vy > MAX_FALL then vy = MAX_FALL end
+  if st.g[i] and r2 < JUMP_P then vy = -JUMP end
+  return vx, vy
+end
+
+-- One frame for a world whose move takes centers and fills out with
+-- stride 8 (obb's world, the pure-Lua mover).
+local function frame_out(w, st, out)
+  local X, Y, VX, VY, G = st.x, st.y, st.vx, st.vy, st.g
+  local s, first = st.seed, st.first
+  for i = 1, st.n do
+    s = (s * 16807) % 2147483647
+    local r1 = s / 2147483647
+    s = (s * 16807) % 2147483647
+    local vx, vy = step(st, i, r1, s / 2147483647)
+    local ax, ay, n = w:move(first + i - 1, X[i] + vx, Y[i] + vy, nil, out)
+    local on = false
+    for k = 0, n - 1 do
+      local nx, ny = out[k * 8 + 4], out[k * 8 + 5]
+      local d = vx * nx + vy * ny
+      if d < 0 then vx, vy = vx - d * nx, vy - d * ny end
+      if ny < -0.5 then on = true end
+    end
+    X[i], Y[i], VX[i], VY[i], G[i] = ax, ay, vx, vy, on
+  end
+  st.seed = s
+end
+
+-- The same frame for bump.lua (left, top; collisions as tables).
+local function frame_bump(w, st)
+  local X, Y, VX, VY, G, HX, HY = st.x, st.y, st.vx, st.vy, st.g, st.hx, st.hy
+  local s, first = st.seed, st.first
+  for i = 1, st.n do
+    s = (s * 16807) % 2147483647
+    local r1 = s / 2147483647
+    s = (s * 16807) % 2147483647
+    local vx, vy = step(st, i, r1, s / 2147483647)
+    local hx, hy = HX[i], HY[i]
+    local ax, ay, cols, n = w:move(first + i - 1, X[i] + vx - hx, Y[i] + vy - hy)
+    local on = false
+    for k = 1, n do
+      local nm = cols[k].normal
+      local nx, ny = nm.x, nm.y
+      local d = vx * nx + vy * ny
+      if d < 0 then vx, vy = vx - d * nx, vy - d * ny end
+      if ny < -0.5 then on = true end
+    end
+    X[i], Y[i], VX[i], VY[i], G[i] = ax + hx, ay + hy, vx, vy, on
+  end
+  st.seed = s
+end
+
+-- Every world behind one interface, for the lockstep check only (its
+-- closures cost nothing that is timed).
+local NAMES = { obb = "obb", bump = "bump.lua", lua = "pure-Lua mover" }
+local function side(kind, w, scene)
+  local out = {}
+  local s = { kind = kind, w = w, out = out, name = NAMES[kind] .. " (" .. scene .. ")" }
+  if kind == "bump" then
+    local cols, n
+    function s.move(item, gx, gy, hx, hy)
+      local x, y
+      x, y, cols, n = w:move(item, gx - hx, gy - hy)
+      return x + hx, y + hy, n
+    end
+    function s.normal(k) return cols[k].normal.x, cols[k].normal.y end
+    function s.sync(item, cx, cy, hx, hy) w:update(item, cx - hx, cy - hy) end
+  else
+    function s.move(item, gx, gy)
+      return w:move(item, gx, gy, nil, out)
+    end
+    function s.normal(k) return out[(k - 1) * 8 + 4], out[(k - 1) * 8 + 5] end
+    function s.sync(item, cx, cy, hx, hy) w:update(item, cx, cy, hx, hy) end
+  end
+  return s
+end
+
+-- Plays frames with world a and its followers in lockstep (see the
+-- header): each follower is { side, max_bad }, compared with a on every
+-- move and put where a's item ended when they disagree; the state follows
+-- a. Errors when a follower disagrees on more than max_bad of the moves,
+-- or when a move of the pure-Lua mover ends inside another box.
+local function lockstep(a, followers, st, frames)
+  local moves, bad, inside = 0, {}, 0
+  local mover_side = a.kind == "lua" and a or nil
+  for f, fw in ipairs(followers) do
+    bad[f] = 0
+    if fw[1].kind == "lua" then mover_side = fw[1] end
+  end
+  local X, Y, VX, VY, G, HX, HY = st.x, st.y, st.vx, st.vy, st.g, st.hx, st.hy
+  for _ = 1, frames do
+    local s = st.seed
+    for i = 1, st.n do
+      s = (s * 16807) % 2147483647
+      local r1 = s / 2147483647
+      s = (s * 16807) % 2147483647
+      local vx, vy = step(st, i, r1, s / 2147483647)
+      local item, hx, hy = st.first + i - 1, HX[i], HY[i]
+      local gx, gy = X[i] + vx, Y[i] + vy
+      local ax, ay, n = a.move(item, gx, gy, hx, hy)
+      moves = moves + 1
+      for f, fw in ipairs(followers) do
+        local b = fw[1]
+        local bx, by = b.move(item, gx, gy, hx, hy)
+        if not (math.abs(ax - bx) <= TOL and math.abs(ay - by) <= TOL) then
+          bad[f] = bad[f] + 1
+          if bad[f] <= 3 then
+            report.note(("%s vs %s: mover %d, (%.17g, %.17g) to (%.17g, %.17g): (%.17g, %.17g) vs (%.17g, %.17g)")
+                        :format(a.kind, b.kind, i, X[i], Y[i], gx, gy, ax, ay, bx, by))
+          end
+          b.sync(item, ax, ay, hx, hy)
+        end
+      end
+      if mover_side and mover_side.w:overlaps(item) > 0 then inside = inside + 1 end
+      local on = false
+      for k = 1, n do
+        local nx, ny = a.normal(k)
+        local d = vx * nx + vy * ny
+        if d < 0 then vx, vy = vx - d * nx, vy - d * ny end
+        if ny < -0.5 then on = true end
+      end
+      X[i], Y[i], VX[i], VY[i], G[i] = ax, ay, vx, vy, on
+    end
+    st.seed = s
+  end
+  for f, fw in ipairs(followers) do
+    report.note(("%s vs %s: %d of %d moves end more than %g px apart (limit %.1f%%)")
+                :format(a.name, fw[1].name, bad[f], moves, TOL, fw[2] * 100))
+  end
+  if mover_side then
+    report.note(("%s: %d moves, %d end inside another box"):format(mover_side.name, moves, inside))
+  end
+  for f, fw in ipairs(followers) do
+    if bad[f] > fw[2] * moves then
+      error(("%s vs %s: %d of %d moves disagree, more than %.1f%%")
+            :format(a.name, fw[1].name, bad[f], moves, fw[2] * 100))
+    end
+  end
+  if inside > 0 then error(("%d moves of the pure-Lua mover end inside another box"):format(inside)) end
+end
+
+-- Puts every mover of world w where the state says (each timed run starts
+-- from the same state, whatever the run before left in the world).
+local function place(w, st, bump_world)
+  for i = 1, st.n do
+    local item, hx, hy = st.first + i - 1, st.hx[i], st.hy[i]
+    if bump_world then w:update(item, st.x[i] - hx, st.y[i] - hy)
+    else w:update(item, st.x[i], st.y[i], hx, hy) end
+  end
+end
+
+-- Median seconds per move over TIME_FRAMES frames (after two warm-up
+-- frames), from a copy of the state.
+local function time_moves(frame, w, sc, out)
+  local st = copy_state(sc)
+  place(w, st, frame == frame_bump)
+  frame(w, st, out)
+  frame(w, st, out)
+  local xs = {}
+  for f = 1, TIME_FRAMES do
+    collectgarbage("step")
+    local t0 = os.clock()
+    frame(w, st, out)
+    xs[f] = os.clock() - t0
+  end
+  return report.median(xs) / st.n
+end
+
+-- Bytes of garbage per `moves` moves: `frames` frames played once to warm
+-- up (the world's cells and scratch arrays grow to what these frames
+-- need, LuaJIT compiles its traces), then the same frames again with the
+-- collector stopped (no full collection before: it would shrink the Lua
+-- stack, which the next calls grow again), scaled to `moves`.
+local function garbage(frame, w, sc, out, frames, moves)
+  local bump_world = frame == frame_bump
+  local st = copy_state(sc)
+  place(w, st, bump_world)
+  for _ = 1, frames do frame(w, st, out) end
+  st = copy_state(sc)
+  place(w, st, bump_world)
+  collectgarbage("stop")
+  local k0 = collectgarbage("count")
+  for _ = 1, frames do frame(w, st, out) end
+  local k1 = collectgarbage("count")
+  collectgarbage("restart")
+  return (k1 - k0) * 1024 / (frames * st.n) * moves
+end
+
+-- The bump.lua module, or nil and why not.
+local function load_bump()
+  local path = os.getenv("OBB_BENCH_BUMP")
+  if not path or path == "" then return nil, "OBB_BENCH_BUMP is not set" end
+  local f = io.open(path, "r")
+  if not f then return nil, "OBB_BENCH_BUMP: no file " .. path end
+  f:close()
+  return dofile(path)
+end
+
+local BUMP_CELL = 64 -- bump's default, and its fastest here
+local LUA_CELL = 64
+
+local function run()
+  report.section(("Moving boxes: world:move, 1,000 movers among 1,382 tiles, per move (%s)")
+                 :format(QUICK and "quick" or "median of " .. TIME_FRAMES .. " frames"))
+  local probe = obb.world2()
+  local has_move = probe.move ~= nil
+  probe:close()
+  if not has_move then report.note("obb's world has no move method yet: obb's rows skipped") end
+  local bump, why = load_bump()
+  if not bump then
+    report.note("bump.lua rows skipped: " .. why .. " (bump 3.1.7: see docs/performance.md)")
+  end
+  local out = {}
+  local moves_g = GARBAGE_FRAMES * NMOVERS
+
+  -- axis-aligned tiles: obb and the pure-Lua mover against bump
+  if bump then
+    local aa = make_scene(false)
+    local st = copy_state(aa)
+    local wb = fill_bump(bump.newWorld(BUMP_CELL), aa, st)
+    local wl = fill_centers(lua_mover.new(LUA_CELL), aa, st)
+    local wo = has_move and fill_centers(obb.world2(), aa, st)
+    local lua_side, bump_side = side("lua", wl, "AA"), side("bump", wb, "AA")
+    if wo then
+      lockstep(side("obb", wo, "AA"), { { bump_side, MAX_BAD.bump }, { lua_side, MAX_BAD.same_rules } },
+               st, CHECK_FRAMES)
+    else
+      lockstep(lua_side, { { bump_side, MAX_BAD.bump } }, st, CHECK_FRAMES)
+    end
+    -- the timed frames start where the check ended
+    aa.x, aa.y, aa.vx, aa.vy, aa.g, aa.seed = st.x, st.y, st.vx, st.vy, st.g, st.seed
+    local t_bump = time_moves(frame_bump, wb, aa)
+    local t_lua = time_moves(frame_out, wl, aa, out)
+    if wo then
+      report.row("move: obb vs bump (1,000 movers, 1,382 AA tiles)", time_moves(frame_out, wo, aa, out),
+                 "bump.lua world:move", t_bump)
+    end
+    report.row("move: pure-Lua mover vs bump (1,000 movers, 1,382 AA tiles)", t_lua, "bump.lua world:move",
+               t_bump)
+    report.row("move: bump.lua alone (1,000 movers, 1,382 AA tiles)", t_bump)
+    local g_bump = garbage(frame_bump, wb, aa, nil, 2, moves_g)
+    if wo then
+      report.bytes(("move garbage, %d moves: obb (AA)"):format(moves_g),
+                   garbage(frame_out, wo, aa, out, GARBAGE_FRAMES, moves_g), "bump.lua (2,000 moves, scaled)",
+                   g_bump)
+      wo:close()
+    else
+      report.bytes(("move garbage, %d moves: bump.lua (AA, 2,000 moves, scaled)"):format(moves_g), g_bump)
+    end
+  end
+
+  -- every tile and mover turned: obb against the pure-Lua mover
+  local tu = make_scene(true)
+  local st = copy_state(tu)
+  local wl = fill_centers(lua_mover.new(LUA_CELL), tu, st)
+  local wo = has_move and fill_centers(obb.world2(), tu, st)
+  if wo then
+    lockstep(side("obb", wo, "turned"), { { side("lua", wl, "turned"), MAX_BAD.same_rules } }, st, CHECK_FRAMES)
+  else
+    lockstep(side("lua", wl, "turned"), {}, st, CHECK_FRAMES)
+  end
+  tu.x, tu.y, tu.vx, tu.vy, tu.g, tu.seed = st.x, st.y, st.vx, st.vy, st.g, st.seed
+  local t_lua = time_moves(frame_out, wl, tu, out)
+  if wo then
+    report.row("move: obb vs pure-Lua mover (1,000 movers, 1,382 turned tiles)", time_moves(frame_out, wo, tu, out),
+               "pure-Lua mover (lua_mover.lua)", t_lua)
+  else
+    report.row("move: pure-Lua mover (1,000 movers, 1,382 turned tiles)", t_lua)
+  end
+  local g_lua = garbage(frame_out, wl, tu, out, GARBAGE_FRAMES, moves_g)
+  if wo then
+    report.bytes(("move garbage, %d moves: obb (turned)"):format(moves_g),
+                 garbage(frame_out, wo, tu, out, GARBAGE_FRAMES, moves_g), "pure-Lua mover", g_lua)
+    wo:close()
+  end
+  report.bytes(("move garbage, %d moves: pure-Lua mover (turned)"):format(moves_g), g_lua)
+  report.note("garbage: collectgarbage(\"count\") before and after, the collector stopped, the same frames"
+              .. " played once before; under LuaJIT it also counts the compiler's own objects (traces)")
+end
+
+run()
