@@ -51,11 +51,13 @@
 --   overlapping; a contact that stays within the band (a floor slid
 --   along, the seam of flush tiles, a corner passed) never blocks.
 -- - A leg: OVERLAP others first (their response; planes), then the
---   earliest BLOCK others (ties within a few ulps of t, nearest center
---   first): ignore and cross exclude the other for the rest of the move;
+--   earliest BLOCK others (ties: others whose stop time is within the
+--   time their gap takes to close by their band, as obb's mover decides;
+--   nearest center first): ignore and cross exclude the other for the rest of the move;
 --   touch ends it; slide adds the normal to the planes; bounce reflects
 --   the remainder; then the remainder is clipped against every plane met
---   (Quake's slide; a crease stops the item). At most 8 legs. Every other
+--   (Quake's slide; a crease stops the item, and so does a slide that
+--   would turn back against the move's direction). At most 8 legs. Every other
 --   is re-tested on every leg (only ignored and crossed ones are not);
 --   each is reported once per move.
 -- Where the draft leaves a choice, this mover takes: distances between
@@ -81,7 +83,6 @@ local REL, COORD, FLOOR = 2 ^ -40, 2 ^ -50, 2 ^ -1066
 local EPS = 2 ^ -52
 local SNAP = 8 * EPS      -- |cos| within this of 0 or 1 is exactly 0 or 1
 local TIE = 16 * EPS      -- least overlaps this close (of S) tie (lower axis)
-local T_TIES = 4 * EPS    -- stop times this close (relative) are one group
 local PLANE_TOL = 2 ^ -40 -- a remainder this much into a plane is along it
 local BIG, TINY = 2 ^ 1000, 2 ^ -1000
 local MAX_LEGS = 8
@@ -121,7 +122,7 @@ function M.new(cell, opts)
     stamp = 0, gstamp = 0,
     -- scratch: candidates, blocks, overlaps, planes
     cand = {}, dov = {}, dbl = {}, keep = {},
-    bid = {}, bt = {}, bnx = {}, bny = {}, bd = {}, bg = {},
+    bid = {}, bt = {}, bnx = {}, bny = {}, bd = {}, bg = {}, btie = {},
     oid = {}, onx = {}, ony = {}, odep = {}, od = {}, og = {},
     px = {}, py = {},
   }, World)
@@ -342,14 +343,18 @@ local function pair(px, py, iux, iuy, ihx, ihy, ocx, ocy, oux, ouy, ohx, ohy, rx
   w2, w3 = w2 * v2 / max(abs(v2), TINY), w3 * v3 / max(abs(v3), TINY)
   local lx = w0 * iux - w1 * iuy + w2 * oux - w3 * ouy
   local ly = w0 * iuy + w1 * iux + w2 * ouy + w3 * oux
-  return 2, lx + 0.0, ly + 0.0, ts
+  -- another other ties with this one when, at its stop time, the item is
+  -- within its band too: the gap closes at |v| of the blocking axis
+  local vb = abs(w0 * v0) + abs(w1 * v1) + abs(w2 * v2) + abs(w3 * v3)
+  return 2, lx + 0.0, ly + 0.0, ts, band / vb
 end
 M.pair = pair
 
 -- Clips (rx, ry) against the planes (Quake's slide): unchanged when it
 -- goes into none; else along the first plane it goes into whose slide
--- goes into no other; else stopped (a crease, in 2D).
-local function clip(rx, ry, PX, PY, np)
+-- goes into no other and not back against the move's direction (fx, fy);
+-- else stopped (a crease, in 2D).
+local function clip(rx, ry, PX, PY, np, fx, fy)
   local len = sqrt(rx * rx + ry * ry)
   if len == 0 then return 0, 0 end
   local tol = -PLANE_TOL * len
@@ -374,7 +379,7 @@ local function clip(rx, ry, PX, PY, np)
           break
         end
       end
-      if ok then return qx, qy end
+      if ok and qx * fx + qy * fy > 0 then return qx, qy end
     end
   end
   return 0, 0
@@ -501,6 +506,7 @@ function World:check(item, gx, gy, filter, out)
   local ITEMS, EXCL, REP = self.items, self.excl, self.rep
   local CAND, DOV, DBL, KEEP = self.cand, self.dov, self.dbl, self.keep
   local BID, BT, BNX, BNY, BD, BG = self.bid, self.bt, self.bnx, self.bny, self.bd, self.bg
+  local BTIE = self.btie
   local OID, ONX, ONY, ODEP, OD, OG = self.oid, self.onx, self.ony, self.odep,
     self.od, self.og
   local PX, PY = self.px, self.py
@@ -511,6 +517,7 @@ function World:check(item, gx, gy, filter, out)
   local px, py = CX[id], CY[id]
   local iux, iuy, ihx, ihy, iwx, iwy = UX[id], UY[id], HX[id], HY[id], self.wx[id], self.wy[id]
   local rx, ry = gx - px, gy - py
+  local fx, fy = rx, ry -- the move's direction (a bounce's after one)
   local reach = sqrt(rx * rx + ry * ry)
   local nc = gather(self, px, py, iwx + reach, iwy + reach)
   local np, n = 0, 0
@@ -553,14 +560,15 @@ function World:check(item, gx, gy, filter, out)
       for j = 1, nk do
         local o = KEEP[j]
         local ocx, ocy = CX[o], CY[o]
-        local kind, nx, ny, x = pair(px, py, iux, iuy, ihx, ihy, ocx, ocy, UX[o], UY[o],
-                                     HX[o], HY[o], rx, ry)
+        local kind, nx, ny, x, tie = pair(px, py, iux, iuy, ihx, ihy, ocx, ocy, UX[o], UY[o],
+                                          HX[o], HY[o], rx, ry)
         if kind ~= 0 then
           local ddx, ddy = ocx - px, ocy - py
           if kind == 2 then
             nb = nb + 1
             BID[nb], BNX[nb], BNY[nb], BT[nb], BD[nb], BG[nb] = o, nx, ny, x,
               ddx * ddx + ddy * ddy, 0
+            BTIE[nb] = tie
           elseif first then
             no = no + 1
             OID[no], ONX[no], ONY[no], ODEP[no], OD[no], OG[no] = o, nx, ny, x,
@@ -597,7 +605,7 @@ function World:check(item, gx, gy, filter, out)
         end
       end
       if done then break end
-      local qx, qy = clip(rx, ry, PX, PY, np)
+      local qx, qy = clip(rx, ry, PX, PY, np, fx, fy)
       if qx == rx and qy == ry then break end
       rx, ry = qx, qy
       if rx == 0 and ry == 0 then
@@ -617,7 +625,6 @@ function World:check(item, gx, gy, filter, out)
         px, py, done = px + rx, py + ry, true
         break
       end
-      local tlim = tmin + T_TIES * tmin
       local g = self.gstamp + 1
       self.gstamp = g
       -- the remainder after this group, bounces applied
@@ -625,7 +632,7 @@ function World:check(item, gx, gy, filter, out)
       while true do
         local kb, db, hb = 0, huge, -huge
         for k = 1, nb do
-          if BT[k] <= tlim and BG[k] ~= g and EXCL[BID[k]] ~= stamp then
+          if BT[k] <= tmin + BTIE[k] and BG[k] ~= g and EXCL[BID[k]] ~= stamp then
             if retest then
               local h = -(rx * BNX[k] + ry * BNY[k])
               if h > hb or (h == hb and BD[k] < db) then kb, db, hb = k, BD[k], h end
@@ -658,7 +665,10 @@ function World:check(item, gx, gy, filter, out)
               -- bounce: reflect what still goes into n (ties with the
               -- same normal reflect once)
               local d = qx * nx + qy * ny
-              if d < 0 then qx, qy = qx - 2 * d * nx, qy - 2 * d * ny end
+              if d < 0 then
+                qx, qy = qx - 2 * d * nx, qy - 2 * d * ny
+                fx, fy = qx, qy
+              end
             end
             -- the other tied others are tested again on the next leg
             if retest then break end
@@ -669,7 +679,7 @@ function World:check(item, gx, gy, filter, out)
       if stop then
         px, py = px + tmin * rx, py + tmin * ry
         rx, ry = qx, qy
-        if np > 0 then rx, ry = clip(rx, ry, PX, PY, np) end
+        if np > 0 then rx, ry = clip(rx, ry, PX, PY, np, fx, fy) end
         break
       end
     end

@@ -43,7 +43,7 @@ describe("obb.bump world", function()
     assert.equal(2, w:countItems())
     local items, len = w:getItems()
     assert.equal(2, len)
-    assert.same({ tostring(a), tostring(b) }, sorted(items, len))
+    assert.same(sorted({ a, b }, 2), sorted(items, len))
     w:update(a, 1, 2) -- w and h stay
     assert.same({ 1, 2, 30, 40 }, { w:getRect(a) })
     w:update(a, 3, 4, 5, 6)

@@ -22,6 +22,7 @@
 */
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,6 +81,7 @@ typedef struct mover {
                     ** axis-aligned wall ends exactly at the goal's
                     ** coordinate along it, as bump's does) */
   double r[3];      /* dest - pos */
+  double primal[3]; /* the move's direction: the goal's, or a bounce's */
   double planes[MAX_PLANES][3];
   int nplanes;
   met *met;
@@ -120,10 +122,19 @@ static const double *center_of(int dim, const void *b) {
   return dim == 2 ? ((const obb2 *)b)->c : ((const obb3 *)b)->c;
 }
 
-/* The axes, and, when the two overlap (as obbN_intersects decides), the
-** penetration normal and depth (*pen = 1). */
-static void pair_axes(mover *m, const void *other, axes *x, double n[3],
-                      double *depth, int *pen) {
+/* Whether |s| < r - band on every axis: the pair overlaps by more than the
+** band. */
+static int deeper(const double *s, const double *r, int n, double band) {
+  int k;
+  for (k = 0; k < n; k++)
+    if (!(fabs(s[k]) < r[k] - band)) return 0;
+  return 1;
+}
+
+/* The axes, and, when the two overlap by more than band, the penetration
+** normal and depth (*over = 1; found as obbN_penetration finds them). */
+static void pair_axes(mover *m, const void *other, double band, axes *x,
+                      double n[3], double *depth, int *over) {
   int k, q;
   n[2] = 0;
   if (m->dim == 2) {
@@ -137,7 +148,8 @@ static void pair_axes(mover *m, const void *other, axes *x, double n[3],
       x->s[k] = a.s[k];
       x->r[k] = a.r[k];
     }
-    *pen = obb2_sat_min(&m->item.b2, (const obb2 *)other, &a, n, depth) >= 0;
+    *over = deeper(a.s, a.r, 4, band) &&
+            obb2_sat_min(&m->item.b2, (const obb2 *)other, &a, n, depth) >= 0;
   } else {
     obb_axes3 a;
     obb3_sat_axes(&m->item.b3, (const obb3 *)other, &a);
@@ -147,7 +159,8 @@ static void pair_axes(mover *m, const void *other, axes *x, double n[3],
       x->s[k] = a.s[k];
       x->r[k] = a.r[k];
     }
-    *pen = obb3_sat_min(&m->item.b3, (const obb3 *)other, &a, n, depth) >= 0;
+    *over = deeper(a.s, a.r, a.n, band) &&
+            obb3_sat_min(&m->item.b3, (const obb3 *)other, &a, n, depth) >= 0;
   }
 }
 
@@ -185,17 +198,15 @@ static void corner_normals(const axes *x, const double *v, double band,
 static int classify(mover *m, const void *other, cand *c) {
   axes x;
   double end[3], band, v[15], tb, t0, out, err, depth = 0;
-  int k, kb, k0, pen, over = 1, q;
+  int k, kb, k0, over, q;
   const double *oc = center_of(m->dim, other);
-  pair_axes(m, other, &x, c->n, &depth, &pen);
   for (q = 0; q < 3; q++) end[q] = m->pos[q] + m->r[q];
   band = fmax(band_at(m, m->pos, other), band_at(m, end, other));
+  pair_axes(m, other, band, &x, c->n, &depth, &over);
   c->dist = 0;
   for (q = 0; q < m->dim; q++)
     c->dist += (oc[q] - m->pos[q]) * (oc[q] - m->pos[q]);
-  for (k = 0; k < x.n && over; k++)
-    if (!(fabs(x.s[k]) < x.r[k] - band)) over = 0;
-  if (over && pen) {
+  if (over) {
     c->kind = OVERLAP;
     c->t = 0;
     c->tie = 0;
@@ -314,7 +325,10 @@ static void stop(mover *m) {
 }
 
 /* The remainder less its part into the planes: first against each plane
-** alone, then (3D) along the crease of each pair; else nothing remains. */
+** alone, then (3D) along the crease of each pair; else nothing remains.
+** Nor does anything when what would remain turns back against the move's
+** own direction (Quake's rule: an item wedged into a corner stops rather
+** than creeping back out of it). */
 static void clip(mover *m) {
   double v[3], d[3], k;
   int i, j, q;
@@ -323,7 +337,7 @@ static void clip(mover *m) {
     k = dot3(m->r, m->planes[i]);
     if (k >= 0) continue;
     for (q = 0; q < 3; q++) v[q] = m->r[q] - k * m->planes[i][q];
-    if (free_of(m, v)) {
+    if (free_of(m, v) && dot3(v, m->primal) > 0) {
       for (q = 0; q < m->dim; q++) m->dest[q] -= k * m->planes[i][q];
       aim(m);
       return;
@@ -336,7 +350,7 @@ static void clip(mover *m) {
         if (!obb_normalize3(d)) continue;
         k = dot3(m->r, d);
         for (q = 0; q < 3; q++) v[q] = k * d[q];
-        if (free_of(m, v)) {
+        if (free_of(m, v) && dot3(v, m->primal) > 0) {
           for (q = 0; q < 3; q++) m->dest[q] = m->pos[q] + v[q];
           aim(m);
           return;
@@ -517,6 +531,7 @@ static int meet_blockers(mover *m, int *i) {
     if (k < 0) {
       for (q = 0; q < m->dim; q++) m->dest[q] -= k * bounce[q];
       aim(m);
+      memcpy(m->primal, m->r, sizeof m->primal);
     }
   }
   clip(m);
@@ -573,7 +588,10 @@ static int start(mover *m, obb_world *w, int id, obb_move_filter_fn filter,
                  void *ctx) {
   const void *box = obb_world_box(w, id);
   int q;
-  memset(m, 0, sizeof *m);
+  /* every field but the planes' (nplanes says how many are set): a move
+  ** is called per item and frame */
+  memset(m, 0, offsetof(mover, planes));
+  memset(&m->nplanes, 0, sizeof *m - offsetof(mover, nplanes));
   if (box == NULL) return 0;
   m->w = w;
   m->dim = obb_world_dim(w);
@@ -616,6 +634,7 @@ int obb_world_move(obb_world *w, int id, const double *goal,
   memcpy(from, m.pos, sizeof from);
   for (q = 0; q < m.dim; q++) m.dest[q] = goal[q];
   aim(&m);
+  memcpy(m.primal, m.r, sizeof m.primal);
   if (!obb_all_finite(m.r, 3)) { /* goal - start overflows */
     for (q = 0; q < m.dim; q++) actual[q] = from[q];
     return -3;
