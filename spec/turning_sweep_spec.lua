@@ -129,8 +129,12 @@ local function depth_at(m, s)
   return r[1] and r[#r] or 0, C.scale(pa, pb)
 end
 
--- Checks one pair against the reference; tallies into stats.
-local function check(m, stats, what)
+-- Checks one pair against the reference; tallies into stats. A contact
+-- found before the reference's is a brief one the sampling stepped over
+-- (checked by intersects at t); otherwise t and the reference's bisection
+-- agree within tol (the time the boxes take to close a band's gap: tiny,
+-- but longer for boxes that come together tangentially).
+local function check(m, stats, what, tol)
   local got = sweep(m)
   local ref_t, ref_s = reference(m)
   local where = what .. " #" .. stats.n
@@ -156,7 +160,14 @@ local function check(m, stats, what)
       assert(d <= 1e-9 * s, where .. ": t = " .. string.format("%.17g", got.t) ..
         " is later than a sampled contact at " .. ref_s)
     end
-    if got.t < ref_t - 1e-6 then stats.earlier = stats.earlier + 1 end
+    if got.t < ref_t - tol then
+      stats.earlier = stats.earlier + 1
+    else
+      assert(got.t <= ref_t + tol, where .. ": t = " ..
+        string.format("%.17g", got.t) .. ", the reference bisects to " ..
+        string.format("%.17g", ref_t))
+      stats.dev = math.max(stats.dev, math.abs(got.t - ref_t))
+    end
   else
     stats.unsampled = stats.unsampled + 1 -- a brief contact between samples
   end
@@ -164,7 +175,8 @@ local function check(m, stats, what)
 end
 
 local function new_stats()
-  return { n = 0, hit = 0, none = 0, limit = 0, earlier = 0, unsampled = 0 }
+  return { n = 0, hit = 0, none = 0, limit = 0, earlier = 0, unsampled = 0,
+    dev = 0 }
 end
 
 -- ---- random scenes ----------------------------------------------------------
@@ -216,8 +228,9 @@ local function count(n) return LIGHT and math.max(20, math.floor(n / 10)) or n e
 
 local function report(what, st)
   print(string.format("  %s: %d pairs, %d hits, %d none, %d limit, %d found" ..
-    " earlier than the sampled reference, %d between samples", what, st.n,
-    st.hit, st.none, st.limit, st.earlier, st.unsampled))
+    " earlier than the sampled reference, %d between samples, others within" ..
+    " %.2g of its bisection", what, st.n, st.hit, st.none, st.limit,
+    st.earlier, st.unsampled, st.dev))
 end
 
 local ZERO3 = { 0, 0, 0 }
@@ -351,7 +364,7 @@ describe("turning sweep against the sampled reference", function()
         local kind = 1 + (i % #TURN_KINDS)
         local wb = r.uniform() < 0.3 and zero or turn(r, dim, kind)
         check(motion(a, b, vec(r, dim, -6, 6), vec(r, dim, -6, 6),
-          turn(r, dim, kind), wb), st, "random")
+          turn(r, dim, kind), wb), st, "random", 1e-9)
       end
       report(dim .. "D random", st)
       assert.are.equal(0, st.limit)
@@ -364,7 +377,7 @@ describe("turning sweep against the sampled reference", function()
         local a, b = random_box(r, dim, 1.5, 0.05, 1.2), random_box(r, dim, 1.5, 0.05, 1.2)
         local still = dim == 2 and { 0, 0 } or ZERO3
         check(motion(a, b, still, still, turn(r, dim, 5),
-          r.uniform() < 0.5 and zero or turn(r, dim)), st, "spin")
+          r.uniform() < 0.5 and zero or turn(r, dim)), st, "spin", 1e-9)
       end
       report(dim .. "D spinning", st)
       assert.are.equal(0, st.limit)
@@ -391,7 +404,7 @@ describe("turning sweep against the sampled reference", function()
         local small = dim == 2 and obb.new2(c[1], c[2], e, e, r.range(-PI, PI))
           or obb.new3(c[1], c[2], c[3], e, e, e, r.quat())
         local m = motion(bar, small, vec(r, dim, -0.3, 0.3), vec(r, dim, -0.3, 0.3), w, zero)
-        local got = check(m, st, "bar")
+        local got = check(m, st, "bar", 1e-9)
         if got and not got.limit and not touching(m, 0) and not touching(m, 1) then
           through = through + 1
         end
@@ -417,7 +430,7 @@ describe("turning sweep against the sampled reference", function()
           if r.uniform() < 0.7 then a = thin(a) end
           if r.uniform() < 0.5 then b = thin(b) end
           check(motion(a, b, vec(r, dim, -5, 5), vec(r, dim, -5, 5), turn(r, dim),
-            turn(r, dim)), st, "degenerate")
+            turn(r, dim)), st, "degenerate", 1e-6)
         else -- b slides past a's face at a small gap while turning a little
           local gap = 10 ^ -r.range(1, 9)
           local ea, eb = r.range(0.3, 1.5), r.range(0.1, 0.5)
@@ -431,7 +444,7 @@ describe("turning sweep against the sampled reference", function()
           local w = r.range(-0.02, 0.02)
           check(motion(a, b, dim == 2 and { 0, 0 } or ZERO3,
             dim == 2 and { 8, 0 } or { 8, 0, 0 }, dim == 2 and 0 or ZERO3,
-            dim == 2 and w or { 0, 0, w }), st, "graze")
+            dim == 2 and w or { 0, 0, w }), st, "graze", 1e-6)
         end
       end
       report(dim .. "D grazing and degenerate", st)
@@ -486,7 +499,7 @@ describe("turning sweep: invariances", function()
           compared = compared + 1
         end
       end
-      assert.is_true(compared > count(1500) / 10)
+      assert.is_true(compared > count(1500) / 25)
     end)
 
     it(dim .. "D: restarting the step at an earlier time", function()
@@ -513,7 +526,7 @@ describe("turning sweep: invariances", function()
           compared = compared + 1
         end
       end
-      assert.is_true(compared > count(1500) / 10)
+      assert.is_true(compared > count(1500) / 25)
     end)
   end
 end)

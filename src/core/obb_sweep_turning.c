@@ -8,28 +8,35 @@
 ** in 3D: R(s) = rot(s * r) * R(0).
 **
 ** The method is conservative advancement. At a time s the two boxes are
-** posed; their separating-axis gaps are measured, and the axis n with the
-** largest gap G (a lower bound of the exact distance, equal to it at the
-** usual first contacts: a corner on a face, an edge across an edge) gives a
-** certificate: the gap along the FIXED direction n,
-**   gap(h) = min over b of n.q - max over a of n.p   at time s + h,
-** is bounded below for all h >= 0 by two functions of h, each exact in real
-** arithmetic for every point of both boxes:
-**   - first order: gap(0) - h * mu, with mu = n.(va - vb) + |n x wa| rho_a
-**     + |n x wb| rho_b, rho the length of a box's half-extent vector: no
-**     point of a box moves along n faster than its center plus its turn
-**     times its radius;
-**   - second order: the supports of the boxes turned to first order (axes
-**     u + h * (w x u), whose support along n is exact to compute), minus
-**     h^2/2 * |w| |n x w| rho per box, the most a point on a circle of
-**     radius rho can leave its tangent line while turning by h * |w|.
-** The second is concave in h, so it stays above a level on [0, h] as soon as
-** it is above it at h: a step is certified by evaluating it at the step's
-** end. The step taken is the longer of the two, found by chords from the
-** left (below the root of a concave function) and Newton from the right.
-** It is exact to first order, so near a contact the steps converge as
-** Newton's method does, and a box sliding by at a small distance is passed
-** in a few steps rather than crawled past.
+** posed and their separating-axis gaps measured; the axis n with the
+** largest gap G (a lower bound of their exact distance, equal to it at the
+** usual first contacts: a corner on a face, an edge across an edge) gives
+** certificates. Any unit direction n separates the boxes at time s + h as
+** long as
+**   gap(h) = min over b of n.q - max over a of n.p   (at time s + h)
+** is positive, and gap(h) is bounded below, for every point of both boxes
+** and in real arithmetic, by:
+**   - first order, n fixed in the world: gap(0) - h * mu, with
+**     mu = n.(va - vb) + |n x wa| rho_a + |n x wb| rho_b, rho the length of
+**     a box's half-extent vector: no point of a box moves along n faster
+**     than its center plus its turn times its radius;
+**   - second order, n fixed in the world or in the frame of the box whose
+**     face it is (then that box's support along n does not change): the
+**     boxes turned to first order relative to the frame (axes
+**     u + h * (w x u), whose support along n is exact to compute) and the
+**     centers' offset as the frame sees it, minus h^2/2 times a bound on
+**     the second derivatives (a point on a circle of radius rho leaves its
+**     tangent by at most h^2/2 |w|^2 rho);
+**   - second order, for an edge-edge axis in 3D, n following the two
+**     edges as they turn (cert3_edge): neither box's support leaves its
+**     edge, so the bound is exact to first order at an edge-edge contact.
+** The second-order bounds are concave in h, so each stays above a level on
+** [0, h] as soon as it is above it at h: a step is certified by evaluating
+** the bound at the step's end. The step taken is the longest any of them
+** certifies, found from the quadratic model's root (an upper bound), chords
+** from the left and Newton from the right. Being exact to first order,
+** they make the steps converge as Newton's method does near a contact, and
+** pass a box sliding by at a small distance in a few steps.
 **
 ** Every step keeps the gap along n above a stand-off of 3/8 of the pair's
 ** touching band (obb_touch.h) plus a bound on the rounding of the
@@ -547,14 +554,16 @@ static int cert3_edge(gapfn *f, const obb3 *A, const obb3 *B,
     int skip = q ? j : i;
     obb_cross3(n, w->r, c); /* n . (w x u) = u . (n x w) */
     for (k = 0; k < 3; k++) {
+      /* (the edge's own term too: n is the axis as computed, a few ulps
+      ** off the exact cross product it stands for) */
+      f->err0 += ERR * X->e[k];
+      f->err1 += ERR * X->e[k] * (N1 + w->len);
       if (k == skip) continue; /* n . u stays 0 along the edge */
       f->e[f->nt] = X->e[k];
       f->al[f->nt] = obb_dot3(n, X->u[k]);
       f->be[f->nt] = obb_dot3(np, X->u[k]) + obb_dot3(c, X->u[k]);
       f->nt++;
       f->K += X->e[k] * kk;
-      f->err0 += ERR * X->e[k];
-      f->err1 += ERR * X->e[k] * (N1 + w->len);
     }
   }
   cert_end(f);
