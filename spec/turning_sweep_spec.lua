@@ -14,8 +14,9 @@
 --   - not late: t is not after the first sample that touches (unless the
 --     boxes there only touch within the band, where exact contact is still
 --     to come);
---   - nothing invented: `intersects` holds for the boxes posed at t, the
---     normal is a unit vector.
+--   - nothing invented: `intersects` holds for the boxes posed at t (both
+--     built with obb.new2 / obb.new3 and moved the way a game moves them,
+--     clone():translate():rotate()), the normal is a unit vector.
 local obb = require "obb"
 local H = require "spec.helpers"
 local C = require "spec.collide_helpers"
@@ -66,6 +67,23 @@ end
 
 local function touching(m, s)
   return pose(m.a, m.va, m.wa, s):intersects(pose(m.b, m.vb, m.wb, s))
+end
+
+-- The box moved to time s the way a game moves it: translate, then rotate
+-- by s * w (2D) or by the quaternion of s * r (3D).
+local function moved(box, v, w, s)
+  local d = {}
+  for k = 1, #v do d[k] = v[k] * s end
+  local b = box:clone():translate(unpack(d))
+  if type(w) == "number" then return b:rotate(w * s) end
+  local len = norm(w)
+  if len == 0 then return b end
+  return b:rotate(unpack(H.quat_axis_angle(w[1] / len, w[2] / len,
+    w[3] / len, s * len)))
+end
+
+local function touching_moved(m, s)
+  return moved(m.a, m.va, m.wa, s):intersects(moved(m.b, m.vb, m.wb, s))
 end
 
 -- Whether the centers at time s are close enough for the boxes to meet.
@@ -152,7 +170,7 @@ local function check(m, stats, what, tol)
     return got
   end
   stats.hit = stats.hit + 1
-  assert(touching(m, got.t),
+  assert(touching(m, got.t) and touching_moved(m, got.t),
     where .. ": intersects is false at t = " .. string.format("%.17g", got.t))
   if ref_s then
     if got.t > ref_s then -- allowed only where the first sample merely grazes
