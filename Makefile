@@ -311,7 +311,8 @@ check-builds: $(HEADERS) | $(BUILD)
 
 # ---- benchmarks (not tests) --------------------------------------------------
 #   make bench        prints one table, every row measured in this run: the C
-#                     core's pair tests (bench/core_bench.c), the pair test
+#                     core's pair tests and sweeps, turning and not
+#                     (bench/core_bench.c), the pair test
 #                     from Lua against an empty C function (bench/emptyc.c)
 #                     and a pure-Lua test, memory per box, then the worlds
 #                     (bench/world.lua) and world:move (bench/move.lua;

@@ -44,6 +44,7 @@ build = {
             "src/core/obb_prims.c",
             "src/core/obb_ray.c",
             "src/core/obb_sweep.c",
+            "src/core/obb_sweep_turning.c",
             "src/core/obb_tightfit2.c",
             "src/core/obb_tightfit3.c",
             "src/core/obb_tree.c",

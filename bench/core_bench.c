@@ -19,6 +19,16 @@
 ** through, as the Lua binding calls the core: nothing is inlined into the
 ** timing loop, for obb's functions or the references.
 **
+** Then the sweeps: obbN_sweep_turning (boxes that move and turn) against
+** obbN_sweep (the same pairs moving without turning) on two scenes of
+** 100,000 pairs (a tenth of the pairs asked for): random pairs (centers
+** within 4 of the origin, half extents 0.05 to 2, displacements up to 6 per
+** coordinate, turns up to a quarter turn per step), and a racing scene (a
+** car of 4 by 2 driving 2 to 8 units a step and steering up to 0.15 rad,
+** against a thin barrier, 0.1 thick and 2 to 12 long, turned at random
+** within 10 of it); and, beyond the targets, the random pairs spinning pi
+** to 6 pi a step. The notes count hits and "limit" answers.
+**
 ** Last, the sine and cosine that 2D boxes are built from: obb_sincos
 ** (src/core/obb_trig.c) against libm's sin and cos of the same angle (which gcc
 ** merges into one sincos call), over as many random angles in [-8, 8] as
@@ -291,6 +301,222 @@ static double time3(test3_fn f, const obb3 *pool, const pairs *p, int runs,
   return median(xs, runs);
 }
 
+
+/* ---- sweeps ----------------------------------------------------------- */
+
+typedef struct case2 {
+  obb2 a, b;
+  double va[2], vb[2], wa, wb;
+} case2;
+
+typedef struct case3 {
+  obb3 a, b;
+  double va[3], vb[3], ra[3], rb[3];
+} case3;
+
+typedef int (*sweep2_fn)(const case2 *, double *, double *);
+typedef int (*sweep3_fn)(const case3 *, double *, double *);
+
+static int trans2(const case2 *c, double *t, double *n) {
+  return obb2_sweep(&c->a, &c->b, c->va, c->vb, t, n);
+}
+static int turn2(const case2 *c, double *t, double *n) {
+  return obb2_sweep_turning(&c->a, &c->b, c->va, c->vb, c->wa, c->wb, t, n);
+}
+static int trans3(const case3 *c, double *t, double *n) {
+  return obb3_sweep(&c->a, &c->b, c->va, c->vb, t, n);
+}
+static int turn3(const case3 *c, double *t, double *n) {
+  return obb3_sweep_turning(&c->a, &c->b, c->va, c->vb, c->ra, c->rb, t, n);
+}
+
+static void random_axis(unsigned long long *s, double k[3]) {
+  double l;
+  do {
+    k[0] = uniform(s, -1, 1); k[1] = uniform(s, -1, 1); k[2] = uniform(s, -1, 1);
+    l = sqrt(k[0] * k[0] + k[1] * k[1] + k[2] * k[2]);
+  } while (l < 0.1 || l > 1);
+  k[0] /= l; k[1] /= l; k[2] /= l;
+}
+
+static void random_box2(unsigned long long *s, obb2 *b) {
+  double c[2], e[2];
+  c[0] = uniform(s, -4, 4); c[1] = uniform(s, -4, 4);
+  e[0] = uniform(s, 0.05, 2); e[1] = uniform(s, 0.05, 2);
+  obb2_init(b, c, e, uniform(s, -3.14159265, 3.14159265));
+}
+
+static void random_box3(unsigned long long *s, obb3 *b) {
+  double c[3], e[3], q[4];
+  int k;
+  for (k = 0; k < 3; k++) {
+    c[k] = uniform(s, -4, 4);
+    e[k] = uniform(s, 0.05, 2);
+  }
+  do {
+    for (k = 0; k < 4; k++) q[k] = uniform(s, -1, 1);
+  } while (obb3_init(b, c, e, q) != OBB_OK);
+}
+
+#define QUARTER 1.5707963267948966
+#define PI_ 3.14159265358979323846
+
+/* A turn of lo to hi radians, either way. */
+static double turn_of(unsigned long long *s, double lo, double hi) {
+  double w = uniform(s, lo, hi);
+  return rnd(s) < 0.5 ? -w : w;
+}
+
+static void random_cases2(case2 *c, long n, double lo, double hi,
+                          unsigned long long *s) {
+  long i;
+  for (i = 0; i < n; i++) {
+    random_box2(s, &c[i].a);
+    random_box2(s, &c[i].b);
+    c[i].va[0] = uniform(s, -6, 6); c[i].va[1] = uniform(s, -6, 6);
+    c[i].vb[0] = uniform(s, -6, 6); c[i].vb[1] = uniform(s, -6, 6);
+    c[i].wa = turn_of(s, lo, hi);
+    c[i].wb = turn_of(s, lo, hi);
+  }
+}
+
+static void random_cases3(case3 *c, long n, double lo, double hi,
+                          unsigned long long *s) {
+  long i;
+  int k;
+  for (i = 0; i < n; i++) {
+    double ka[3], kb[3], wa, wb;
+    random_box3(s, &c[i].a);
+    random_box3(s, &c[i].b);
+    random_axis(s, ka);
+    random_axis(s, kb);
+    wa = turn_of(s, lo, hi);
+    wb = turn_of(s, lo, hi);
+    for (k = 0; k < 3; k++) {
+      c[i].va[k] = uniform(s, -6, 6);
+      c[i].vb[k] = uniform(s, -6, 6);
+      c[i].ra[k] = ka[k] * wa;
+      c[i].rb[k] = kb[k] * wb;
+    }
+  }
+}
+
+/* A car (a) at the origin heading th, a barrier (b) within 10 of it. */
+static void racing_cases2(case2 *c, long n, unsigned long long *s) {
+  long i;
+  for (i = 0; i < n; i++) {
+    double ca[2] = {0, 0}, ea[2] = {2, 1}, cb[2], eb[2], th, v;
+    th = uniform(s, -3.14159265, 3.14159265);
+    v = uniform(s, 2, 8);
+    obb2_init(&c[i].a, ca, ea, th);
+    c[i].va[0] = v * cos(th); c[i].va[1] = v * sin(th);
+    c[i].wa = uniform(s, -0.15, 0.15);
+    cb[0] = uniform(s, -10, 10); cb[1] = uniform(s, -10, 10);
+    eb[0] = uniform(s, 1, 6); eb[1] = 0.05;
+    obb2_init(&c[i].b, cb, eb, uniform(s, -3.14159265, 3.14159265));
+    c[i].vb[0] = c[i].vb[1] = 0;
+    c[i].wb = 0;
+  }
+}
+
+static void racing_cases3(case3 *c, long n, unsigned long long *s) {
+  long i;
+  int k;
+  for (i = 0; i < n; i++) {
+    double ca[3] = {0, 0, 0.7}, ea[3] = {2, 1, 0.7}, cb[3], eb[3], q[4];
+    double th = uniform(s, -3.14159265, 3.14159265), v = uniform(s, 2, 8), ph;
+    q[0] = q[1] = 0; q[2] = sin(th / 2); q[3] = cos(th / 2);
+    obb3_init(&c[i].a, ca, ea, q);
+    c[i].va[0] = v * cos(th); c[i].va[1] = v * sin(th); c[i].va[2] = 0;
+    c[i].ra[0] = c[i].ra[1] = 0;
+    c[i].ra[2] = uniform(s, -0.15, 0.15);
+    cb[0] = uniform(s, -10, 10); cb[1] = uniform(s, -10, 10); cb[2] = 1;
+    eb[0] = uniform(s, 1, 6); eb[1] = 0.05; eb[2] = 1;
+    ph = uniform(s, -3.14159265, 3.14159265);
+    q[2] = sin(ph / 2); q[3] = cos(ph / 2);
+    obb3_init(&c[i].b, cb, eb, q);
+    for (k = 0; k < 3; k++) c[i].vb[k] = c[i].rb[k] = 0;
+  }
+}
+
+/* Median seconds per sweep; counts[r] how many answered r (0, 1, 2). */
+static double time_sweeps2(sweep2_fn f, const case2 *c, long n, int runs,
+                           long counts[3]) {
+  sweep2_fn volatile vf = f;
+  double xs[MAX_RUNS], t, nn[2];
+  long i;
+  int r;
+  counts[0] = counts[1] = counts[2] = 0;
+  for (i = 0; i < n; i++) counts[vf(&c[i], &t, nn)]++;
+  for (r = 0; r < runs; r++) {
+    double t0 = cpu_seconds();
+    for (i = 0; i < n; i++) vf(&c[i], &t, nn);
+    xs[r] = (cpu_seconds() - t0) / (double)n;
+  }
+  return median(xs, runs);
+}
+
+static double time_sweeps3(sweep3_fn f, const case3 *c, long n, int runs,
+                           long counts[3]) {
+  sweep3_fn volatile vf = f;
+  double xs[MAX_RUNS], t, nn[3];
+  long i;
+  int r;
+  counts[0] = counts[1] = counts[2] = 0;
+  for (i = 0; i < n; i++) counts[vf(&c[i], &t, nn)]++;
+  for (r = 0; r < runs; r++) {
+    double t0 = cpu_seconds();
+    for (i = 0; i < n; i++) vf(&c[i], &t, nn);
+    xs[r] = (cpu_seconds() - t0) / (double)n;
+  }
+  return median(xs, runs);
+}
+
+static void sweep_rows(long n, int runs, unsigned long long *s) {
+  case2 *c2 = malloc((size_t)n * sizeof *c2);
+  case3 *c3 = malloc((size_t)n * sizeof *c3);
+  const char *scene[3] = {"random pairs", "racing scene",
+                          "spinning pi to 6 pi"};
+  int sc;
+  if (c2 == NULL || c3 == NULL) {
+    fprintf(stderr, "core_bench: out of memory\n");
+    exit(1);
+  }
+  printf("section\tC core: turning sweeps against the same pairs not turning, "
+         "%ld pairs per scene, median of %d runs\n", n, runs);
+  for (sc = 0; sc < 3; sc++) {
+    long k2[3], k2t[3], k3[3], k3t[3];
+    double t2, t2t, t3, t3t;
+    if (sc == 0) {
+      random_cases2(c2, n, 0, QUARTER, s);
+      random_cases3(c3, n, 0, QUARTER, s);
+    } else if (sc == 1) {
+      racing_cases2(c2, n, s);
+      racing_cases3(c3, n, s);
+    } else {
+      random_cases2(c2, n, PI_, 6 * PI_, s);
+      random_cases3(c3, n, PI_, 6 * PI_, s);
+    }
+    t2 = time_sweeps2(trans2, c2, n, runs, k2);
+    t2t = time_sweeps2(turn2, c2, n, runs, k2t);
+    t3 = time_sweeps3(trans3, c3, n, runs, k3);
+    t3t = time_sweeps3(turn3, c3, n, runs, k3t);
+    printf("row\tobb2_sweep_turning, %s\t%.6g\tobb2_sweep, not turning\t%.6g\n",
+           scene[sc], t2t, t2);
+    printf("row\tobb3_sweep_turning, %s\t%.6g\tobb3_sweep, not turning\t%.6g\n",
+           scene[sc], t3t, t3);
+    printf("note\t%s: turning / translational time %.1fx (2D), %.1fx (3D); "
+           "hits %.1f%% (2D), %.1f%% (3D) turning, %.1f%%, %.1f%% not; "
+           "\"limit\" %ld of %ld (2D), %ld of %ld (3D)\n",
+           scene[sc], t2t / t2, t3t / t3, 100.0 * (double)k2t[1] / (double)n,
+           100.0 * (double)k3t[1] / (double)n,
+           100.0 * (double)k2[1] / (double)n, 100.0 * (double)k3[1] / (double)n,
+           k2t[2], n, k3t[2], n);
+  }
+  free(c2);
+  free(c3);
+}
+
 /* ---- sine and cosine -------------------------------------------------- */
 
 static void libm_sincos(double a, double *s, double *c) {
@@ -395,6 +621,8 @@ int main(int argc, char **argv) {
          p.n);
   printf("row\tloop and call alone, 3D (floor)\t%.6g\n",
          time3(floor3, pool3, &p, runs, &ref_hits));
+
+  sweep_rows(p.n / 10 > 0 ? p.n / 10 : 1, runs, &s);
 
   {
     double *angles = malloc((size_t)p.n * sizeof *angles);

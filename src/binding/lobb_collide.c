@@ -66,22 +66,42 @@ static int box_contacts(lua_State *L, int dim) {
                        dim == 2 ? OBB2_MAX_CONTACTS : OBB3_MAX_CONTACTS);
 }
 
-/* a:sweep(b, vax, vay, vbx, vby) -> t, nx, ny | nil, and
-** a:sweep(b, vax, vay, vaz, vbx, vby, vbz) -> t, nx, ny, nz | nil */
+/* a:sweep(b, vax, vay, vbx, vby [, wa, wb]) -> t, nx, ny | nil, and
+** a:sweep(b, vax, vay, vaz, vbx, vby, vbz [, rax, ray, raz, rbx, rby, rbz])
+** -> t, nx, ny, nz | nil. With turns, an undecided sweep answers
+** t_safe, nx, ny[, nz], "limit". The turns come all or none: a lone extra
+** number is refused as an extra argument, as the translational form
+** always refused it. */
 static int box_sweep(lua_State *L, int dim) {
   void *a = lobb_checkbox(L, 1, dim), *b = lobb_checkbox(L, 2, dim);
-  double va[3], vb[3], r[4];
-  int hit;
+  double va[3], vb[3], ra[3], rb[3], r[4];
+  int hit, moves = 2 + 2 * dim;
   lobb_checkvec(L, 3, dim, va);
   lobb_checkvec(L, 3 + dim, dim, vb);
-  lobb_checknargs(L, 2 + 2 * dim);
-  hit = dim == 2 ? obb2_sweep((obb2 *)a, (obb2 *)b, va, vb, &r[0], r + 1)
-                 : obb3_sweep((obb3 *)a, (obb3 *)b, va, vb, &r[0], r + 1);
-  if (!hit) {
+  if (lua_gettop(L) <= moves + 1) {
+    lobb_checknargs(L, moves);
+    hit = dim == 2 ? obb2_sweep((obb2 *)a, (obb2 *)b, va, vb, &r[0], r + 1)
+                   : obb3_sweep((obb3 *)a, (obb3 *)b, va, vb, &r[0], r + 1);
+  } else {
+    int turns = dim == 2 ? 1 : 3;
+    lobb_checkvec(L, moves + 1, turns, ra);
+    lobb_checkvec(L, moves + 1 + turns, turns, rb);
+    lobb_checknargs(L, moves + 2 * turns);
+    hit = dim == 2 ? obb2_sweep_turning((obb2 *)a, (obb2 *)b, va, vb, ra[0],
+                                        rb[0], &r[0], r + 1)
+                   : obb3_sweep_turning((obb3 *)a, (obb3 *)b, va, vb, ra, rb,
+                                        &r[0], r + 1);
+  }
+  if (hit == OBB_SWEEP_NONE) {
     lua_pushnil(L);
     return 1;
   }
-  return lobb_pushnumbers(L, r, dim + 1);
+  lobb_pushnumbers(L, r, dim + 1);
+  if (hit == OBB_SWEEP_LIMIT) {
+    lua_pushliteral(L, "limit");
+    return dim + 2;
+  }
+  return dim + 1;
 }
 
 LOBB_TWINS(penetration)
