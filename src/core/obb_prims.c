@@ -25,6 +25,7 @@ int obb3_classify(const obb3 *a, const obb3 *b) {
 ** scaled (obb_len3). */
 static int within(double x, double y, double z, double r) {
   double s = x * x + y * y + z * z, rr = r * r;
+  if (!(r > 0.0)) return 0; /* a point outside: exactly contains */
   if (s > 1e-290 && s < 1e290 && rr > 1e-290 && rr < 1e290) return s <= rr;
   return obb_len3(x, y, z) <= r;
 }
