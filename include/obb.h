@@ -236,8 +236,8 @@ OBB_API double obb3_signed_distance(const obb3 *b, const double p[3]);
 ** if b contains it, else the middle of the first edge (a's edges, then
 ** b's) that crosses the other box, else (boxes that touch only within the
 ** band) the midpoint of the closest points. pa and pb are always written
-** and are points of a and b (up to rounding); past the range of "Outputs"
-** the distance may be +inf. */
+** (past the range of "Outputs": unspecified numbers, the distance maybe
+** +inf, the points maybe infinite or NaN). */
 OBB_API double obb2_distance(const obb2 *a, const obb2 *b, double pa[2],
                      double pb[2]);
 OBB_API double obb3_distance(const obb3 *a, const obb3 *b, double pa[3],
