@@ -381,3 +381,23 @@ describe("circles and spheres of radius 0 (found by the core fuzzer)", function(
     assert.is_true(b3:intersects_sphere(0, 0, 0, 7.2e-310))
   end)
 end)
+
+describe("world pairs of boxes of subnormal size (found by the core fuzzer)", function()
+  it("are found, as intersects finds them", function()
+    -- the grid's finest cells were 2^-1080 wide: their scale, 2^1080,
+    -- overflowed, and such boxes fell in no cell
+    local a = obb.new2(0, 4.9406564584124654e-324, 3.8195924237374902e-313, 0)
+    local b = obb.new2(5.3049894774131808e-315, 0, 0, 0)
+    assert.is_true(a:intersects(b))
+    local w, out = obb.world2(), {}
+    w:add("a", a)
+    w:add("b", b)
+    assert.equal(1, w:pairs(out))
+    local w3 = obb.world3()
+    w3:add("a", obb.new3(0, 0, 4.9406564584124654e-324, 3.8195924237374902e-313, 0, 0))
+    w3:add("b", obb.new3(5.3049894774131808e-315, 0, 0, 0, 0, 0))
+    assert.equal(1, w3:pairs(out))
+    w:close()
+    w3:close()
+  end)
+end)
