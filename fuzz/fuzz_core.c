@@ -22,7 +22,19 @@
 **   - a fitted box contains every point exactly;
 **   - transform either fails leaving the box unchanged or encloses the
 **     image of every corner;
-**   - no NaN or infinity comes out for inputs of moderate size.
+**   - no NaN or infinity comes out for inputs of moderate size;
+**   - every output of every core function (obb.h, obb_world.h) is written
+**     on every call, for every finite input up to DBL_MAX: outputs are
+**     filled with a sentinel (a NaN whose bits no arithmetic makes) before
+**     each call and none may remain; pointers the function must leave
+**     alone (a failed constructor, transform, merge) are compared whole.
+**     Built with MemorySanitizer (`make fuzz-core-msan`), every output is
+**     also read in a branch here, so one computed from uninitialised
+**     memory inside the core (which a sentinel cannot see) is reported;
+**   - the queries keep their documented promises (a point that contains
+**     accepts is its own closest point, signed distance <= 0 exactly
+**     inside, penetration, contacts and a still sweep exactly when
+**     intersects, a merge contains both boxes, ...).
 ** A broken rule calls abort(), which libFuzzer reports as a crash.
 */
 #include <float.h>
@@ -33,6 +45,7 @@
 #include <string.h>
 
 #include "obb.h"
+#include "obb_world.h"
 
 /* The rounding of the tests themselves, relative to the configuration's
 ** size (center distance plus all half extents): within this of the band's
@@ -88,6 +101,34 @@ static double number(reader *r) {
 static void fail(const char *what, int line) {
   fprintf(stderr, "fuzz_core: broken rule at line %d: %s\n", line, what);
   abort();
+}
+
+/* ---- every output written -------------------------------------------- */
+
+/* A signalling NaN with a payload no arithmetic produces (operations on
+** finite numbers give the default quiet NaN at most). */
+#define SENTINEL_BITS 0x7FF4B0B0DEADBEEFULL
+
+static void fill(double *v, int n) {
+  uint64_t bits = SENTINEL_BITS;
+  int i;
+  for (i = 0; i < n; i++) memcpy(v + i, &bits, sizeof bits);
+}
+
+/* Fails when an output still holds the sentinel. Every value is compared
+** in a branch, so that MemorySanitizer reports an output computed from
+** uninitialised memory. */
+#define WRITTEN(v, n, what) written(v, n, what, __LINE__)
+static void written(const double *v, int n, const char *what, int line) {
+  int i;
+  for (i = 0; i < n; i++) {
+    uint64_t bits;
+    memcpy(&bits, v + i, sizeof bits);
+    if (bits == SENTINEL_BITS) {
+      fprintf(stderr, "fuzz_core: output %d of %s not written\n", i, what);
+      fail("every output is written", line);
+    }
+  }
 }
 
 static int finite_all(const double *v, int n) {
@@ -229,6 +270,11 @@ static void dump2(const char *name, const obb2 *b) {
           name, b->c[0], b->c[1], b->e[0], b->e[1], b->u[0], b->u[1]);
 }
 
+static void queries2(reader *r, const obb2 *a, const obb2 *b,
+                     const double p[2]);
+static void queries3(reader *r, const obb3 *a, const obb3 *b,
+                     const double p[3]);
+
 /* ---- 2D ------------------------------------------------------------- */
 
 /* Whether got is within 1 ulp of the true value ref (faithfully rounded):
@@ -281,9 +327,13 @@ static void check_box2(const obb2 *b) {
   if (!obb2_contains_point(b, b->c)) FAIL("2D center not inside");
   if (!(a > -3.14159265358979324 && a <= 3.14159265358979324))
     FAIL("2D angle out of (-pi, pi]");
-  if (!moderate_all(b->c, 2) || !moderate_all(b->e, 2)) return;
+  fill(corners, 8);
+  fill(box, 4);
   obb2_corners(b, corners);
   obb2_aabb(b, box);
+  WRITTEN(corners, 8, "obb2_corners");
+  WRITTEN(box, 4, "obb2_aabb");
+  if (!moderate_all(b->c, 2) || !moderate_all(b->e, 2)) return;
   if (!finite_all(corners, 8) || !finite_all(box, 4))
     FAIL("2D corners or aabb not finite");
   for (k = 0; k < 4; k++) {
@@ -333,6 +383,8 @@ static void pair2(reader *r) {
     dump2("b", &b);
     FAIL(broken);
   }
+  if (!isfinite(p[0]) || !isfinite(p[1])) { p[0] = b.c[0]; p[1] = b.c[1]; }
+  queries2(r, &a, &b, p);
 }
 
 static void transform2(reader *r) {
@@ -427,7 +479,9 @@ static void check_box3(const obb3 *b) {
   if (!obb3_intersects(b, b)) FAIL("3D box does not intersect itself");
   if (!obb3_contains_box(b, b)) FAIL("3D box does not contain itself");
   if (!obb3_contains_point(b, b->c)) FAIL("3D center not inside");
+  fill(q, 4);
   obb3_rotation(b, q);
+  WRITTEN(q, 4, "obb3_rotation");
   if (!finite_all(q, 4) || q[3] < 0 ||
       fabs(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] - 1) > 1e-15)
     FAIL("3D rotation not a unit quaternion with w >= 0");
@@ -435,11 +489,15 @@ static void check_box3(const obb3 *b) {
   for (k = 0; k < 9; k++)
     if (fabs(again.u[k / 3][k % 3] - b->u[k / 3][k % 3]) > 1e-14)
       FAIL("3D rotation does not give back the axes");
+  fill(corners, 24);
+  fill(box, 6);
+  obb3_corners(b, corners);
+  obb3_aabb(b, box);
+  WRITTEN(corners, 24, "obb3_corners");
+  WRITTEN(box, 6, "obb3_aabb");
   if (!moderate_all(b->c, 3) || !moderate_all(b->e, 3)) return;
   for (k = 0; k < 3; k++) m += fabs(b->c[k]) + b->e[k];
   tol = 16 * DBL_EPSILON * m + TINY;
-  obb3_corners(b, corners);
-  obb3_aabb(b, box);
   if (!finite_all(corners, 24) || !finite_all(box, 6))
     FAIL("3D corners or aabb not finite");
   for (k = 0; k < 8; k++) {
@@ -485,6 +543,8 @@ static void pair3(reader *r) {
     dump3("b", &b);
     FAIL(broken);
   }
+  if (!finite_all(pt.c, 3)) memcpy(pt.c, b.c, sizeof pt.c);
+  queries3(r, &a, &b, pt.c);
 }
 
 static void transform3(reader *r) {
@@ -537,6 +597,486 @@ static void fit3(reader *r) {
   for (i = 0; i < n; i++)
     if (!obb3_contains_point(&b, pts + 3 * i))
       FAIL("3D fitted box misses a point");
+}
+
+/* ---- queries, merges, fits, moves and worlds -------------------------- */
+/*
+** Every other function of obb.h and obb_world.h, on the boxes a pair
+** built: each output filled with the sentinel before the call and checked
+** after it (WRITTEN), then the documented promises. Points, directions and
+** velocities are finite, as the binding makes them, but up to DBL_MAX;
+** promises about the numbers' size (finite results, enclosure) are checked
+** for moderate inputs only (the answer past 1e300 is unspecified, but
+** always written).
+*/
+
+/* A finite number from the stream (0 for NaN and infinities). */
+static double finite_number(reader *r) {
+  double x = number(r);
+  return isfinite(x) ? x : 0.0;
+}
+
+static int moderate_box2(const obb2 *b) {
+  return moderate_all(b->c, 2) && moderate_all(b->e, 2);
+}
+
+static int moderate_box3(const obb3 *b) {
+  return moderate_all(b->c, 3) && moderate_all(b->e, 3);
+}
+
+static int unit(const double *n, int dim) {
+  double s = 0;
+  int i;
+  for (i = 0; i < dim; i++) s += n[i] * n[i];
+  return fabs(s - 1) <= 1e-12;
+}
+
+static int zeros(const double *v, int n) {
+  int i;
+  for (i = 0; i < n; i++)
+    if (v[i] != 0) return 0;
+  return 1;
+}
+
+/* What a world reports, per id (a world here holds ids 0 and 1). */
+typedef struct seen {
+  int hits[2], pairs;
+} seen;
+
+static void on_hit(void *ctx, int id) {
+  if (id < 0 || id > 1) FAIL("world reported an id it does not hold");
+  ((seen *)ctx)->hits[id]++;
+}
+
+static double on_ray(void *ctx, int id, double t, const double n[3],
+                     double maxt) {
+  WRITTEN(&t, 1, "obb_world_raycast t");
+  WRITTEN(n, 3, "obb_world_raycast n");
+  if (!(t >= 0) || t > maxt) FAIL("world ray t outside [0, maxt]");
+  on_hit(ctx, id);
+  return maxt;
+}
+
+static void on_pair(void *ctx, int a, int b) {
+  if (a != 0 || b != 1) FAIL("world pair is not (0, 1)");
+  ((seen *)ctx)->pairs++;
+}
+
+#define WFAIL(what)                                                     \
+  do {                                                                  \
+    if (dim == 2) {                                                     \
+      dump2("a", (const obb2 *)a);                                      \
+      dump2("b", (const obb2 *)b);                                      \
+    } else {                                                            \
+      dump3("a", (const obb3 *)a);                                      \
+      dump3("b", (const obb3 *)b);                                      \
+    }                                                                   \
+    fprintf(stderr, "p = %a %a %a, d = %a %a %a, maxt %a, seen %d %d\n", \
+            p[0], p[1], dim == 3 ? p[2] : 0, d[0], d[1],                 \
+            dim == 3 ? d[2] : 0, maxt, s.hits[0], s.hits[1]);           \
+    FAIL(what);                                                         \
+  } while (0)
+
+/* A world holding a and b (dim 2 or 3) answers what each box does (for
+** moderate inputs: beyond, a band can overflow to infinity, which the
+** world's bounds do not follow). */
+static void world_check(int dim, const void *a, const void *b,
+                        const double *p, const double *d, double maxt,
+                        const int in[2], const int ray[2], int hit,
+                        int moderate) {
+  obb_world *w = obb_world_new(dim, 0.25, NULL, NULL);
+  seen s;
+  if (w == NULL) return;
+  if (obb_world_add(w, a) != 0 || obb_world_add(w, b) != 1) {
+    obb_world_free(w);
+    return; /* out of memory */
+  }
+  memset(&s, 0, sizeof s);
+  if (obb_world_query_point(w, p, on_hit, &s) == 0 && moderate &&
+      (s.hits[0] != in[0] || s.hits[1] != in[1]))
+    WFAIL("world query_point disagrees with contains");
+  memset(&s, 0, sizeof s);
+  if (obb_world_query_box(w, a, on_hit, &s) == 0 && moderate &&
+      (s.hits[0] != 1 || s.hits[1] != hit))
+    WFAIL("world query_box disagrees with intersects");
+  memset(&s, 0, sizeof s);
+  if (obb_world_raycast(w, p, d, maxt, on_ray, &s) == 0 && moderate &&
+      (s.hits[0] != ray[0] || s.hits[1] != ray[1]))
+    WFAIL("world raycast disagrees with the box's raycast");
+  memset(&s, 0, sizeof s);
+  if (obb_world_pairs(w, on_pair, &s) == 0 && moderate && s.pairs != hit)
+    WFAIL("world pairs disagree with intersects");
+  /* the rest of the API: what it holds, moves and removals */
+  if (obb_world_dim(w) != dim || obb_world_count(w) != 2 ||
+      obb_world_memory(w) == 0 || obb_world_box(w, 2) != NULL ||
+      obb_world_box(w, 0) == NULL ||
+      memcmp(obb_world_box(w, 0), a,
+             dim == 2 ? sizeof(obb2) : sizeof(obb3)) != 0)
+    WFAIL("world does not hold what was added");
+  obb_world_update(w, 1, a); /* b moves onto a: now they intersect */
+  memset(&s, 0, sizeof s);
+  if (obb_world_pairs(w, on_pair, &s) == 0 && s.pairs != 1)
+    WFAIL("world pairs miss two equal boxes");
+  obb_world_remove(w, 0);
+  if (obb_world_count(w) != 1 || obb_world_box(w, 0) != NULL ||
+      obb_world_reserve(w) != 0 || obb_world_add(w, b) != 0)
+    WFAIL("world remove, reserve and add");
+  obb_world_free(w);
+}
+
+#define QFAIL2(what)                                                    \
+  do {                                                                  \
+    dump2("a", a);                                                      \
+    dump2("b", b);                                                      \
+    fprintf(stderr, "p = %a %a\n", p[0], p[1]);                         \
+    FAIL(what);                                                         \
+  } while (0)
+
+static void queries2(reader *r, const obb2 *a, const obb2 *b,
+                     const double p[2]) {
+  double d[2], q[2], va[2], vb[2], zero[2] = {0, 0}, out[4], n[2], t;
+  double pts[3 * OBB2_MAX_CONTACTS], depth, rad, maxt, angle, x, y;
+  double fitpts[2 * 9], scratch[OBB2_TIGHT_SCRATCH(9)];
+  int i, res, hit = obb2_intersects(a, b), in[2], ray[2], moderate, tight;
+  obb2 m, before;
+  obb_status st;
+  for (i = 0; i < 2; i++) {
+    d[i] = finite_number(r);
+    q[i] = finite_number(r);
+    va[i] = finite_number(r);
+    vb[i] = finite_number(r);
+  }
+  maxt = fabs(number(r));
+  if (maxt != maxt) maxt = HUGE_VAL;
+  rad = fabs(finite_number(r));
+  angle = finite_number(r);
+  tight = (byte(r) & 3) == 1;
+  in[0] = obb2_contains_point(a, p);
+  in[1] = obb2_contains_point(b, p);
+  moderate = moderate_box2(a) && moderate_box2(b) && moderate_all(p, 2) &&
+             moderate_all(d, 2) && moderate_all(q, 2) &&
+             moderate_all(va, 2) && moderate_all(vb, 2) && rad <= MODERATE;
+
+  /* a point: closest point, distance, signed distance, circle */
+  fill(out, 2);
+  obb2_closest_point(a, p, out);
+  WRITTEN(out, 2, "obb2_closest_point");
+  if (in[0] && (out[0] != p[0] || out[1] != p[1]))
+    QFAIL2("2D closest point of a contained point is not the point");
+  x = obb2_distance_point(a, p);
+  y = obb2_signed_distance(a, p);
+  WRITTEN(&x, 1, "obb2_distance_point");
+  WRITTEN(&y, 1, "obb2_signed_distance");
+  if (moderate && (!isfinite(x) || !isfinite(y) || x < 0 || (x == 0) != in[0] ||
+                   (y <= 0) != in[0] || (y > 0 && y != x)))
+    QFAIL2("2D distance or signed distance breaks its contract");
+  if (obb2_intersects_circle(a, p, 0.0) != in[0])
+    QFAIL2("2D circle of radius 0 is not contains");
+  if (in[0] && !obb2_intersects_circle(a, p, rad))
+    QFAIL2("2D circle around a contained point misses");
+
+  /* two boxes: distance, classify, penetration, contacts, sweeps */
+  fill(out, 4);
+  x = obb2_distance(a, b, out, out + 2);
+  WRITTEN(&x, 1, "obb2_distance");
+  WRITTEN(out, 4, "obb2_distance points");
+  if (hit && (x != 0 || memcmp(out, out + 2, 2 * sizeof *out) != 0))
+    QFAIL2("2D distance of intersecting boxes is not 0 at one point");
+  if (moderate && (!(x >= 0) || !isfinite(x) || !finite_all(out, 4) ||
+                   (!hit && !(x > 0))))
+    QFAIL2("2D distance breaks its contract");
+  res = obb2_classify(a, b);
+  if (res != (obb2_contains_box(a, b) ? OBB_CONTAINS
+              : hit                   ? OBB_INTERSECTS
+                                      : OBB_DISJOINT))
+    QFAIL2("2D classify disagrees with contains and intersects");
+  fill(n, 2);
+  fill(&depth, 1);
+  res = obb2_penetration(a, b, n, &depth);
+  WRITTEN(n, 2, "obb2_penetration n");
+  WRITTEN(&depth, 1, "obb2_penetration depth");
+  if (res != hit) QFAIL2("2D penetration disagrees with intersects");
+  if (!res && (!zeros(n, 2) || depth != 0))
+    QFAIL2("2D penetration apart: n and depth not zero");
+  if (res && moderate && (!unit(n, 2) || !(depth >= 0) || !isfinite(depth)))
+    QFAIL2("2D penetration: not a unit normal and a depth >= 0");
+  fill(n, 2);
+  fill(pts, 3 * OBB2_MAX_CONTACTS);
+  res = obb2_contacts(a, b, n, pts);
+  WRITTEN(n, 2, "obb2_contacts n");
+  WRITTEN(pts, 3 * OBB2_MAX_CONTACTS, "obb2_contacts points");
+  if ((res > 0) != hit || res < 0 || res > OBB2_MAX_CONTACTS)
+    QFAIL2("2D contacts disagree with intersects");
+  if (res == 0 && !zeros(n, 2)) QFAIL2("2D contacts apart: n not zero");
+  if (!zeros(pts + 3 * res, 3 * (OBB2_MAX_CONTACTS - res)))
+    QFAIL2("2D contacts: unused slots not zero");
+  if (moderate && !finite_all(pts, 3 * res))
+    QFAIL2("2D contacts not finite");
+  fill(&t, 1);
+  fill(n, 2);
+  res = obb2_sweep(a, b, zero, zero, &t, n);
+  WRITTEN(&t, 1, "obb2_sweep t");
+  WRITTEN(n, 2, "obb2_sweep n");
+  if (res != hit || (res && t != 0) || (!res && (t != HUGE_VAL || !zeros(n, 2))))
+    QFAIL2("2D sweep without motion disagrees with intersects");
+  fill(&t, 1);
+  fill(n, 2);
+  res = obb2_sweep(a, b, va, vb, &t, n);
+  WRITTEN(&t, 1, "obb2_sweep t");
+  WRITTEN(n, 2, "obb2_sweep n");
+  if ((hit && (!res || t != 0)) || (res && !(t >= 0 && t <= 1)) ||
+      (!res && (t != HUGE_VAL || !zeros(n, 2))))
+    QFAIL2("2D sweep breaks its contract");
+
+  /* a ray from p along d, and the segment p..q */
+  fill(&t, 1);
+  fill(n, 2);
+  res = obb2_raycast(a, p, d, maxt, &t, n);
+  WRITTEN(&t, 1, "obb2_raycast t");
+  WRITTEN(n, 2, "obb2_raycast n");
+  if ((res == OBB_RAY_INSIDE) != in[0])
+    QFAIL2("2D raycast inside exactly when contains");
+  if ((res == OBB_RAY_INSIDE && (t != 0 || !zeros(n, 2))) ||
+      (res == OBB_RAY_MISS && (t != HUGE_VAL || !zeros(n, 2))) ||
+      (res == OBB_RAY_HIT && (!(t >= 0 && t <= maxt) || !unit(n, 2))))
+    QFAIL2("2D raycast breaks its contract");
+  ray[0] = res != OBB_RAY_MISS;
+  ray[1] = obb2_raycast(b, p, d, maxt, &t, n) != OBB_RAY_MISS;
+  res = obb2_intersects_segment(a, p, q);
+  if ((in[0] || obb2_contains_point(a, q)) && !res)
+    QFAIL2("2D segment with an end inside misses");
+  if (p[0] == q[0] && p[1] == q[1] && res != in[0])
+    QFAIL2("2D segment of one point is not contains");
+
+  /* a merge */
+  fill((double *)&m, 6);
+  before = m;
+  st = obb2_merge(a, b, &m);
+  if (st != OBB_OK) {
+    if (memcmp(&m, &before, sizeof m) != 0) QFAIL2("failed 2D merge wrote");
+    if (moderate) QFAIL2("2D merge of moderate boxes failed");
+    if (st != OBB_ENOTFINITE || obb_status_string(st) == NULL)
+      QFAIL2("2D merge failed with another status");
+  } else {
+    WRITTEN((const double *)&m, 6, "obb2_merge");
+    if (!obb2_is_valid(&m)) QFAIL2("2D merge made an invalid box");
+    if (moderate && (!obb2_contains_box(&m, a) || !obb2_contains_box(&m, b)))
+      QFAIL2("2D merge does not contain both boxes");
+  }
+
+  /* fits of both boxes' corners and p (the tight fit only when the
+  ** input asks: it costs more than everything else here together) */
+  obb2_corners(a, fitpts);
+  obb2_corners(b, fitpts + 8);
+  fitpts[16] = p[0]; fitpts[17] = p[1];
+  for (i = 0; i < (tight ? 2 : 1); i++) {
+    fill((double *)&m, 6);
+    before = m;
+    st = i == 0 ? obb2_fit_points(&m, fitpts, 9)
+                : obb2_fit_points_tight(&m, fitpts, 9, scratch);
+    if (st != OBB_OK) {
+      if (memcmp(&m, &before, sizeof m) != 0) QFAIL2("failed 2D fit wrote");
+    } else {
+      int k;
+      WRITTEN((const double *)&m, 6, i == 0 ? "obb2_fit_points"
+                                            : "obb2_fit_points_tight");
+      if (!obb2_is_valid(&m)) QFAIL2("2D fit made an invalid box");
+      for (k = 0; k < 9; k++)
+        if (!obb2_contains_point(&m, fitpts + 2 * k))
+          QFAIL2("2D fit misses a point");
+    }
+  }
+
+  /* moves: a failure leaves the box as it was */
+  m = *a;
+  before = m;
+  st = obb2_translate(&m, va);
+  if (st != OBB_OK ? memcmp(&m, &before, sizeof m) != 0 : !obb2_is_valid(&m))
+    QFAIL2("2D translate");
+  if (obb2_rotate(&m, angle) != OBB_OK || !obb2_is_valid(&m))
+    QFAIL2("2D rotate by a finite angle");
+  if (obb2_set_angle(&m, angle) != OBB_OK || !obb2_is_valid(&m))
+    QFAIL2("2D set_angle to a finite angle");
+
+  world_check(2, a, b, p, d, maxt, in, ray, hit, moderate);
+}
+
+#define QFAIL3(what)                                                    \
+  do {                                                                  \
+    dump3("a", a);                                                      \
+    dump3("b", b);                                                      \
+    fprintf(stderr, "p = %a %a %a\n", p[0], p[1], p[2]);                \
+    FAIL(what);                                                         \
+  } while (0)
+
+static void queries3(reader *r, const obb3 *a, const obb3 *b,
+                     const double p[3]) {
+  double d[3], q[3], va[3], vb[3], zero[3] = {0, 0, 0}, out[6], n[3], t;
+  double pts[4 * OBB3_MAX_CONTACTS], depth, rad, maxt, quat[4], x, y;
+  double fitpts[3 * 17], scratch[OBB3_TIGHT_SCRATCH(17)];
+  int i, res, hit = obb3_intersects(a, b), in[2], ray[2], moderate, tight;
+  obb3 m, before;
+  obb_status st;
+  for (i = 0; i < 3; i++) {
+    d[i] = finite_number(r);
+    q[i] = finite_number(r);
+    va[i] = finite_number(r);
+    vb[i] = finite_number(r);
+  }
+  maxt = fabs(number(r));
+  if (maxt != maxt) maxt = HUGE_VAL;
+  rad = fabs(finite_number(r));
+  for (i = 0; i < 4; i++) quat[i] = finite_number(r);
+  tight = (byte(r) & 3) == 1;
+  in[0] = obb3_contains_point(a, p);
+  in[1] = obb3_contains_point(b, p);
+  moderate = moderate_box3(a) && moderate_box3(b) && moderate_all(p, 3) &&
+             moderate_all(d, 3) && moderate_all(q, 3) &&
+             moderate_all(va, 3) && moderate_all(vb, 3) && rad <= MODERATE;
+
+  fill(out, 3);
+  obb3_closest_point(a, p, out);
+  WRITTEN(out, 3, "obb3_closest_point");
+  if (in[0] && (out[0] != p[0] || out[1] != p[1] || out[2] != p[2]))
+    QFAIL3("3D closest point of a contained point is not the point");
+  x = obb3_distance_point(a, p);
+  y = obb3_signed_distance(a, p);
+  WRITTEN(&x, 1, "obb3_distance_point");
+  WRITTEN(&y, 1, "obb3_signed_distance");
+  if (moderate && (!isfinite(x) || !isfinite(y) || x < 0 || (x == 0) != in[0] ||
+                   (y <= 0) != in[0] || (y > 0 && y != x)))
+    QFAIL3("3D distance or signed distance breaks its contract");
+  if (obb3_intersects_sphere(a, p, 0.0) != in[0])
+    QFAIL3("3D sphere of radius 0 is not contains");
+  if (in[0] && !obb3_intersects_sphere(a, p, rad))
+    QFAIL3("3D sphere around a contained point misses");
+  if (!zeros(d, 3)) {
+    res = obb3_plane_side(a, d, rad);
+    if (res < -1 || res > 1) QFAIL3("3D plane side not -1, 0 or 1");
+  }
+
+  fill(out, 6);
+  x = obb3_distance(a, b, out, out + 3);
+  WRITTEN(&x, 1, "obb3_distance");
+  WRITTEN(out, 6, "obb3_distance points");
+  if (hit && (x != 0 || memcmp(out, out + 3, 3 * sizeof *out) != 0))
+    QFAIL3("3D distance of intersecting boxes is not 0 at one point");
+  if (moderate && (!(x >= 0) || !isfinite(x) || !finite_all(out, 6) ||
+                   (!hit && !(x > 0))))
+    QFAIL3("3D distance breaks its contract");
+  res = obb3_classify(a, b);
+  if (res != (obb3_contains_box(a, b) ? OBB_CONTAINS
+              : hit                   ? OBB_INTERSECTS
+                                      : OBB_DISJOINT))
+    QFAIL3("3D classify disagrees with contains and intersects");
+  fill(n, 3);
+  fill(&depth, 1);
+  res = obb3_penetration(a, b, n, &depth);
+  WRITTEN(n, 3, "obb3_penetration n");
+  WRITTEN(&depth, 1, "obb3_penetration depth");
+  if (res != hit) QFAIL3("3D penetration disagrees with intersects");
+  if (!res && (!zeros(n, 3) || depth != 0))
+    QFAIL3("3D penetration apart: n and depth not zero");
+  if (res && moderate && (!unit(n, 3) || !(depth >= 0) || !isfinite(depth)))
+    QFAIL3("3D penetration: not a unit normal and a depth >= 0");
+  fill(n, 3);
+  fill(pts, 4 * OBB3_MAX_CONTACTS);
+  res = obb3_contacts(a, b, n, pts);
+  WRITTEN(n, 3, "obb3_contacts n");
+  WRITTEN(pts, 4 * OBB3_MAX_CONTACTS, "obb3_contacts points");
+  if ((res > 0) != hit || res < 0 || res > OBB3_MAX_CONTACTS)
+    QFAIL3("3D contacts disagree with intersects");
+  if (res == 0 && !zeros(n, 3)) QFAIL3("3D contacts apart: n not zero");
+  if (!zeros(pts + 4 * res, 4 * (OBB3_MAX_CONTACTS - res)))
+    QFAIL3("3D contacts: unused slots not zero");
+  if (moderate && !finite_all(pts, 4 * res))
+    QFAIL3("3D contacts not finite");
+  fill(&t, 1);
+  fill(n, 3);
+  res = obb3_sweep(a, b, zero, zero, &t, n);
+  WRITTEN(&t, 1, "obb3_sweep t");
+  WRITTEN(n, 3, "obb3_sweep n");
+  if (res != hit || (res && t != 0) || (!res && (t != HUGE_VAL || !zeros(n, 3))))
+    QFAIL3("3D sweep without motion disagrees with intersects");
+  fill(&t, 1);
+  fill(n, 3);
+  res = obb3_sweep(a, b, va, vb, &t, n);
+  WRITTEN(&t, 1, "obb3_sweep t");
+  WRITTEN(n, 3, "obb3_sweep n");
+  if ((hit && (!res || t != 0)) || (res && !(t >= 0 && t <= 1)) ||
+      (!res && (t != HUGE_VAL || !zeros(n, 3))))
+    QFAIL3("3D sweep breaks its contract");
+
+  fill(&t, 1);
+  fill(n, 3);
+  res = obb3_raycast(a, p, d, maxt, &t, n);
+  WRITTEN(&t, 1, "obb3_raycast t");
+  WRITTEN(n, 3, "obb3_raycast n");
+  if ((res == OBB_RAY_INSIDE) != in[0])
+    QFAIL3("3D raycast inside exactly when contains");
+  if ((res == OBB_RAY_INSIDE && (t != 0 || !zeros(n, 3))) ||
+      (res == OBB_RAY_MISS && (t != HUGE_VAL || !zeros(n, 3))) ||
+      (res == OBB_RAY_HIT && (!(t >= 0 && t <= maxt) || !unit(n, 3))))
+    QFAIL3("3D raycast breaks its contract");
+  ray[0] = res != OBB_RAY_MISS;
+  ray[1] = obb3_raycast(b, p, d, maxt, &t, n) != OBB_RAY_MISS;
+  res = obb3_intersects_segment(a, p, q);
+  if ((in[0] || obb3_contains_point(a, q)) && !res)
+    QFAIL3("3D segment with an end inside misses");
+  if (p[0] == q[0] && p[1] == q[1] && p[2] == q[2] && res != in[0])
+    QFAIL3("3D segment of one point is not contains");
+
+  fill((double *)&m, 15);
+  before = m;
+  st = obb3_merge(a, b, &m);
+  if (st != OBB_OK) {
+    if (memcmp(&m, &before, sizeof m) != 0) QFAIL3("failed 3D merge wrote");
+    if (moderate) QFAIL3("3D merge of moderate boxes failed");
+    if (st != OBB_ENOTFINITE || obb_status_string(st) == NULL)
+      QFAIL3("3D merge failed with another status");
+  } else {
+    WRITTEN((const double *)&m, 15, "obb3_merge");
+    if (!obb3_is_valid(&m)) QFAIL3("3D merge made an invalid box");
+    if (moderate && (!obb3_contains_box(&m, a) || !obb3_contains_box(&m, b)))
+      QFAIL3("3D merge does not contain both boxes");
+  }
+
+  obb3_corners(a, fitpts); /* as in 2D */
+  obb3_corners(b, fitpts + 24);
+  fitpts[48] = p[0]; fitpts[49] = p[1]; fitpts[50] = p[2];
+  for (i = 0; i < (tight ? 2 : 1); i++) {
+    fill((double *)&m, 15);
+    before = m;
+    st = i == 0 ? obb3_fit_points(&m, fitpts, 17)
+                : obb3_fit_points_tight(&m, fitpts, 17, scratch);
+    if (st != OBB_OK) {
+      if (memcmp(&m, &before, sizeof m) != 0) QFAIL3("failed 3D fit wrote");
+    } else {
+      int k;
+      WRITTEN((const double *)&m, 15, i == 0 ? "obb3_fit_points"
+                                             : "obb3_fit_points_tight");
+      if (!obb3_is_valid(&m)) QFAIL3("3D fit made an invalid box");
+      for (k = 0; k < 17; k++)
+        if (!obb3_contains_point(&m, fitpts + 3 * k))
+          QFAIL3("3D fit misses a point");
+    }
+  }
+
+  m = *a;
+  before = m;
+  st = obb3_translate(&m, va);
+  if (st != OBB_OK ? memcmp(&m, &before, sizeof m) != 0 : !obb3_is_valid(&m))
+    QFAIL3("3D translate");
+  before = m;
+  st = obb3_rotate(&m, quat);
+  if (st != OBB_OK ? memcmp(&m, &before, sizeof m) != 0 : !obb3_is_valid(&m))
+    QFAIL3("3D rotate");
+  before = m;
+  st = obb3_set_rotation(&m, quat);
+  if (st != OBB_OK ? memcmp(&m, &before, sizeof m) != 0 : !obb3_is_valid(&m))
+    QFAIL3("3D set_rotation");
+
+  world_check(3, a, b, p, d, maxt, in, ray, hit, moderate);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

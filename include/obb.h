@@ -36,6 +36,15 @@
 **   non-negative extents): build boxes with the obbN_init / obbN_from_*
 **   functions, which check, or test with obbN_is_valid. Functions that can
 **   fail return an obb_status and leave their output untouched on failure.
+**
+** Outputs
+**   Every other output (through a pointer) is written on every call, a
+**   miss or "apart" included, with the values documented below (a zero
+**   normal, t = +inf). The answers are those documented while the sizes
+**   involved stay below about 1e300 (README, "Precision"); for larger
+**   finite inputs, up to DBL_MAX, they are unspecified, but every output
+**   is still a number computed from the inputs (maybe infinite or NaN),
+**   never left unwritten. fuzz/fuzz_core.c checks both.
 */
 #ifndef OBB_H
 #define OBB_H
@@ -186,25 +195,33 @@ OBB_API void obb3_aabb(const obb3 *b, double out[6]); /* min xyz, max xyz */
 ** segment o..o+d). d must not be zero (a zero d is a miss unless o is in
 ** the box). On a hit n is the outward normal of the face entered first;
 ** at an edge or corner the face of the axis with the largest entry time,
-** lower axis index on ties. A ray passing within the touching band of a
-** face, edge or corner is a hit (its t the entry into the box grown by the
-** band); an origin within the band is inside. */
+** lower axis index on ties. An origin within its band is inside (exactly
+** obbN_contains_point). A ray that passes near the box without entering it
+** hits when one of its points is within that point's own band (the band
+** of the ray where it passes the box, not of a far origin: see
+** docs/precision.md), its t the entry into the box grown by that band; a
+** point box swept along the ray (obbN_sweep) agrees. A miss writes
+** t = +inf and a zero n. */
 OBB_API int obb2_raycast(const obb2 *b, const double o[2], const double d[2],
                  double max_t, double *t, double n[2]);
 OBB_API int obb3_raycast(const obb3 *b, const double o[3], const double d[3],
                  double max_t, double *t, double n[3]);
 
 /* Closed segment p..q against the closed box (a point when p == q: then
-** exactly obbN_contains_point), with the larger band of its two ends. */
+** exactly obbN_contains_point): an end that obbN_contains_point accepts
+** hits, and so does a segment with a point within that point's own band,
+** as for rays. */
 OBB_API int obb2_intersects_segment(const obb2 *b, const double p[2],
                             const double q[2]);
 OBB_API int obb3_intersects_segment(const obb3 *b, const double p[3],
                             const double q[3]);
 
 /* The point of the box nearest p (p itself when inside); the distance to
-** it (0 inside); the signed distance (minus the distance to the nearest
-** face inside, 0 within the band of the boundary). "Inside" is exactly
-** what obbN_contains_point accepts. */
+** it (0 inside); the signed distance (the distance outside, minus the
+** distance to the nearest face inside, and 0 within the band B of the
+** boundary on both sides: outside by at most B, where contains accepts,
+** and inside by at most B). "Inside" is exactly what obbN_contains_point
+** accepts. */
 OBB_API void obb2_closest_point(const obb2 *b, const double p[2], double out[2]);
 OBB_API double obb2_distance_point(const obb2 *b, const double p[2]);
 OBB_API double obb2_signed_distance(const obb2 *b, const double p[2]);
@@ -218,7 +235,9 @@ OBB_API double obb3_signed_distance(const obb3 *b, const double p[3]);
 ** pa = pb is a point of both: b's center if a contains it, else a's center
 ** if b contains it, else the middle of the first edge (a's edges, then
 ** b's) that crosses the other box, else (boxes that touch only within the
-** band) the midpoint of the closest points. */
+** band) the midpoint of the closest points. pa and pb are always written
+** (past the range of "Outputs": unspecified numbers, the distance maybe
+** +inf, the points maybe infinite or NaN). */
 OBB_API double obb2_distance(const obb2 *a, const obb2 *b, double pa[2],
                      double pb[2]);
 OBB_API double obb3_distance(const obb3 *a, const obb3 *b, double pa[3],
@@ -248,9 +267,11 @@ OBB_API int obb3_plane_side(const obb3 *b, const double n[3], double d);
 ** the line of centers; for each the extents come from the projected
 ** corners of both boxes, and the smallest area (volume) wins, earlier
 ** candidates on ties. Rounding is absorbed by growing the extents until
-** obbN_contains_box holds for both. */
-OBB_API void obb2_merge(const obb2 *a, const obb2 *b, obb2 *out);
-OBB_API void obb3_merge(const obb3 *a, const obb3 *b, obb3 *out);
+** obbN_contains_box holds for both. Fails with OBB_ENOTFINITE, leaving out
+** unchanged, when no candidate's numbers are finite (boxes reaching past
+** +-DBL_MAX together); a candidate that overflows is skipped. */
+OBB_API obb_status obb2_merge(const obb2 *a, const obb2 *b, obb2 *out);
+OBB_API obb_status obb3_merge(const obb3 *a, const obb3 *b, obb3 *out);
 
 /* ---- tight fits (src/core/obb_tightfit2.c, obb_tightfit3.c) ---------- */
 
@@ -291,16 +312,17 @@ OBB_API obb_status obb3_fit_points_tight(obb3 *b, const double *xyz, size_t n,
 ** n and depth >= 0 such that moving a by n * depth leaves the boxes
 ** touching and any shorter move leaves them overlapping (touching boxes:
 ** depth 0). Exact: the least overlap over all candidate axes. Returns 0,
-** leaving n and depth alone, when they are apart. */
+** with a zero n and depth 0, when they are apart. */
 OBB_API int obb2_penetration(const obb2 *a, const obb2 *b, double n[2],
                      double *depth);
 OBB_API int obb3_penetration(const obb3 *a, const obb3 *b, double n[3],
                      double *depth);
 
 /* Contact manifold of intersecting boxes: returns the number of points
-** (2D: 1 or 2; 3D: 1 to 4), 0 when apart. n and the deepest depth are
-** those of obbN_penetration. pts holds x, y, depth (2D) or x, y, z, depth
-** (3D) per point. A face axis clips the incident box's face most opposed
+** (2D: 1 or 2; 3D: 1 to 4), 0 (with a zero n) when apart. n and the
+** deepest depth are those of obbN_penetration. pts holds x, y, depth (2D)
+** or x, y, z, depth (3D) per point, and zeros after the last point, so all
+** 6 (16) numbers are written. A face axis clips the incident box's face most opposed
 ** to the reference face to that face's sides and keeps the vertices on
 ** or below it (more than 4 in 3D are reduced to the deepest and the 3 that
 ** span the most area); an edge axis gives one point. Points lie midway
@@ -314,8 +336,8 @@ OBB_API int obb3_contacts(const obb3 *a, const obb3 *b, double n[3],
 
 /* Boxes a and b move by va and vb (without turning) over a step t in
 ** [0, 1]. Returns 1 with the time t of first contact and the unit normal
-** n there (a's way out, as above), or 0 when they do not touch during the
-** step. Boxes touching or overlapping at the start give t = 0 and the
+** n there (a's way out, as above), or 0 (t = +inf, a zero n) when they do
+** not touch during the step. Boxes touching or overlapping at the start give t = 0 and the
 ** penetration normal. t is the time the boxes meet exactly, or, for boxes
 ** that only pass within the band, the first time they are within it. */
 OBB_API int obb2_sweep(const obb2 *a, const obb2 *b, const double va[2],

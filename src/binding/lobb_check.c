@@ -101,6 +101,19 @@ int lobb_pushnumbers(lua_State *L, const double *v, int n) {
   return n;
 }
 
+void lobb_checkvalidbox(lua_State *L, int idx, int dim, const void *box) {
+  const double *v = (const double *)box;
+  size_t i, n = dim == 2 ? sizeof(obb2) / sizeof(double)
+                         : sizeof(obb3) / sizeof(double);
+  if (dim == 2 ? obb2_is_valid((const obb2 *)box)
+               : obb3_is_valid((const obb3 *)box))
+    return;
+  for (i = 0; i < n; i++)
+    if (v[i] - v[i] != 0) luaL_argerror(L, idx, "box is not finite");
+  luaL_argerror(L, idx,
+                "box is not valid (negative extent or axes not orthonormal)");
+}
+
 int lobb_statuserror(lua_State *L, int idx, obb_status s) {
   return luaL_argerror(L, idx, obb_status_string(s));
 }

@@ -42,6 +42,11 @@ static inline void lobb_checknargs(lua_State *L, int n) {
 /* Pushes v[0..n-1] as numbers, returning n: how queries answer without
 ** making a table. */
 int lobb_pushnumbers(lua_State *L, const double *v, int n);
+/* The box userdata at idx (dim 2 or 3, its payload at box), raising
+** "box is not finite" (or "box is not valid ...") unless obbN_is_valid
+** holds. For what keeps a box: a host (lobb.h) or LuaJIT's FFI can write
+** any numbers into a box, and one NaN box in a world hides every item. */
+void lobb_checkvalidbox(lua_State *L, int idx, int dim, const void *box);
 /* Raises the error for a failed core call on argument idx. */
 int lobb_statuserror(lua_State *L, int idx, obb_status s);
 

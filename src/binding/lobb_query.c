@@ -134,19 +134,23 @@ int box3_plane_side(lua_State *L) {
   return 1;
 }
 
-/* obb.merge(a, b) and a:merge(b): a new box of a's type enclosing both. */
+/* obb.merge(a, b) and a:merge(b): a new box of a's type enclosing both;
+** an error, as transform's and translate's, when it would not be finite. */
 int mod_merge(lua_State *L) {
   obb2 *a2 = (obb2 *)lobb_tobox(L, 1, 2);
+  obb_status s;
   lobb_checknargs(L, 2);
   if (a2 != NULL) {
     obb2 *b2 = (obb2 *)lobb_checkbox(L, 2, 2), m;
-    obb2_merge(a2, b2, &m);
+    s = obb2_merge(a2, b2, &m);
+    if (s != OBB_OK) return luaL_error(L, "merge result is not finite");
     *(obb2 *)lobb_newbox(L, 2) = m;
   } else {
     obb3 *a3 = (obb3 *)lobb_tobox(L, 1, 3), *b3, m;
     if (a3 == NULL) return lobb_typeerror(L, 1, LOBB_OBB2 " or " LOBB_OBB3);
     b3 = (obb3 *)lobb_checkbox(L, 2, 3);
-    obb3_merge(a3, b3, &m);
+    s = obb3_merge(a3, b3, &m);
+    if (s != OBB_OK) return luaL_error(L, "merge result is not finite");
     *(obb3 *)lobb_newbox(L, 3) = m;
   }
   return 1;

@@ -113,6 +113,7 @@ static void box_args(lua_State *L, lworld *lw, int idx, anybox *b,
     return;
   }
   lobb_checknargs(L, idx);
+  lobb_checkvalidbox(L, idx, lw->dim, src); /* checked, not trusted */
   if (lw->dim == 2) b->b2 = *(const obb2 *)src;
   else b->b3 = *(const obb3 *)src;
 }

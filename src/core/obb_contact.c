@@ -38,6 +38,16 @@ static double snap(double x, double h, double tol) {
   return x;
 }
 
+/* Zeros from slot `from` of the manifold on (pts holds `size` numbers),
+** and the normal too when nothing touches: every output is written. */
+static int finish(int count, double *n, int dim, double *pts, int size) {
+  int i;
+  if (count == 0)
+    for (i = 0; i < dim; i++) n[i] = 0.0;
+  for (i = count * (dim + 1); i < size; i++) pts[i] = 0.0;
+  return count;
+}
+
 /* ---- 2D ------------------------------------------------------------- */
 
 int obb2_contacts(const obb2 *a, const obb2 *b, double n[2], double pts[6]) {
@@ -48,7 +58,7 @@ int obb2_contacts(const obb2 *a, const obb2 *b, double n[2], double pts[6]) {
   int k, fa, ta, m, i, count = 0;
   obb2_sat_axes(a, b, &ax);
   k = obb2_sat_min(a, b, &ax, n, &depth);
-  if (k < 0) return 0;
+  if (k < 0) return finish(0, n, 2, pts, 3 * OBB2_MAX_CONTACTS);
   tol = KEEP_ULPS * DBL_EPSILON * ax.scale + obb2_pair_band(a, b);
   /* The reference face's outward normal N points at the incident box. */
   if (k < 2) {
@@ -123,7 +133,7 @@ int obb2_contacts(const obb2 *a, const obb2 *b, double n[2], double pts[6]) {
     pts[3 * i + 1] = ref->c[1] + (f * N[1] + px * U[ta][1]);
     pts[3 * i + 2] = 0.0 - pz; /* not -0.0 */
   }
-  return count;
+  return finish(count, n, 2, pts, 3 * OBB2_MAX_CONTACTS);
 }
 
 /* ---- 3D ------------------------------------------------------------- */
@@ -274,12 +284,12 @@ int obb3_contacts(const obb3 *a, const obb3 *b, double n[3],
   int k, id, fa, t1, t2, m, m1, m2, i, q, count;
   obb3_sat_axes(a, b, &ax);
   k = obb3_sat_min(a, b, &ax, n, &depth);
-  if (k < 0) return 0;
+  if (k < 0) return finish(0, n, 3, pts, 4 * OBB3_MAX_CONTACTS);
   id = ax.id[k];
   if (id >= OBB_AXIS_EDGE) {
     edge_contact(a, b, (id - OBB_AXIS_EDGE) / 3, (id - OBB_AXIS_EDGE) % 3, n,
                  depth, pts);
-    return 1;
+    return finish(1, n, 3, pts, 4 * OBB3_MAX_CONTACTS);
   }
   tol = KEEP_ULPS * DBL_EPSILON * ax.scale + obb3_pair_band(a, b);
   if (id < 3) {
@@ -367,5 +377,5 @@ int obb3_contacts(const obb3 *a, const obb3 *b, double n[3],
                                     p[i][1] * ref->u[t2][q]);
     pts[4 * i + 3] = 0.0 - z;
   }
-  return count;
+  return finish(count, n, 3, pts, 4 * OBB3_MAX_CONTACTS);
 }

@@ -47,13 +47,20 @@ double obb2_distance_point(const obb2 *b, const double p[2]) {
   return obb_len3(obb_excess(l[0], b->e[0]), obb_excess(l[1], b->e[1]), 0);
 }
 
-/* Inside, minus the depth below the nearest face: 0 within the band. */
+/* Inside, minus the depth below the nearest face; 0 within the band of
+** the boundary on both sides: outside it (where obb_inside accepts) and
+** inside it (a depth of at most the band). */
+static double signed_inside(double depth, double band) {
+  return depth > band ? -depth : 0.0;
+}
+
 double obb2_signed_distance(const obb2 *b, const double p[2]) {
-  double l[2];
+  double l[2], band;
   obb2_local(b->c, b->u, p[0], p[1], l);
-  if (obb_inside(2, l, b->e, obb2_point_band(b, p, 0.0)))
-    return -fmax(fmin(b->e[0] - fabs(l[0]), b->e[1] - fabs(l[1])), 0.0) +
-           0.0;
+  band = obb2_point_band(b, p, 0.0);
+  if (obb_inside(2, l, b->e, band))
+    return signed_inside(fmin(b->e[0] - fabs(l[0]), b->e[1] - fabs(l[1])),
+                         band);
   return obb_len3(obb_excess(l[0], b->e[0]), obb_excess(l[1], b->e[1]), 0);
 }
 
@@ -87,12 +94,13 @@ double obb3_distance_point(const obb3 *b, const double p[3]) {
 }
 
 double obb3_signed_distance(const obb3 *b, const double p[3]) {
-  double l[3];
+  double l[3], band;
   obb3_local(b->c, b->u, p, l);
-  if (obb_inside(3, l, b->e, obb3_point_band(b, p, 0.0)))
-    return -fmax(fmin(b->e[0] - fabs(l[0]),
-                      fmin(b->e[1] - fabs(l[1]), b->e[2] - fabs(l[2]))),
-                 0.0) + 0.0;
+  band = obb3_point_band(b, p, 0.0);
+  if (obb_inside(3, l, b->e, band))
+    return signed_inside(fmin(b->e[0] - fabs(l[0]),
+                              fmin(b->e[1] - fabs(l[1]), b->e[2] - fabs(l[2]))),
+                         band);
   return obb_len3(obb_excess(l[0], b->e[0]), obb_excess(l[1], b->e[1]),
                   obb_excess(l[2], b->e[2]));
 }
@@ -169,7 +177,10 @@ static int common_point2(const obb2 *a, const obb2 *b, const double tb[2],
 }
 
 /* Vertex-to-box candidates: corners of the box (t, r, eo) against the
-** axis-aligned box e around the origin; points in that frame. */
+** axis-aligned box e around the origin; points in that frame. The first
+** corner is always taken (*bestd starts at +inf, and a distance that
+** overflows is +inf too): own and oth are then points of the two boxes
+** whatever the numbers, never left unwritten. */
 static void vertices_vs_box2(const double t[2], double r[2][2],
                              const double eo[2], const double e[2],
                              double *bestd, double own[2], double oth[2]) {
@@ -178,7 +189,7 @@ static void vertices_vs_box2(const double t[2], double r[2][2],
     double v[2], d;
     corner2(k, t, r, eo, v);
     d = obb_len3(obb_excess(v[0], e[0]), obb_excess(v[1], e[1]), 0);
-    if (d < *bestd) {
+    if (k == 0 || d < *bestd) {
       *bestd = d;
       own[0] = obb_clamp(v[0], e[0]); own[1] = obb_clamp(v[1], e[1]);
       oth[0] = v[0]; oth[1] = v[1];
@@ -302,7 +313,7 @@ static void vertices_vs_box3(const double t[3], double r[3][3],
     corner3(k, t, r, eo, v);
     d = obb_len3(obb_excess(v[0], e[0]), obb_excess(v[1], e[1]),
                  obb_excess(v[2], e[2]));
-    if (d < *bestd) {
+    if (k == 0 || d < *bestd) { /* the first always: see vertices_vs_box2 */
       *bestd = d;
       for (i = 0; i < 3; i++) {
         own[i] = obb_clamp(v[i], e[i]);

@@ -10,7 +10,11 @@
 
 #define MAX_LEVELS 64 /* distinct levels (size classes) kept apart */
 #define MAX_LEVEL 1074 /* 2^-1074 is the smallest double above 0 */
-#define MIN_LEVEL (-1080) /* below level_of's finest (subnormal sizes) */
+/* The finest cells: side 2^-1022, the smallest normal double, so that a
+** level's scale 2^-level stays finite (2^1080 overflowed, and boxes of
+** subnormal size got no cells at all: world pairs missed them). Smaller
+** boxes share these cells; coarser is always correct. */
+#define MIN_LEVEL (-1022)
 #define NLEVELS ((MAX_LEVEL - MIN_LEVEL) / 2 + 1) /* even levels only */
 #define LEVEL_INDEX(lev) (((lev) - MIN_LEVEL) / 2)
 

@@ -25,17 +25,29 @@
 
 /* ---- 2D -------------------------------------------------------------- */
 
-/* The box with axis u spanning the corners of a and b (measured from a's
-** center, which keeps large coordinates accurate). */
-static void span2(const obb2 *a, const obb2 *b, const double u[2],
-                  obb2 *out) {
+/* The point the corners are measured from: a's center, which keeps large
+** coordinates accurate, unless the centers are so far apart (near
+** +-DBL_MAX) that their difference overflows; then the midpoint of the
+** centers, from which every corner of a representable result is within
+** range. */
+static void reference(int n, const double *ca, const double *cb,
+                      double *ref) {
+  int i, far = 0;
+  for (i = 0; i < n; i++) far |= !obb_finite(cb[i] - ca[i]);
+  for (i = 0; i < n; i++) ref[i] = far ? 0.5 * ca[i] + 0.5 * cb[i] : ca[i];
+}
+
+/* The box with axis u spanning the corners of a and b (measured from
+** ref). */
+static void span2(const obb2 *a, const obb2 *b, const double ref[2],
+                  const double u[2], obb2 *out) {
   double v[16], lo[2] = {HUGE_VAL, HUGE_VAL}, hi[2] = {-HUGE_VAL, -HUGE_VAL};
   int k, i;
   obb2_corners(a, v);
   obb2_corners(b, v + 8);
   for (k = 0; k < 8; k++) {
     double l[2];
-    obb2_local(a->c, u, v[2 * k], v[2 * k + 1], l);
+    obb2_local(ref, u, v[2 * k], v[2 * k + 1], l);
     for (i = 0; i < 2; i++) {
       if (l[i] < lo[i]) lo[i] = l[i];
       if (l[i] > hi[i]) hi[i] = l[i];
@@ -47,8 +59,8 @@ static void span2(const obb2 *a, const obb2 *b, const double u[2],
     out->e[i] = fmax(hi[i] - mid, mid - lo[i]);
     lo[i] = mid; /* reuse as the local center */
   }
-  out->c[0] = a->c[0] + lo[0] * u[0] - lo[1] * u[1];
-  out->c[1] = a->c[1] + lo[0] * u[1] + lo[1] * u[0];
+  out->c[0] = ref[0] + lo[0] * u[0] - lo[1] * u[1];
+  out->c[1] = ref[1] + lo[0] * u[1] + lo[1] * u[0];
 }
 
 static void enclose2(const obb2 *a, const obb2 *b, obb2 *m) {
@@ -70,20 +82,24 @@ static int smaller2(const obb2 *x, const obb2 *y) {
 }
 
 /* Spans both boxes in frame u and keeps the result in *best when it is
-** the first candidate (*have == 0) or smaller. */
-static void try2(const obb2 *a, const obb2 *b, const double u[2], obb2 *best,
-                 int *have) {
+** the first finite candidate (*have == 0) or a smaller one. A candidate
+** whose numbers overflowed is dropped: another frame may still fit. */
+static void try2(const obb2 *a, const obb2 *b, const double ref[2],
+                 const double u[2], obb2 *best, int *have) {
   obb2 cand;
-  span2(a, b, u, &cand);
+  span2(a, b, ref, u, &cand);
+  if (!obb_all_finite(cand.c, 2) || !obb_all_finite(cand.e, 2)) return;
   enclose2(a, b, &cand);
+  if (!obb_all_finite(cand.e, 2)) return;
   if (!*have || smaller2(&cand, best)) *best = cand;
   *have = 1;
 }
 
-void obb2_merge(const obb2 *a, const obb2 *b, obb2 *out) {
-  double ub[2] = {0, 0}, v[2], best_dot = -HUGE_VAL;
+obb_status obb2_merge(const obb2 *a, const obb2 *b, obb2 *out) {
+  double ub[2] = {0, 0}, v[2], ref[2], best_dot = -HUGE_VAL;
   obb2 best;
   int k, have = 0;
+  reference(2, a->c, b->c, ref);
   /* b's axis turned by k quarter turns, the one nearest a's axis */
   for (k = 0; k < 4; k++) {
     double x = b->u[0], y = b->u[1], t, dot;
@@ -92,22 +108,26 @@ void obb2_merge(const obb2 *a, const obb2 *b, obb2 *out) {
     dot = x * a->u[0] + y * a->u[1];
     if (dot > best_dot) { best_dot = dot; ub[0] = x; ub[1] = y; }
   }
-  try2(a, b, a->u, &best, &have);
-  try2(a, b, b->u, &best, &have);
+  try2(a, b, ref, a->u, &best, &have);
+  try2(a, b, ref, b->u, &best, &have);
   v[0] = a->u[0] + ub[0];
   v[1] = a->u[1] + ub[1];
   if (obb_normalize2(v)) /* the two are at most 45 degrees apart */
-    try2(a, b, v, &best, &have);
-  v[0] = b->c[0] - a->c[0];
-  v[1] = b->c[1] - a->c[1];
-  if (obb_normalize2(v)) try2(a, b, v, &best, &have);
+    try2(a, b, ref, v, &best, &have);
+  for (k = 0; k < 2; k++) { /* halved, should the difference overflow */
+    v[k] = b->c[k] - a->c[k];
+    if (!obb_finite(v[k])) v[k] = 0.5 * b->c[k] - 0.5 * a->c[k];
+  }
+  if (obb_normalize2(v)) try2(a, b, ref, v, &best, &have);
+  if (!have) return OBB_ENOTFINITE;
   *out = best;
+  return OBB_OK;
 }
 
 /* ---- 3D -------------------------------------------------------------- */
 
-static void span3(const obb3 *a, const obb3 *b, const double u[3][3],
-                  obb3 *out) {
+static void span3(const obb3 *a, const obb3 *b, const double ref[3],
+                  const double u[3][3], obb3 *out) {
   double v[48], lo[3], hi[3], mid[3];
   int k, i;
   for (i = 0; i < 3; i++) { lo[i] = HUGE_VAL; hi[i] = -HUGE_VAL; }
@@ -115,7 +135,7 @@ static void span3(const obb3 *a, const obb3 *b, const double u[3][3],
   obb3_corners(b, v + 24);
   for (k = 0; k < 16; k++) {
     double l[3];
-    obb3_local(a->c, u, v + 3 * k, l);
+    obb3_local(ref, u, v + 3 * k, l);
     for (i = 0; i < 3; i++) {
       if (l[i] < lo[i]) lo[i] = l[i];
       if (l[i] > hi[i]) hi[i] = l[i];
@@ -127,7 +147,7 @@ static void span3(const obb3 *a, const obb3 *b, const double u[3][3],
     out->u[i][0] = u[i][0]; out->u[i][1] = u[i][1]; out->u[i][2] = u[i][2];
   }
   for (i = 0; i < 3; i++)
-    out->c[i] = a->c[i] + mid[0] * u[0][i] + mid[1] * u[1][i] +
+    out->c[i] = ref[i] + mid[0] * u[0][i] + mid[1] * u[1][i] +
                 mid[2] * u[2][i];
 }
 
@@ -179,25 +199,28 @@ static void nearest_frame3(const obb3 *a, const obb3 *b, double out[3][3]) {
   }
 }
 
-static void try3(const obb3 *a, const obb3 *b, double u[3][3], obb3 *best,
-                 int *have) {
+static void try3(const obb3 *a, const obb3 *b, const double ref[3],
+                 double u[3][3], obb3 *best, int *have) {
   obb3 cand;
-  span3(a, b, (const double(*)[3])u, &cand);
+  span3(a, b, ref, (const double(*)[3])u, &cand);
+  if (!obb_all_finite(cand.c, 3) || !obb_all_finite(cand.e, 3)) return;
   enclose3(a, b, &cand);
+  if (!obb_all_finite(cand.e, 3)) return; /* as try2 */
   if (!*have || smaller3(&cand, best)) *best = cand;
   *have = 1;
 }
 
-void obb3_merge(const obb3 *a, const obb3 *b, obb3 *out) {
-  double qa[4], qb[4], q[4], u[3][3], w[3];
+obb_status obb3_merge(const obb3 *a, const obb3 *b, obb3 *out) {
+  double qa[4], qb[4], q[4], u[3][3], w[3], ref[3];
   obb3 best, nb;
   int i, j, have = 0;
+  reference(3, a->c, b->c, ref);
   for (i = 0; i < 3; i++)
     for (j = 0; j < 3; j++) u[i][j] = a->u[i][j];
-  try3(a, b, u, &best, &have);
+  try3(a, b, ref, u, &best, &have);
   for (i = 0; i < 3; i++)
     for (j = 0; j < 3; j++) u[i][j] = b->u[i][j];
-  try3(a, b, u, &best, &have);
+  try3(a, b, ref, u, &best, &have);
   /* the average of a's rotation and b's relabelled one */
   nb = *b;
   nearest_frame3(a, b, nb.u);
@@ -210,9 +233,13 @@ void obb3_merge(const obb3 *a, const obb3 *b, obb3 *out) {
   obb3_set_rotation(&nb, q);
   for (i = 0; i < 3; i++)
     for (j = 0; j < 3; j++) u[i][j] = nb.u[i][j];
-  try3(a, b, u, &best, &have);
-  /* the line of centers, completed by the averaged axis most across it */
-  for (i = 0; i < 3; i++) w[i] = b->c[i] - a->c[i];
+  try3(a, b, ref, u, &best, &have);
+  /* the line of centers, completed by the averaged axis most across it
+  ** (their difference halved, should it overflow) */
+  for (i = 0; i < 3; i++) {
+    w[i] = b->c[i] - a->c[i];
+    if (!obb_finite(w[i])) w[i] = 0.5 * b->c[i] - 0.5 * a->c[i];
+  }
   if (obb_normalize3(w)) {
     int k = 0;
     double dk = HUGE_VAL;
@@ -228,8 +255,10 @@ void obb3_merge(const obb3 *a, const obb3 *b, obb3 *out) {
     if (obb_normalize3(u[1])) {
       obb_cross3(u[0], u[1], u[2]);
       obb_normalize3(u[2]);
-      try3(a, b, u, &best, &have);
+      try3(a, b, ref, u, &best, &have);
     }
   }
+  if (!have) return OBB_ENOTFINITE;
   *out = best;
+  return OBB_OK;
 }

@@ -162,16 +162,23 @@ int obb3_sat_min(const obb3 *a, const obb3 *b, const obb_axes3 *ax,
   return k;
 }
 
+/* Apart: a zero normal and depth, so that every output is written. */
 int obb2_penetration(const obb2 *a, const obb2 *b, double n[2],
                      double *depth) {
   obb_axes2 ax;
   obb2_sat_axes(a, b, &ax);
-  return obb2_sat_min(a, b, &ax, n, depth) >= 0;
+  if (obb2_sat_min(a, b, &ax, n, depth) >= 0) return 1;
+  n[0] = n[1] = 0.0;
+  *depth = 0.0;
+  return 0;
 }
 
 int obb3_penetration(const obb3 *a, const obb3 *b, double n[3],
                      double *depth) {
   obb_axes3 ax;
   obb3_sat_axes(a, b, &ax);
-  return obb3_sat_min(a, b, &ax, n, depth) >= 0;
+  if (obb3_sat_min(a, b, &ax, n, depth) >= 0) return 1;
+  n[0] = n[1] = n[2] = 0.0;
+  *depth = 0.0;
+  return 0;
 }

@@ -17,30 +17,36 @@ int obb3_classify(const obb3 *a, const obb3 *b) {
   return obb3_intersects(a, b) ? OBB_INTERSECTS : OBB_DISJOINT;
 }
 
+/* Whether the excess (x, y, z) is within r. Squared lengths, no square
+** root, while both squares are safely inside the range of doubles: a
+** circle exactly touching a face compares equal. Beyond, a square could
+** underflow to 0 (an excess of 1e-310 and r = 0 compared equal, a circle
+** of radius 0 outside the box meeting it) or overflow: then the lengths,
+** scaled (obb_len3). */
+static int within(double x, double y, double z, double r) {
+  double s = x * x + y * y + z * z, rr = r * r;
+  if (!(r > 0.0)) return 0; /* a point outside: exactly contains */
+  if (s > 1e-290 && s < 1e290 && rr > 1e-290 && rr < 1e290) return s <= rr;
+  return obb_len3(x, y, z) <= r;
+}
+
 /* The disc meets the box iff the closest point to its center of the box
-** grown by the band is within r: with r = 0, exactly contains(point).
-** Squared lengths, no square root: a circle exactly touching a face
-** compares equal. (obb_len3 would be safer near the limits of doubles,
-** but r * r and the excess squared scale alike.) */
+** grown by the band is within r: with r = 0, exactly contains(point). */
 int obb2_intersects_circle(const obb2 *b, const double c[2], double r) {
-  double l[2], g[2], x, y;
+  double l[2], g[2];
   obb2_local(b->c, b->u, c[0], c[1], l);
   obb_grow(2, b->e, obb2_point_band(b, c, r), g);
   if (obb_inside(2, l, g, 0.0)) return 1;
-  x = obb_excess(l[0], g[0]);
-  y = obb_excess(l[1], g[1]);
-  return x * x + y * y <= r * r;
+  return within(obb_excess(l[0], g[0]), obb_excess(l[1], g[1]), 0.0, r);
 }
 
 int obb3_intersects_sphere(const obb3 *b, const double c[3], double r) {
-  double l[3], g[3], x, y, z;
+  double l[3], g[3];
   obb3_local(b->c, b->u, c, l);
   obb_grow(3, b->e, obb3_point_band(b, c, r), g);
   if (obb_inside(3, l, g, 0.0)) return 1;
-  x = obb_excess(l[0], g[0]);
-  y = obb_excess(l[1], g[1]);
-  z = obb_excess(l[2], g[2]);
-  return x * x + y * y + z * z <= r * r;
+  return within(obb_excess(l[0], g[0]), obb_excess(l[1], g[1]),
+                obb_excess(l[2], g[2]), r);
 }
 
 /* The box spans n.c +- rad along n, rad = sum e_i |n.u_i| (its projection

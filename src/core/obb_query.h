@@ -16,15 +16,17 @@
 ** (n = 2 or 3). Returns 1 with *lo, *hi narrowed when something is left,
 ** 0 when the line misses. A zero component of d (including -0.0) is a line
 ** parallel to that slab: inside it or not, decided by |p_i| <= e_i, so no
-** 0/0 ever happens. Closed: a line touching a face is kept. */
+** 0/0 ever happens. Closed: a line touching a face is kept. NaN (from
+** numbers past the range of doubles) is a miss, as obb_inside has it. */
 static inline int obb_clip_slabs(int n, const double *p, const double *d,
                                  const double *e, double *lo, double *hi) {
   int i;
   for (i = 0; i < n; i++) {
     if (d[i] == 0.0) {
-      if (fabs(p[i]) > e[i]) return 0;
+      if (!(fabs(p[i]) <= e[i])) return 0;
     } else {
       double t1 = (-e[i] - p[i]) / d[i], t2 = (e[i] - p[i]) / d[i];
+      if (t1 != t1 || t2 != t2) return 0;
       if (t1 > t2) { double s = t1; t1 = t2; t2 = s; }
       if (t1 > *lo) *lo = t1;
       if (t2 < *hi) *hi = t2;

@@ -206,6 +206,15 @@ static double settle3(const obb3 *a, const obb3 *b, const double va[3],
   }
 }
 
+/* No contact during the step: t = +inf and a zero normal, so that every
+** output is written. */
+static int no_contact(int dim, double *t, double *n) {
+  int i;
+  *t = HUGE_VAL;
+  for (i = 0; i < dim; i++) n[i] = 0.0;
+  return 0;
+}
+
 int obb2_sweep(const obb2 *a, const obb2 *b, const double va[2],
                const double vb[2], double *t, double n[2]) {
   obb_axes2 ax;
@@ -234,10 +243,10 @@ int obb2_sweep(const obb2 *a, const obb2 *b, const double va[2],
     ctx.a = a; ctx.b = b; ctx.va = va; ctx.vb = vb;
     band = fmax(band2(a, b, va, vb, 0.0), band2(a, b, va, vb, 1.0));
     k = obb_sat_entry(ax.s, ax.r, v, 4, half * band, t, &out, &err);
-    if (k < 0) return 0;
+    if (k < 0) return no_contact(2, t, n);
     *t = graze(touch_at2, &ctx, *t, out);
   }
-  if (*t < 0) return 0;
+  if (*t < 0) return no_contact(2, t, n);
   /* v > 0: b moves along +L relative to a, so it arrives on a's -L side
   ** and a's way out is +L; in general n = sign(v) * L. */
   n[0] = (v[k] > 0 ? ax.L[k][0] : -ax.L[k][0]) + 0.0;
@@ -271,10 +280,10 @@ int obb3_sweep(const obb3 *a, const obb3 *b, const double va[3],
     ctx.a = a; ctx.b = b; ctx.va = va; ctx.vb = vb;
     band = fmax(band3(a, b, va, vb, 0.0), band3(a, b, va, vb, 1.0));
     k = obb_sat_entry(ax.s, ax.r, v, ax.n, half * band, t, &out, &err);
-    if (k < 0) return 0;
+    if (k < 0) return no_contact(3, t, n);
     *t = graze(touch_at3, &ctx, *t, out);
   }
-  if (*t < 0) return 0;
+  if (*t < 0) return no_contact(3, t, n);
   for (q = 0; q < 3; q++) n[q] = (v[k] > 0 ? ax.L[k][q] : -ax.L[k][q]) + 0.0;
   return 1;
 }
