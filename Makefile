@@ -22,7 +22,7 @@ CC         ?= cc
 OPTFLAGS   ?= -O2
 WARNFLAGS  ?= -std=c99 -Wall -Wextra -pedantic
 CFLAGS     ?= $(OPTFLAGS) -g
-# The public headers, then each layer's internal ones (README, "Layout").
+# The public headers, then each layer's internal ones (docs/reference.md, "Layout").
 INCLUDES    = -Iinclude -Isrc/core -Isrc/binding
 # Only the public API (OBB_API, LOBB_API) is exported from the shared
 # objects; `make check-exports` holds it to that.
@@ -81,7 +81,7 @@ demo: deps-build
 	$(MAKE) all
 	LUA_CPATH='./$(BUILD)/?.so;;' LUA_PATH='./lua/?.lua;./lua/?/init.lua;;' $(LUA) examples/demo.lua
 
-# The examples (README, "Examples"), each checking itself; CI runs them all.
+# The examples (docs/reference.md, "Examples"), each checking itself; CI runs them all.
 #   make examples         every example, and the demo into $(BUILD)/
 #   make example-racing   one of them (racing, platformer, picking, tiled)
 RUN_LUA     = LUA_CPATH='./$(BUILD)/?.so;;' LUA_PATH='./lua/?.lua;./lua/?/init.lua;;' $(LUA)

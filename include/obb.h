@@ -41,7 +41,7 @@
 **   Every other output (through a pointer) is written on every call, a
 **   miss or "apart" included, with the values documented below (a zero
 **   normal, t = +inf). The answers are those documented while the sizes
-**   involved stay below about 1e300 (README, "Precision"); for larger
+**   involved stay below about 1e300 (docs/reference.md, "Precision"); for larger
 **   finite inputs, up to DBL_MAX, they are unspecified, but every output
 **   is still a number computed from the inputs (maybe infinite or NaN),
 **   never left unwritten. fuzz/fuzz_core.c checks both.
@@ -86,7 +86,7 @@ OBB_API const char *obb_status_string(obb_status s);
 ** obbN_from_axes refuses them; within it they are re-orthonormalised. */
 #define OBB_AXIS_TOLERANCE 1e-6
 
-/* The touching rule (README, "Precision"). Boxes are closed, and every
+/* The touching rule (docs/reference.md, "Precision"). Boxes are closed, and every
 ** query (pairs, points, rays, segments, circles, spheres, planes, sweeps,
 ** worlds) counts two shapes as touching, and so as meeting, when nothing
 ** separates them by more than the band

@@ -130,7 +130,7 @@ typedef int (*obb_move_filter_fn)(void *ctx, int item, const obb_move_hit *hit);
 typedef void (*obb_move_report_fn)(void *ctx, const obb_move_hit *hit);
 
 /* Moves item id's center toward goal (2 or 3 numbers), keeping its
-** rotation, resolving what it meets (README, "Moving boxes": an other the
+** rotation, resolving what it meets (docs/reference.md, "Moving boxes": an other the
 ** mover already overlaps is a plane it may not go deeper along; slides
 ** are clipped against every plane met in the move), and writes the
 ** center where it ends to actual. The world is not changed: commit with

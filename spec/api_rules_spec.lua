@@ -1,4 +1,4 @@
--- The rules every box function follows (README, "Conventions"): one rule
+-- The rules every box function follows (docs/reference.md, "Conventions"): one rule
 -- for extra arguments, protected metatables, and type errors that read a
 -- value's __name only when it is a string.
 local H = require "helpers"

@@ -1,4 +1,4 @@
--- obb.bump: bump.lua's world API over an obb world (README, "Coming from
+-- obb.bump: bump.lua's world API over an obb world (docs/reference.md, "Coming from
 -- bump.lua"). Written from bump.lua's README: the responses on its
 -- pictures' scenes, the col fields, the order of cols, filters, project,
 -- the queries, the errors; then the places where obb's rules answer

@@ -1,5 +1,7 @@
 -- spec/doc_coverage_spec.lua: every function the module registers has a
--- reference entry in README.md.
+-- reference entry in the manual, docs/reference.md; the README stays a
+-- landing page (at most 300 lines) whose table links every function to
+-- an entry that exists.
 --
 -- An entry is a heading line (starting with #) whose code names the
 -- function, so the check reads headings only, never prose:
@@ -16,8 +18,8 @@
 -- without touching this spec.
 local obb = require "obb"
 
-local function read_readme()
-  local f = assert(io.open("README.md", "r"), "README.md not found (run from the repository root)")
+local function read(path)
+  local f = assert(io.open(path, "r"), path .. " not found (run from the repository root)")
   local text = f:read("*a")
   f:close()
   return text
@@ -31,7 +33,30 @@ local function headings(text)
   return out
 end
 
-local HEADINGS = headings(read_readme())
+local MANUAL = read("docs/reference.md")
+local README = read("README.md")
+local HEADINGS = headings(MANUAL)
+
+-- GitHub's anchor of a heading: lower case, punctuation dropped, spaces
+-- to hyphens, a repeated one numbered.
+local function anchors(text)
+  local set, seen, fence = {}, {}, false
+  for line in (text .. "\n"):gmatch("([^\n]*)\n") do
+    if line:match("^```") then fence = not fence end
+    local h = not fence and line:match("^#+ (.*)$")
+    if h then
+      local a = h:lower():gsub("[^%w%-_ \128-\255]", ""):gsub(" ", "-")
+      if seen[a] then
+        seen[a] = seen[a] + 1
+        a = a .. "-" .. seen[a]
+      else
+        seen[a] = 0
+      end
+      set[a] = true
+    end
+  end
+  return set
+end
 
 local function plain_find(s, needle) return s:find(needle, 1, true) ~= nil end
 
@@ -98,7 +123,45 @@ local function sorted_keys(t)
   return keys
 end
 
-describe("README reference coverage", function()
+describe("README and manual", function()
+  it("the README is a landing page of at most 300 lines", function()
+    local n = select(2, README:gsub("\n", "\n"))
+    assert.is_true(n <= 300, n .. " lines")
+  end)
+
+  it("every link from the README into the manual names a heading there", function()
+    local set, bad, count = anchors(MANUAL), {}, 0
+    for a in README:gmatch("%(docs/reference%.md#([^%)]+)%)") do
+      count = count + 1
+      if not set[a] then bad[#bad + 1] = a end
+    end
+    assert.is_true(count > 50)
+    assert.are.same({}, bad)
+  end)
+
+  it("the README's table names every function of the module", function()
+    local missing = {}
+    for _, name in ipairs(sorted_keys(obb)) do
+      if type(obb[name]) == "function" and not README:find("`obb." .. name .. "`", 1, true) then
+        missing[#missing + 1] = "obb." .. name
+      end
+    end
+    local w = obb.world2()
+    for _, name in ipairs(sorted_keys(getmetatable(w))) do
+      if type(w[name]) == "function" and not README:find("`world:" .. name .. "`", 1, true) then
+        missing[#missing + 1] = "world:" .. name
+      end
+    end
+    for _, name in ipairs(sorted_keys(getmetatable(obb.new2(0, 0, 1, 1)))) do
+      if not README:find("`box:" .. name .. "`", 1, true) and not README:find("`a:" .. name .. "`", 1, true) then
+        missing[#missing + 1] = "box:" .. name
+      end
+    end
+    assert.are.same({}, missing)
+  end)
+end)
+
+describe("manual reference coverage", function()
   it("finds headings to check against", function()
     assert.is_true(#HEADINGS > 20)
     assert.is_true(documented_libfunc("new2"))

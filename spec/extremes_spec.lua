@@ -1,5 +1,5 @@
 -- spec/extremes_spec.lua: numerical extremes, the range where answers are
--- exact (README, "Precision").
+-- exact (docs/reference.md, "Precision").
 --
 -- Each family is built so that the true answer is known in closed form
 -- from the doubles actually stored (the gap is measured from the rounded

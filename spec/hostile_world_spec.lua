@@ -1,4 +1,4 @@
--- Worlds against hostile scripts (README, "Hardening"): metamethods called
+-- Worlds against hostile scripts (docs/reference.md, "Hardening"): metamethods called
 -- by hand, finalizers that re-enter a world, tables the debug library
 -- rewrites, sizes that overflow, and memory that must stay bounded. Each
 -- case failed (or crashed under `make sanitize`) before its fix.

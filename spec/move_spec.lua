@@ -1,5 +1,5 @@
 -- Moving boxes through a world: world:move, world:check, world:push,
--- world:cast, obb.clip and obb.reflect (README, "Moving boxes"). The rules
+-- world:cast, obb.clip and obb.reflect (docs/reference.md, "Moving boxes"). The rules
 -- are checked on scenes whose answers follow from geometry alone (bump.lua's
 -- own examples, flush tiles, V shapes, turned walls), and on random scenes
 -- against the world's other queries.
@@ -22,7 +22,7 @@ local function uniform(seed)
   return r.uniform
 end
 
--- The pair band of the touching rule (README, "Precision") for boxes with
+-- The pair band of the touching rule (docs/reference.md, "Precision") for boxes with
 -- centers a, b and half extents ea, eb (lists).
 local function band(a, ea, b, eb)
   local S, M = 0, 0

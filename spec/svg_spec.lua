@@ -1,4 +1,4 @@
--- obb.svg, the debug-drawing helper (README, "Debug drawing: obb.svg";
+-- obb.svg, the debug-drawing helper (docs/reference.md, "Debug drawing: obb.svg";
 -- docs/svg.md).
 local obb = require "obb"
 local svg = require "obb.svg"

@@ -1,4 +1,4 @@
--- The touching rule (README, "Precision"; src/core/obb_touch.h): every
+-- The touching rule (docs/reference.md, "Precision"; src/core/obb_touch.h): every
 -- query counts shapes apart by at most the band
 --   B = TOUCH_REL * S + TOUCH_COORD * M + TOUCH_FLOOR
 -- as touching, and they all decide it the same way. Over many seeded random

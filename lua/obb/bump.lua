@@ -3,7 +3,7 @@
 --
 --   local bump = require "obb.bump"
 --
--- README, "Coming from bump.lua", lists where it answers differently and
+-- docs/reference.md, "Coming from bump.lua", lists where it answers differently and
 -- why. This file shares no code with bump.lua: bump's behaviour is
 -- followed from its documentation, and spec/bump_spec.lua checks it.
 --
@@ -291,7 +291,7 @@ local function checkFilter(fname, i, filter, level)
   end
 end
 
--- The touching band of obb's rule (README, "Conventions") for two boxes,
+-- The touching band of obb's rule (docs/reference.md, "Conventions") for two boxes,
 -- centers and half extents.
 local function band(cx, cy, hx, hy, ox, oy, ohx, ohy)
   local s = abs(ox - cx) + abs(oy - cy) + hx + hy + ohx + ohy
