@@ -18,6 +18,18 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 rockspec=obb-scm-1.rockspec
 
+# The release rockspec is the scm one but for its version and source tag.
+for release in obb-[0-9]*.rockspec; do
+  v=${release#obb-}; v=${v%.rockspec}
+  if ! sed -e "s/^version = \"$v\"/version = \"scm-1\"/" -e '/^   tag = /d' "$release" |
+       diff -u "$rockspec" - >&2; then
+    echo "rocks: $release differs from $rockspec beyond its version and tag" >&2
+    exit 1
+  fi
+  grep -q "OBB_VERSION \"${v%-*}\"" include/obb.h ||
+    { echo "rocks: $release is not the version obb.h says" >&2; exit 1; }
+done
+
 ls src/core/*.c src/binding/*.c | sort >"${TMPDIR:-/tmp}/obb-present"
 grep -oE '"src/[a-z]+/[a-z0-9_]+\.c"' "$rockspec" | tr -d '"' | sort >"${TMPDIR:-/tmp}/obb-listed"
 if ! diff -u "${TMPDIR:-/tmp}/obb-listed" "${TMPDIR:-/tmp}/obb-present" >&2; then

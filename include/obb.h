@@ -55,7 +55,7 @@
 extern "C" {
 #endif
 
-#define OBB_VERSION "0.1.0"
+#define OBB_VERSION "1.0.0"
 
 /* What the shared objects export: the public API only. Everything else is
 ** built with hidden visibility (the Makefile's -fvisibility=hidden), so a

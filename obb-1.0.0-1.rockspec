@@ -1,0 +1,77 @@
+rockspec_format = "3.0"
+package = "obb"
+version = "1.0.0-1"
+source = {
+   url = "git+https://example.invalid/obb.git",
+   tag = "v1.0.0",
+}
+description = {
+   summary = "Oriented bounding boxes (2D and 3D) for Lua, with the math in C",
+   detailed = [[
+      Construction, transform, containment and separating-axis intersection
+      tests for rotated rectangles and oriented boxes, as userdata whose
+      queries return plain numbers and allocate nothing.
+   ]],
+   license = "MIT",
+   labels = { "geometry", "collision", "gamedev" },
+}
+dependencies = {
+   "lua >= 5.1, < 5.5",
+}
+-- `luarocks make` then `luarocks test`: the suite against the module built
+-- here, with the system's busted (Debian's lua-busted, which LuaRocks does
+-- not see as a rock), by the Lua LuaRocks runs (test/luarocks_test.lua).
+test = {
+   type = "command",
+   script = "test/luarocks_test.lua",
+}
+build = {
+   type = "builtin",
+   modules = {
+      obb = {
+         -- Every .c under src/core/ and src/binding/, sorted; .ci/rocks.sh
+         -- fails when this list and the folders differ.
+         sources = {
+            "src/core/obb2.c",
+            "src/core/obb3.c",
+            "src/core/obb_contact.c",
+            "src/core/obb_distance.c",
+            "src/core/obb_fit.c",
+            "src/core/obb_grid.c",
+            "src/core/obb_hull2.c",
+            "src/core/obb_merge.c",
+            "src/core/obb_move.c",
+            "src/core/obb_penetrate.c",
+            "src/core/obb_prims.c",
+            "src/core/obb_ray.c",
+            "src/core/obb_sweep.c",
+            "src/core/obb_sweep_turning.c",
+            "src/core/obb_tightfit2.c",
+            "src/core/obb_tightfit3.c",
+            "src/core/obb_tree.c",
+            "src/core/obb_trig.c",
+            "src/core/obb_world.c",
+            "src/binding/lobb_box.c",
+            "src/binding/lobb_check.c",
+            "src/binding/lobb_collide.c",
+            "src/binding/lobb_ffi_box.c",
+            "src/binding/lobb_jit.c",
+            "src/binding/lobb_move.c",
+            "src/binding/lobb_open.c",
+            "src/binding/lobb_query.c",
+            "src/binding/lobb_types.c",
+            "src/binding/lobb_world.c",
+         },
+         incdirs = { "include", "src/core", "src/binding" },
+         libraries = { "m" },
+      },
+      ["obb.svg"] = "lua/obb/svg.lua",
+      -- Tiled maps (Lua export) into worlds (docs/tiled.md)
+      ["obb.tiled"] = "lua/obb/tiled.lua",
+      -- LuaJIT's FFI fast path and the LOVE drawing helper (docs/love.md)
+      ["obb.jit"] = "lua/obb/jit.lua",
+      ["obb.love"] = "lua/obb/love.lua",
+      -- bump.lua's world API over an obb world (README, "Coming from bump.lua")
+      ["obb.bump"] = "lua/obb/bump.lua",
+   },
+}
