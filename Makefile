@@ -85,7 +85,7 @@ demo: deps-build
 #   make examples         every example, and the demo into $(BUILD)/
 #   make example-racing   one of them (racing, platformer, picking, tiled)
 RUN_LUA     = LUA_CPATH='./$(BUILD)/?.so;;' LUA_PATH='./lua/?.lua;./lua/?/init.lua;;' $(LUA)
-EXAMPLES    = racing platformer picking tiled
+EXAMPLES    = racing platformer picking tiled responses
 
 examples: deps-build
 	$(MAKE) all
