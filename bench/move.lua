@@ -58,13 +58,7 @@ local COLS, ROWS = 160, 60  -- level size in tiles
 local NTILES, NMOVERS = 1382, 1000
 local GRAVITY, MAX_FALL, JUMP, JUMP_P, MAX_RUN = 0.4, 8, 7, 0.02, 3
 
-local function rng(seed)
-  local s = seed
-  return function()
-    s = (s * 16807) % 2147483647
-    return s / 2147483647
-  end
-end
+local rng = require "rng" -- bench/rng.lua
 
 -- The level: tiles by cell (key col * 1000 + row), as a list of centers.
 local function make_level()

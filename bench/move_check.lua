@@ -70,13 +70,7 @@ local VERBOSE = arg[1] == "-v"
 local TOL = 1e-9
 local abs = math.abs
 
-local function rng(seed)
-  local s = seed
-  return function()
-    s = (s * 16807) % 2147483647
-    return s / 2147483647
-  end
-end
+local rng = require "rng" -- bench/rng.lua
 
 -- Disagreements, by kind, over all scenes.
 local kinds, kind_order, shown = {}, {}, {}

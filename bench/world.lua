@@ -29,15 +29,7 @@ local QUICK = os.getenv("OBB_BENCH_QUICK") == "1"
 local SIZES = QUICK and { 1000, 10000 } or { 1000, 10000, 50000 }
 local KINDS = { "walk", "cluster", "mixed", "static" }
 
--- xorshift-free deterministic numbers in [0, 1) that every Lua computes
--- alike (products stay below 2^53).
-local function rng(seed)
-  local s = seed
-  return function()
-    s = (s * 16807) % 2147483647
-    return s / 2147483647
-  end
-end
+local rng = require "rng" -- bench/rng.lua
 
 -- A scene as parallel arrays (struct of arrays, as a game would keep them).
 local function make_scene(kind, n)

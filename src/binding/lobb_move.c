@@ -125,14 +125,7 @@ static void write_hits(lua_State *L, const lmove *m) {
     lua_pushnumber(L, h->depth);
     lua_rawseti(L, 4, ++k);
   }
-  for (;;) {
-    lua_rawgeti(L, 4, ++k);
-    if (lua_isnil(L, -1)) break;
-    lua_pop(L, 1);
-    lua_pushnil(L);
-    lua_rawseti(L, 4, k);
-  }
-  lua_pop(L, 1);
+  lobb_cleartail(L, 4, k);
 }
 
 /* Protected: run(world, item, filter, out, byid, slot) runs the world's

@@ -700,14 +700,7 @@ static int fill(lua_State *L) {
     }
     count++;
   }
-  /* clear what an earlier, longer result left behind, so #out is right */
-  for (;;) {
-    lua_rawgeti(L, 2, ++k);
-    if (lua_isnil(L, -1)) break;
-    lua_pop(L, 1);
-    lua_pushnil(L);
-    lua_rawseti(L, 2, k);
-  }
+  lobb_cleartail(L, 2, k);
   lua_pushinteger(L, count);
   return 1;
 }
@@ -899,6 +892,17 @@ int lobb_ffi_world_cast(void *world, const void *box, const double *d,
 }
 
 /* ---- what lobb_move.c shares (lobb_world.h) ---------------------------- */
+
+void lobb_cleartail(lua_State *L, int t, lua_Integer k) {
+  for (;;) {
+    lua_rawgeti(L, t, ++k);
+    if (lua_isnil(L, -1)) break;
+    lua_pop(L, 1);
+    lua_pushnil(L);
+    lua_rawseti(L, t, k);
+  }
+  lua_pop(L, 1);
+}
 
 lworld *lobb_checkworld(lua_State *L, const char *what) {
   return what != NULL ? check_mutable(L, what) : check_world(L);

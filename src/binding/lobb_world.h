@@ -55,6 +55,9 @@ lworld *lobb_checkworld(lua_State *L, const char *what);
 int lobb_checkitemid(lua_State *L, int idx);
 /* Pushes the world's (argument 1) table k, UV_BYITEM or UV_BYID. */
 void lobb_pushitems(lua_State *L, int k);
+/* Sets to nil the entries of the table at t from k + 1 on, up to the first
+** nil: what an earlier, longer result left behind, so #out is right. */
+void lobb_cleartail(lua_State *L, int t, lua_Integer k);
 /* Raises the error at the top, which a filter raised (explaining yields). */
 int lobb_filtererror(lua_State *L);
 

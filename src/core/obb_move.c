@@ -233,6 +233,18 @@ static int classify(mover *m, const void *other, cand *c) {
 
 /* ---- the moves' bookkeeping -------------------------------------------- */
 
+/* The world's scratch buffer k at twice *cap records of size bytes, its
+** records kept (it grows as realloc does); NULL, with m->oom set, when
+** memory runs out. */
+static void *grow(mover *m, int k, int *cap, size_t size) {
+  int n = *cap * 2;
+  void *p = n > 0 && (size_t)n < ((size_t)-1) / size
+      ? obb_world_scratch(m->w, k, (size_t)n * size) : NULL;
+  if (p == NULL) m->oom = 1;
+  else *cap = n;
+  return p;
+}
+
 static met *find_met(mover *m, int id) {
   int i;
   for (i = 0; i < m->nmet; i++)
@@ -242,12 +254,9 @@ static met *find_met(mover *m, int id) {
 
 static met *add_met(mover *m, int id) {
   if (m->nmet == m->met_cap) {
-    int cap = m->met_cap * 2;
-    met *p = cap > 0 && (size_t)cap < ((size_t)-1) / sizeof(met)
-        ? (met *)obb_world_scratch(m->w, 1, (size_t)cap * sizeof(met)) : NULL;
-    if (p == NULL) { m->oom = 1; return NULL; }
+    met *p = (met *)grow(m, 1, &m->met_cap, sizeof(met));
+    if (p == NULL) return NULL;
     m->met = p;
-    m->met_cap = cap;
   }
   m->met[m->nmet].id = id;
   m->met[m->nmet].reported = 0;
@@ -386,12 +395,9 @@ static void leg_bounds(mover *m, double out[6]) {
 /* Appends c to the leg's candidates. */
 static void keep(mover *m, const cand *c) {
   if (m->ncands == m->cand_cap) {
-    int cap = m->cand_cap * 2;
-    cand *p = (size_t)cap < ((size_t)-1) / sizeof(cand)
-        ? (cand *)obb_world_scratch(m->w, 0, (size_t)cap * sizeof(cand)) : NULL;
-    if (p == NULL) { m->oom = 1; return; }
+    cand *p = (cand *)grow(m, 0, &m->cand_cap, sizeof(cand));
+    if (p == NULL) return;
     m->cands = p;
-    m->cand_cap = cap;
   }
   m->cands[m->ncands++] = *c;
 }
@@ -403,12 +409,9 @@ static void on_near(void *ctx, int id) {
   mover *m = (mover *)ctx;
   if (id == m->self || m->oom) return;
   if (m->nnear == m->near_cap) {
-    int cap = m->near_cap * 2;
-    int *p = (size_t)cap < ((size_t)-1) / sizeof(int)
-        ? (int *)obb_world_scratch(m->w, 2, (size_t)cap * sizeof(int)) : NULL;
-    if (p == NULL) { m->oom = 1; return; }
+    int *p = (int *)grow(m, 2, &m->near_cap, sizeof(int));
+    if (p == NULL) return;
     m->near = p;
-    m->near_cap = cap;
   }
   m->near[m->nnear++] = id;
 }
