@@ -187,15 +187,25 @@ valgrind:
 	OBB_SPEC_LIGHT=1 $(VALGRIND) $(VALGRIND_FLAGS) $(LUA) `command -v $(BUSTED)` \
 	  --ignore-lua --cpath='./$(BUILD)/?.so' $(VALGRIND_SPECS)
 
+# fuzz_lua also loads the module built as a shared object, the same way
+# instrumented: under LuaJIT it opens that one, whose FFI fast path needs a
+# file, and elsewhere it is the second copy a driver's open must refuse
+# (fuzz/fuzz_lua.c). -Bsymbolic keeps each copy's calls to itself.
+FUZZ_SO_FLAGS ?= -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+
 fuzz-build:
 	@sh .ci/deps-harden.sh fuzz $(SAN_CC)
 	@sh .ci/deps.sh build $(LUA)
 	mkdir -p $(FUZZ_BUILD)/corpus-core $(FUZZ_BUILD)/corpus-lua
 	$(SAN_CC) $(WARNFLAGS) $(FUZZ_FLAGS) $(INCLUDES) fuzz/fuzz_core.c $(CORE_SRC) \
 	  -lm -o $(FUZZ_BUILD)/fuzz_core
+	$(SAN_CC) $(WARNFLAGS) $(FUZZ_SO_FLAGS) -fPIC $(VISFLAGS) $(INCLUDES) -I$(LUA_INCDIR) \
+	  $(LIBFLAG) -Wl,-Bsymbolic $(CORE_SRC) $(BIND_SRC) -lm -o $(FUZZ_BUILD)/obb.so
 	$(SAN_CC) $(WARNFLAGS) $(FUZZ_FLAGS) $(INCLUDES) -I$(LUA_INCDIR) \
-	  -DFUZZ_DRIVER='"$(CURDIR)/fuzz/fuzz_lua.lua"' fuzz/fuzz_lua.c \
-	  $(CORE_SRC) $(BIND_SRC) $(LUA_LIB) -lm -o $(FUZZ_BUILD)/fuzz_lua
+	  -DFUZZ_DRIVER='"$(CURDIR)/fuzz/fuzz_lua.lua"' \
+	  -DFUZZ_MODULE='"$(CURDIR)/$(FUZZ_BUILD)/obb.so"' \
+	  -DFUZZ_LUA_PATH='"$(CURDIR)/lua/?.lua"' fuzz/fuzz_lua.c \
+	  $(CORE_SRC) $(BIND_SRC) $(LUA_LIB) -lm -ldl -o $(FUZZ_BUILD)/fuzz_lua
 
 # MemorySanitizer needs every function that touches the memory built with
 # it: the core has no Lua, so the whole harness is.

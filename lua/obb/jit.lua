@@ -1,11 +1,13 @@
 -- obb.jit: the LuaJIT FFI fast path (docs/love.md, "The FFI fast path").
 --
 -- Under LuaJIT, luaopen_obb (src/binding/lobb_open.c) requires this module
--- and calls install(obb, file) with the module table and the file of the
--- shared object it runs from (src/binding/lobb_jit.c). install puts Lua
--- functions in place of the hot methods of obb.obb2 and obb.obb3; they call
--- the same C core functions through the FFI, over the same userdata, so a
--- trace compiles the whole call instead of leaving it for the C API.
+-- and calls install(obb, file, mt2, mt3, mtw, ffi_add) with the module
+-- table, the file of the shared object it runs from, the real metatables
+-- of 2D boxes, 3D boxes and worlds, and the C half of a world's add
+-- (src/binding/lobb_jit.c). install puts Lua functions in place of the hot
+-- methods of obb.obb2, obb.obb3 and worlds; they call the same C core
+-- functions through the FFI, over the same userdata, so a trace compiles
+-- the whole call instead of leaving it for the C API.
 --
 -- Every replacement has one fast case: arguments exactly as the classic
 -- binding takes them (boxes of the right type, finite numbers, the right

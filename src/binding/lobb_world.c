@@ -234,13 +234,34 @@ static int write_item(lua_State *L) {
   return 0;
 }
 
+/* After write_item failed: takes the item -> id entry for the item at
+** index 2 out again if it was written. Lua 5.1 steps the collector as a C
+** function returns, so a finalizer's error can come after both writes;
+** the id stays free, and the next add, which takes it, would otherwise
+** make this item a ghost of that one. Clearing a key never allocates. */
+static void unwrite_item(lua_State *L, int id) {
+  lobb_getuv(L, 1, UV_BYITEM);
+  if (lua_istable(L, -1)) {
+    lua_pushvalue(L, 2);
+    lua_rawget(L, -2);
+    if (lua_type(L, -1) == LUA_TNUMBER && lua_tonumber(L, -1) == id) {
+      lua_pushvalue(L, 2);
+      lua_pushnil(L);
+      lua_rawset(L, -4);
+    }
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+}
+
 /* Enters the item at index 2 with box b into the world at index 1 (lw),
 ** the item checked not to be in it, and returns the world. The tables are
 ** written before the core, with the id it will use, so an error in Lua
 ** (memory, or a finalizer's) leaves the core untouched (a stale id -> item
 ** entry for a free id is harmless: only item -> id says what is in, and
-** only for live ids). The world is busy only inside this call, so however
-** the error comes, it is never left busy. */
+** only for live ids; the item -> id entry is taken out again). The world
+** is busy only inside this call, so however the error comes, it is never
+** left busy. */
 static int enter_item(lua_State *L, lworld *lw, const anybox *b) {
   int id = obb_world_reserve(lw->w), st;
   if (id < 0) return luaL_error(L, "not enough memory");
@@ -251,7 +272,10 @@ static int enter_item(lua_State *L, lworld *lw, const anybox *b) {
   lw->busy++;
   st = lua_pcall(L, 3, 0, 0);
   lw->busy--;
-  if (st != 0) return lua_error(L);
+  if (st != 0) {
+    unwrite_item(L, id); /* the error stays on top */
+    return lua_error(L);
+  }
   obb_world_add(lw->w, b); /* cannot fail after obb_world_reserve */
   lua_settop(L, 1);
   return 1;
