@@ -50,10 +50,10 @@ typedef union anybox {
   obb3 b3;
 } anybox;
 
-/* An other met on a leg. */
 /* Normals kept for a blocker met corner first (several axes touch). */
 #define MAX_CORNER 4
 
+/* An other met on a leg. */
 typedef struct cand {
   int id, kind;
   double t;      /* stop time: the item meets it exactly (0 for OVERLAP) */
@@ -62,7 +62,7 @@ typedef struct cand {
   double depth;  /* OVERLAP: the penetration depth */
   double dist;   /* squared distance between centers, for ties */
   int ncorner;   /* BLOCK: the normals of every axis the item touches (and
-                 ** goes deeper on) at t, n first */
+                 ** goes deeper on) at t, in axis order */
   double corner[MAX_CORNER][3];
 } cand;
 
@@ -97,10 +97,6 @@ typedef struct mover {
   int nreported, aborted;
 } mover;
 
-static double dot3(const double a[3], const double b[3]) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
 /* ---- geometry of one pair ---------------------------------------------- */
 
 /* The separating axes of the item and an other, in one layout for both
@@ -120,6 +116,11 @@ static const double *extents(int dim, const void *b) {
 
 static const double *center_of(int dim, const void *b) {
   return dim == 2 ? ((const obb2 *)b)->c : ((const obb3 *)b)->c;
+}
+
+/* Whether unit normals a and b are the same, to rounding. */
+static int parallel(const double a[3], const double b[3]) {
+  return obb_dot3(a, b) > 1 - INTO_TOL;
 }
 
 /* Whether |s| < r - band on every axis: the pair overlaps by more than the
@@ -187,7 +188,7 @@ static void corner_normals(const axes *x, const double *v, double band,
       continue;
     for (q = 0; q < 3; q++) n[q] = (v[k] > 0 ? x->L[k][q] : -x->L[k][q]) + 0.0;
     for (a = 0; a < c->ncorner; a++) /* the boxes' axes may coincide */
-      if (dot3(n, c->corner[a]) > 1 - INTO_TOL) seen = 1;
+      if (parallel(n, c->corner[a])) seen = 1;
     if (!seen) c->ncorner++;
   }
 }
@@ -312,14 +313,13 @@ static void report(mover *m, met *e, const cand *c) {
 
 /* ---- clipping against the planes met --------------------------------- */
 
-static double len3(const double a[3]) { return sqrt(dot3(a, a)); }
 
 /* Whether v goes into none of the planes (beyond rounding). */
 static int free_of(const mover *m, const double v[3]) {
-  double tol = INTO_TOL * len3(v);
+  double tol = INTO_TOL * sqrt(obb_dot3(v, v));
   int i;
   for (i = 0; i < m->nplanes; i++)
-    if (dot3(v, m->planes[i]) < -tol) return 0;
+    if (obb_dot3(v, m->planes[i]) < -tol) return 0;
   return 1;
 }
 
@@ -343,10 +343,10 @@ static void clip(mover *m) {
   int i, j, q;
   if (free_of(m, m->r)) return;
   for (i = 0; i < m->nplanes; i++) {
-    k = dot3(m->r, m->planes[i]);
+    k = obb_dot3(m->r, m->planes[i]);
     if (k >= 0) continue;
     for (q = 0; q < 3; q++) v[q] = m->r[q] - k * m->planes[i][q];
-    if (free_of(m, v) && dot3(v, m->primal) > 0) {
+    if (free_of(m, v) && obb_dot3(v, m->primal) > 0) {
       for (q = 0; q < m->dim; q++) m->dest[q] -= k * m->planes[i][q];
       aim(m);
       return;
@@ -357,9 +357,9 @@ static void clip(mover *m) {
       for (j = i + 1; j < m->nplanes; j++) {
         obb_cross3(m->planes[i], m->planes[j], d);
         if (!obb_normalize3(d)) continue;
-        k = dot3(m->r, d);
+        k = obb_dot3(m->r, d);
         for (q = 0; q < 3; q++) v[q] = k * d[q];
-        if (free_of(m, v) && dot3(v, m->primal) > 0) {
+        if (free_of(m, v) && obb_dot3(v, m->primal) > 0) {
           for (q = 0; q < 3; q++) m->dest[q] = m->pos[q] + v[q];
           aim(m);
           return;
@@ -417,7 +417,7 @@ static void on_near(void *ctx, int id) {
 }
 
 static int find_near(mover *m) {
-  double b[6], reach = sqrt(dot3(m->r, m->r));
+  double b[6], reach = sqrt(obb_dot3(m->r, m->r));
   int q;
   if (m->dim == 2) obb2_bounds(&m->item.b2, b);
   else obb3_bounds(&m->item.b3, b);
@@ -466,10 +466,6 @@ static void advance(mover *m, double t) {
 
 /* What a leg did. */
 enum { LEG_DONE, LEG_NEXT, LEG_AGAIN, LEG_FAILED };
-
-static int parallel(const double a[3], const double b[3]) {
-  return dot3(a, b) > 1 - INTO_TOL;
-}
 
 /* The normal of a blocker met corner first: the one of its touching axes
 ** that is already a plane of the move, or the normal of a blocker in the
@@ -529,7 +525,7 @@ static int meet_blockers(mover *m, int *i) {
     return LEG_NEXT;
   }
   if (bounced) {
-    double k = 2 * dot3(m->r, bounce);
+    double k = 2 * obb_dot3(m->r, bounce);
     int q;
     if (k < 0) {
       for (q = 0; q < m->dim; q++) m->dest[q] -= k * bounce[q];
@@ -576,7 +572,7 @@ static int leg(mover *m) {
       stop(m);
       return LEG_NEXT;
     }
-    if (dot3(m->r, c->n) < 0) {
+    if (obb_dot3(m->r, c->n) < 0) {
       clip(m);
       return LEG_AGAIN; /* the blockers were found for the old remainder */
     }
