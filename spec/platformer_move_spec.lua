@@ -1,6 +1,9 @@
 -- The LÖVE platformer's game logic (examples/love-platformer/game.lua) on
 -- plain Lua: the same scripted play, for the same frames, with the same
--- checks as `make love-test` runs in LÖVE (docs/love.md, "The platformer").
+-- checks as `make love-test` runs in LÖVE (docs/love.md, "The platformer");
+-- and its level, the Tiled map examples/maps/platformer.lua (with
+-- platformer.tmx, the file Tiled edits), loaded into the objects the game
+-- expects.
 package.path = "./examples/love-platformer/?.lua;" .. package.path
 local game = require "game"
 
@@ -19,7 +22,7 @@ describe("the LÖVE platformer on world:move", function()
     assert.equal(0, st.bar_hits)
     -- it stopped on the last ledge, standing, at rest
     local p = g.player
-    assert.is_true(p.grounded and not p.crouched and p.x >= game.GOAL_X)
+    assert.is_true(p.grounded and not p.crouched and p.x >= g.goal.x)
     assert.equal(0, p.vx)
   end)
 
@@ -77,5 +80,271 @@ describe("the LÖVE platformer on world:move", function()
     if jit then jit.on() end
     assert.is_truthy(g.stats.goal_frame)
     assert.is_true(kib < 0.5, kib .. " KiB in " .. (game.CI_FRAMES - 11) .. " steps")
+  end)
+end)
+
+-- ---- the level: examples/maps/platformer.lua ------------------------------
+
+local MAP = "examples/maps/platformer.lua"
+local TMX = "examples/maps/platformer.tmx"
+local rad, tan, atan2, deg = math.rad, math.tan, math.atan2 or math.atan, math.deg
+
+local function of_kind(g, kind)
+  local list = {}
+  for _, e in ipairs(g.solids) do
+    if e.kind == kind then list[#list + 1] = e end
+  end
+  return list
+end
+
+local function near(a, b, eps)
+  return math.abs(a - b) <= eps
+end
+
+-- The top side of a ramp piece (its long side, on the side facing up), as
+-- its left and right ends.
+local function top_side(box)
+  local cx, cy = box:center()
+  local hx, hy = box:half_extents()
+  local ax, ay, bx, by = box:axes()
+  local ux, uy, hl, nx, ny, hs = ax, ay, hx, bx, by, hy
+  if hy > hx then ux, uy, hl, nx, ny, hs = bx, by, hy, ax, ay, hx end
+  if ny < 0 then nx, ny = -nx, -ny end
+  local x1, y1 = cx + hs * nx - hl * ux, cy + hs * ny - hl * uy
+  local x2, y2 = cx + hs * nx + hl * ux, cy + hs * ny + hl * uy
+  if x1 > x2 then x1, y1, x2, y2 = x2, y2, x1, y1 end
+  return x1, y1, x2, y2
+end
+
+-- A small reader of the TMX file as Tiled writes it: the map's attributes
+-- and properties, each layer's csv data or objects with their attributes,
+-- properties and point flag.
+local function read_tmx(path)
+  local f = assert(io.open(path, "rb"))
+  local xml = f:read("*a")
+  f:close()
+  local function attrs(tag)
+    local t = {}
+    for k, v in tag:gmatch('([%w_]+)="([^"]*)"') do t[k] = v end
+    return t
+  end
+  local function value(a)
+    if a.type == "bool" then return a.value == "true" end
+    if a.type == "int" or a.type == "float" then return tonumber(a.value) end
+    return a.value
+  end
+  local map = { layers = {} }
+  local props, layer, object, in_tileset
+  local tile_layers = {}
+  for tag in xml:gmatch("<[^>]+>") do
+    local name = tag:match("^<(/?[%w]+)")
+    if name == "map" then
+      map.attrs, map.properties = attrs(tag), {}
+      props = map.properties
+    elseif name == "tileset" then in_tileset = true
+    elseif name == "/tileset" then in_tileset = false
+    elseif name == "layer" or name == "objectgroup" then
+      layer = { attrs = attrs(tag), objects = {} }
+      map.layers[#map.layers + 1] = layer
+      if name == "layer" then tile_layers[#tile_layers + 1] = layer end
+    elseif name == "object" then
+      object = { attrs = attrs(tag), properties = {} }
+      layer.objects[#layer.objects + 1] = object
+      props = object.properties
+    elseif name == "point" then object.point = true
+    elseif name == "property" and not in_tileset then
+      local a = attrs(tag)
+      props[a.name] = value(a)
+    end
+  end
+  local i = 0
+  for csv in xml:gmatch('<data encoding="csv">(.-)</data>') do
+    i = i + 1
+    local data = {}
+    for n in csv:gmatch("%d+") do data[#data + 1] = tonumber(n) end
+    local tile_layer = tile_layers[i]
+    tile_layer.data = data
+  end
+  return map
+end
+
+describe("the platformer's level: the Tiled map " .. MAP, function()
+  local map = dofile(MAP)
+  local g = game.new(map)
+
+  it("loads into the objects the game expects: 105 tiles, 6 ramp boxes, 1 one-way platform, 1 bar, 4 coins", function()
+    local counts = {}
+    for _, e in ipairs(g.solids) do counts[e.kind] = (counts[e.kind] or 0) + 1 end
+    assert.same({ tile = 105, ramp = 6, oneway = 1, bar = 1 }, counts)
+    assert.equal(4, #g.coins)
+    assert.equal(105 + 6 + 1 + 1 + 4 + 1, #g.world) -- and the player
+    -- the tiles: the floor, the walls at both ends, the ledge, the wall to
+    -- jump and the last ledge, each a 1x1 box on its cell
+    local want = {}
+    local function cell(i, j) want[i .. "," .. j] = true end
+    for i = -3, 62 do cell(i, -1) end
+    for j = 0, 7 do cell(-3, j); cell(62, j) end
+    for i = 20, 27 do cell(i, 0); cell(i, 1) end
+    cell(51, 0); cell(51, 1)
+    for i = 57, 61 do cell(i, 0) end
+    for _, e in ipairs(of_kind(g, "tile")) do
+      local cx, cy = e.box:center()
+      local i, j = cx - 0.5, cy - 0.5
+      assert.is_true(i == math.floor(i) and j == math.floor(j))
+      local key = ("%d,%d"):format(i, j)
+      assert.is_true(want[key], "a tile at " .. key)
+      want[key] = nil
+      assert.same({ 0.5, 0.5 }, { e.box:half_extents() })
+      assert.equal(0, e.box:angle())
+    end
+    assert.is_nil(next(want))
+  end)
+
+  it("cuts the three turned ramps into 3, 2 and 1 boxes at 20 and 35 degrees, flush, exact at the ledges", function()
+    local ramps = of_kind(g, "ramp")
+    -- each ramp: its pieces, its angle (up to the right > 0), the ledge
+    -- corner where it must end exactly, and which end that is
+    local want = {
+      { n = 3, deg = 20, x = 20, y = 2, at = "right" },
+      { n = 2, deg = -35, x = 28, y = 2, at = "left" },
+      { n = 1, deg = 35, x = 57, y = 1, at = "right" },
+    }
+    local k = 0
+    for r, w in ipairs(want) do
+      local sides = {}
+      for _ = 1, w.n do
+        k = k + 1
+        local e = ramps[k]
+        assert.equal(math.abs(w.deg), e.deg)
+        local x1, y1, x2, y2 = top_side(e.box)
+        assert.is_true(near(deg(atan2(y2 - y1, x2 - x1)), w.deg, 1e-9), "ramp " .. r .. "'s angle")
+        sides[#sides + 1] = { x1, y1, x2, y2 }
+      end
+      table.sort(sides, function(a, b) return a[1] < b[1] end)
+      -- end to end: each piece starts where the one before ends
+      for i = 2, #sides do
+        assert.is_true(near(sides[i][1], sides[i - 1][3], 1e-12) and near(sides[i][2], sides[i - 1][4], 1e-12),
+          "ramp " .. r .. ": a seam that is not flush")
+      end
+      -- exact at the ledge's corner; the other end a hair inside the floor,
+      -- where the slope meets it where the code-built level had it
+      local first, last = sides[1], sides[#sides]
+      local ex, ey, fx, fy = last[3], last[4], first[1], first[2]
+      if w.at == "left" then ex, ey, fx, fy = first[1], first[2], last[3], last[4] end
+      assert.is_true(near(ex, w.x, 1e-12) and near(ey, w.y, 1e-12), "ramp " .. r .. " misses the ledge's corner")
+      assert.is_true(fy < 0 and fy > -1e-4, "ramp " .. r .. "'s far end is not just inside the floor")
+      local run = w.y / tan(rad(math.abs(w.deg)))
+      local floor_x = w.at == "right" and w.x - run or w.x + run
+      local cross = fx + (0 - fy) * (ex - fx) / (ey - fy)
+      assert.is_true(near(cross, floor_x, 1e-12), "ramp " .. r .. " meets the floor elsewhere")
+    end
+    assert.equal(6, k)
+  end)
+
+  it("takes the one-way platform from the object whose property oneway is true", function()
+    local objects = map.layers[2].objects
+    local found
+    for _, o in ipairs(objects) do
+      if o.properties.oneway then
+        assert.is_nil(found)
+        found = o
+      end
+    end
+    assert.is_true(found.properties.oneway)
+    assert.equal("oneway", g.oneway.kind)
+    assert.equal(2.5, g.oneway.top)
+    assert.same({ 35, 2.375 }, { g.oneway.box:center() })
+    assert.same({ 2, 0.125 }, { g.oneway.box:half_extents() })
+    -- without the property it is no longer a one-way platform, and the
+    -- game refuses a level without one
+    local copy = dofile(MAP)
+    for _, o in ipairs(copy.layers[2].objects) do o.properties.oneway = nil end
+    local ok, err = pcall(game.new, copy)
+    assert.is_false(ok)
+    assert.matches("no kind the game knows", err)
+  end)
+
+  it("places the bar's pivot, the coins and the start, checkpoint and goal points", function()
+    local b = g.bar
+    assert.is_true(near(b.x, 44.5, 1e-12) and near(b.y, 2.9, 1e-12))
+    assert.is_true(near(b.hx, 1.8, 1e-12) and near(b.hy, 0.15, 1e-12))
+    assert.equal(0, b.angle)
+    assert.equal(-4, b.spin)
+    local want = { { 6, 0.6 }, { 35, 3.4 }, { 44.5, 0.4 }, { 54.5, 0.6 } }
+    for i, c in ipairs(g.coins) do
+      local cx, cy = c.box:center()
+      assert.is_true(near(cx, want[i][1], 1e-12) and near(cy, want[i][2], 1e-12), "coin " .. i)
+      assert.same({ 0.25, 0.25 }, { c.box:half_extents() })
+    end
+    assert.same({ x = 1, y = 0 }, g.start)
+    assert.same({ x = 40, y = 0 }, g.checkpoint)
+    assert.same({ x = 59, y = 1 }, g.goal)
+    assert.same({ 1, game.HY }, { g.player.x, g.player.y })
+    assert.same({ x = -3, y = -1, w = 66, h = 9 }, g.bounds)
+  end)
+
+  it("refuses a map object of no kind it knows, naming it", function()
+    local copy = dofile(MAP)
+    local objects = copy.layers[2].objects
+    objects[#objects + 1] = { id = 99, name = "lava", type = "lava", shape = "rectangle",
+      x = 0, y = 0, width = 32, height = 32, rotation = 0, properties = {} }
+    local ok, err = pcall(game.new, copy)
+    assert.is_false(ok)
+    assert.matches('map object 99 %("lava"%): "lava" is no kind the game knows', err)
+  end)
+
+  it("walks back from the goal to the left wall, down and up every ramp the other way, without a snag", function()
+    local h, input = game.new(map), {}
+    local p = h.player
+    p.x, p.y = h.goal.x, h.goal.y + p.hy
+    h.world:update(p, p.x, p.y, game.HX, p.hy)
+    local jumped, up = false, {}
+    for _ = 1, 1200 do
+      input.left, input.right = true, false
+      input.crouch = p.x > 41 and p.x < 48 -- under the bar
+      input.jump = not jumped and p.x <= 53.2 -- over the wall
+      jumped = jumped or input.jump
+      local y0 = p.y
+      h:step(input)
+      assert.is_nil(h:check_step())
+      if p.ground and p.ground.kind == "ramp" and p.y > y0 then up[p.ground.deg] = true end
+    end
+    -- it went up the 35 degree ramp (the 20 one is downhill this way) and
+    -- stopped at the wall, touching it
+    assert.is_true(up[35])
+    assert.is_true(near(p.x, -2 + game.HX, 1e-12), "stopped at x = " .. p.x)
+    assert.is_true(h.stats.flat_steps >= 200)
+  end)
+
+  it("is what Tiled exports from " .. TMX .. ", the file to edit in Tiled", function()
+    local tmx = read_tmx(TMX)
+    for _, k in ipairs { "width", "height", "tilewidth", "tileheight", "nextobjectid" } do
+      assert.equal(map[k], tonumber(tmx.attrs[k]), k)
+    end
+    assert.same(map.properties, tmx.properties)
+    assert.equal(#map.layers, #tmx.layers)
+    local objects = 0
+    for i, layer in ipairs(map.layers) do
+      local t = tmx.layers[i]
+      assert.equal(layer.name, t.attrs.name)
+      if layer.type == "tilelayer" then
+        assert.same(layer.data, t.data)
+      else
+        assert.equal(#layer.objects, #t.objects, layer.name)
+        for j, o in ipairs(layer.objects) do
+          local a = t.objects[j].attrs
+          assert.equal(o.id, tonumber(a.id))
+          assert.equal(o.name, a.name or "")
+          assert.equal(o.type, a.type or "")
+          assert.equal(o.shape, t.objects[j].point and "point" or "rectangle")
+          for _, k in ipairs { "x", "y", "width", "height", "rotation" } do
+            assert.equal(o[k], tonumber(a[k] or 0), ("object %d's %s"):format(o.id, k))
+          end
+          assert.same(o.properties, t.objects[j].properties)
+          objects = objects + 1
+        end
+      end
+    end
+    assert.equal(12, objects)
   end)
 end)

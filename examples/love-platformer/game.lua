@@ -1,23 +1,33 @@
--- examples/love-platformer/game.lua: the platformer's level and rules,
--- without LÖVE (main.lua draws it; spec/platformer_move_spec.lua runs it on
--- plain Lua). docs/love.md, "The platformer".
+-- examples/love-platformer/game.lua: the platformer's rules, and its level
+-- read from a Tiled map (examples/maps/platformer.lua), without LÖVE
+-- (main.lua draws it; spec/platformer_move_spec.lua runs it on plain Lua).
+-- docs/love.md, "The platformer".
 --
 -- The world is y up (gravity pulls toward -y); main.lua flips it for the
 -- screen. One unit is one tile. The player is a box moved each fixed step
 -- by world:move: velocity integration, gravity, the velocity clipped
 -- (obb.clip) against the normal of every collision the move reports, and
--- grounded when one of those normals points mostly up. The level:
+-- grounded when one of those normals points mostly up. The level, as the
+-- map draws it:
 --
---   * a floor of 1x1 tiles, a ledge and a wall of tiles;
---   * ramps of turned boxes laid end to end: 20 degrees up, 35 down, 35 up;
---   * a one-way platform: solid only when landed on from above (the move's
---     filter answers "slide" for a normal pointing up with depth 0, and
---     ignores it otherwise, so the player jumps up through it);
---   * a spinning bar, turned each step with world:update; standing, the
+--   * a floor of 1x1 tiles, a ledge and a wall of tiles (a tile layer);
+--   * ramps of turned boxes laid end to end: 20 degrees up, 35 down, 35 up
+--     (each a turned rectangle of the map, cut into `pieces` boxes here);
+--   * a one-way platform (`oneway = true`): solid only when landed on from
+--     above (the move's filter answers "slide" for a normal pointing up
+--     with depth 0, and ignores it otherwise, so the player jumps up
+--     through it);
+--   * a spinning bar (`kind = "bar"`, `spin` in radians per second, about
+--     its center), turned each step with world:update; standing, the
 --     player is too tall to pass under it, crouched (a lower box) it fits;
---   * coins the player crosses ("cross"), removed from the world once met.
+--   * coins (`coin = true`) the player crosses ("cross"), removed from the
+--     world once met;
+--   * points: the start, a checkpoint (where the bar sends a player it
+--     crushed) and the goal.
 --
--- game.new() -> g; g:step(input) advances one step of DT, where input is
+-- game.new([map]) -> g, map the map's table or path (default game.MAP,
+-- from the repository's root); game.read_map(path) -> the map's table.
+-- g:step(input) advances one step of DT, where input is
 -- { left, right, jump, crouch } (booleans; jump is a press, buffered a few
 -- steps). g:autoplay(input) fills input from the fixed script (run right,
 -- jump at given x, crouch under the bar). g:check_step() -> nil or why the
@@ -28,6 +38,7 @@
 -- once, and the input table is the caller's.
 
 local obb = require "obb"
+local tiled = require "obb.tiled"
 
 local M = {}
 
@@ -41,15 +52,14 @@ M.HX, M.HY = 0.35, 0.75 -- the player's half extents, standing
 M.CROUCH_HY = 0.4       -- crouched: a box 0.8 tall, its feet kept in place
 M.SNAP = 0.12        -- how far down a running player is kept on the ground
 M.GROUND_NY = 0.7    -- a normal with ny above this is ground (45.6 degrees)
-M.GOAL_X = 59
-M.CHECKPOINT_X = 40  -- where the bar sends a player it crushed
+M.MAP = "examples/maps/platformer.lua" -- the level, from the repository's root
 M.CI_FRAMES = 900    -- what .ci/love.sh and the spec run: 15 s of play
 M.TOL = 1e-9         -- "inside a solid": deeper than this
 
 local DT, GRAVITY = M.DT, M.GRAVITY
 local HX, HY, CROUCH_HY = M.HX, M.HY, M.CROUCH_HY
 local S = obb.MOVE_STRIDE2
-local clip, sqrt, abs, rad, sin, cos, tan = obb.clip, math.sqrt, math.abs, math.rad, math.sin, math.cos, math.tan
+local clip, sqrt, abs, sin, cos = obb.clip, math.sqrt, math.abs, math.sin, math.cos
 
 -- ---- the filters: made once, shared by every game ----------------------
 
@@ -84,7 +94,7 @@ local function push_filter(_, other)
   return "slide"
 end
 
--- ---- the level ----------------------------------------------------------
+-- ---- the level: examples/maps/platformer.lua -------------------------
 
 local Game = {}
 Game.__index = Game
@@ -95,23 +105,91 @@ local function add(g, e)
   return e
 end
 
-local function tile(g, i, j)
-  return add(g, { kind = "tile", box = obb.new2(i + 0.5, j + 0.5, 0.5, 0.5) })
+-- The map's table: the map itself, or read from a path with Lua's loadfile
+-- (inside LÖVE too: love.filesystem sees only the game's own folder).
+function M.read_map(map)
+  if type(map) == "table" then return map end
+  local chunk, err = loadfile(map or M.MAP)
+  if not chunk then error("platformer: cannot read the map: " .. tostring(err), 2) end
+  return chunk()
 end
 
--- A ramp of n turned boxes, 1 thick, whose top faces make one line from
--- (x0, y0) at angle deg for length len. Where the line meets the floor or a
--- ledge, the boxes' corners end inside the tiles: nothing sticks out.
-local function ramp(g, x0, y0, deg, len, n)
-  local a = rad(deg)
-  local ux, uy = cos(a), sin(a)
-  local nx, ny = -uy, ux
-  local l, T = len / n, 0.5
+-- What the game makes of an item of obb.tiled: a tile of the tile layer,
+-- else by the object's properties, its class (type) or a point's name.
+local function kind_of(item)
+  if item.col then return "tile" end
+  local p = item.properties
+  if p.kind then return p.kind end
+  if p.coin then return "coin" end
+  if p.oneway then return "oneway" end
+  if item.shape == "point" then return item.name end
+  return item.type
+end
+
+-- A ramp: one turned rectangle of the map whose long side is the slope,
+-- cut here into n boxes laid end to end along that side (their seams are
+-- what world:move must slide over). The slope's angle, from the rotation
+-- of the long side, keys the stats (20 or 35).
+local function ramp(g, item, cx, cy, hx, hy, a)
+  local n = item.properties.pieces or 1
+  local long0 = hx >= hy -- the long side along axis 0 (else axis 1)
+  local c, s = cos(a), sin(a)
+  local ux, uy, h = c, s, hx
+  if not long0 then ux, uy, h = -s, c, hy end
+  local r = item.rotation + (long0 and 0 or 90)
+  local deg = abs((r + 90) % 180 - 90)
   for k = 0, n - 1 do
-    local s = (k + 0.5) * l
-    add(g, { kind = "ramp", deg = abs(deg),
-             box = obb.new2(x0 + s * ux - T * nx, y0 + s * uy - T * ny, l / 2, T, a) })
+    local d = (2 * k + 1 - n) / n * h -- piece k's center along the side
+    local phx, phy = h / n, hy
+    if not long0 then phx, phy = hx, h / n end
+    add(g, { kind = "ramp", deg = deg, box = obb.new2(cx + d * ux, cy + d * uy, phx, phy, a) })
   end
+end
+
+-- Builds the level from the map. obb.tiled loads it as Tiled draws it
+-- (pixels, y down, rectangles turned about their top-left corners) into a
+-- world of its own; each box is then turned into game units, one unit a
+-- tile, y flipped (the map's properties origin_x, origin_y: the game's
+-- coordinates of its bottom-left corner):
+--   x = origin_x + px / tile,  y = origin_y + height - py / tile,
+--   half extents / tile,       angle = -angle (a turn's sense flips with y).
+local function load_level(g, map)
+  local t, props = map.tilewidth, map.properties or {}
+  if map.tileheight ~= t then error("platformer: the map's tiles must be square", 3) end
+  local ox, oy = props.origin_x or 0, (props.origin_y or 0) + map.height
+  g.bounds = { x = ox, y = oy - map.height, w = map.width, h = map.height }
+  local px, items = tiled.load(map, { strict = true })
+  local points = {}
+  for _, item in ipairs(items) do
+    local cx, cy, hx, hy, a = px:get(item)
+    cx, cy, hx, hy, a = ox + cx / t, oy - cy / t, hx / t, hy / t, a == 0 and 0 or -a
+    local kind = kind_of(item)
+    if kind == "tile" then
+      add(g, { kind = "tile", box = obb.new2(cx, cy, hx, hy) })
+    elseif kind == "ramp" then
+      ramp(g, item, cx, cy, hx, hy, a)
+    elseif kind == "oneway" and not g.oneway then
+      g.oneway = add(g, { kind = "oneway", top = cy + hy, box = obb.new2(cx, cy, hx, hy, a) })
+    elseif kind == "bar" and not g.bar then
+      g.bar = add(g, { kind = "bar", x = cx, y = cy, hx = hx, hy = hy, angle = a,
+                       spin = item.properties.spin or 0, box = obb.new2(cx, cy, hx, hy, a) })
+    elseif kind == "coin" then
+      local coin = { kind = "coin", taken = false, box = obb.new2(cx, cy, hx, hy, a) }
+      g.coins[#g.coins + 1] = coin
+      g.world:add(coin, coin.box)
+    elseif (kind == "start" or kind == "checkpoint" or kind == "goal") and not points[kind] then
+      points[kind] = { x = cx, y = cy }
+    else
+      error(("platformer: map object %s (%q): %q is no kind the game knows, or one too many")
+        :format(tostring(item.id), tostring(item.name), tostring(kind)), 3)
+    end
+  end
+  px:close()
+  for _, need in ipairs { "start", "checkpoint", "goal" } do
+    if not points[need] then error("platformer: the map has no point named " .. need, 3) end
+  end
+  if not (g.bar and g.oneway) then error("platformer: the map needs a bar and a one-way platform", 3) end
+  g.start, g.checkpoint, g.goal = points.start, points.checkpoint, points.goal
 end
 
 local function scratch(n)
@@ -120,39 +198,22 @@ local function scratch(n)
   return t
 end
 
-function M.new()
+local default_map -- game.MAP, read once
+
+function M.new(map)
   local g = setmetatable({}, Game)
+  if map == nil then
+    default_map = default_map or M.read_map(M.MAP)
+    map = default_map
+  end
   g.world = obb.world2()
   g.solids, g.coins = {}, {}
-  -- the floor, y = 0 on top, from x = -3 to 63, and walls at both ends
-  for i = -3, 62 do tile(g, i, -1) end
-  for j = 0, 7 do tile(g, -3, j); tile(g, 62, j) end
-  -- 20 degrees up from the floor to a ledge 2 high at x = 20 ...
-  ramp(g, 20 - 2 / tan(rad(20)), 0, 20, 2 / sin(rad(20)), 3)
-  for i = 20, 27 do tile(g, i, 0); tile(g, i, 1) end
-  -- ... and 35 degrees down from its end at x = 28
-  ramp(g, 28, 2, -35, 2 / sin(rad(35)), 2)
-  -- the one-way platform, top at y = 2.5
-  g.oneway = add(g, { kind = "oneway", top = 2.5, box = obb.from_aabb2(33, 2.25, 37, 2.5) })
-  -- the spinning bar: its lowest point (1.09) is above a crouched player's
-  -- head (0.8) and below a standing one's (1.5)
-  g.bar = add(g, { kind = "bar", x = 44.5, y = 2.9, hx = 1.8, hy = 0.15, angle = 0, spin = -4,
-                   box = obb.new2(44.5, 2.9, 1.8, 0.15, 0) })
-  -- a wall of tiles 2 high to jump over
-  for j = 0, 1 do tile(g, 51, j) end
-  -- 35 degrees up to the last ledge, 1 high, where the goal is
-  ramp(g, 57 - 1 / tan(rad(35)), 0, 35, 1 / sin(rad(35)), 1)
-  for i = 57, 61 do tile(g, i, 0) end
-  -- coins: on the floor, over the one-way platform, under the bar, past the wall
-  for _, c in ipairs { { 6, 0.6 }, { 35, 3.4 }, { 44.5, 0.4 }, { 54.5, 0.6 } } do
-    local coin = { kind = "coin", taken = false, box = obb.new2(c[1], c[2], 0.25, 0.25) }
-    g.coins[#g.coins + 1] = coin
-    g.world:add(coin, coin.box)
-  end
+  load_level(g, M.read_map(map))
   g.coins_left = #g.coins
 
   -- the player: a table as the world's item, its box copied into p.box
-  local p = { kind = "player", x = 1, y = HY, vx = 0, vy = 0, hy = HY, box = obb.new2(1, HY, HX, HY) }
+  local sx, sy = g.start.x, g.start.y + HY -- the start point is at the feet
+  local p = { kind = "player", x = sx, y = sy, vx = 0, vy = 0, hy = HY, box = obb.new2(sx, sy, HX, HY) }
   g.player = p
   g.world:add(p, p.box)
   p.grounded, p.gnx, p.gny, p.ground = false, 0, 0, nil
@@ -217,7 +278,7 @@ function Game:step(input)
     -- their normals and may give up (OBB_PUSH_MAX_STEPS) still inside:
     -- crushed, back to the checkpoint before the bar
     if self:deepest(solid_for_check) > M.TOL then
-      p.x, p.y, p.vy = M.CHECKPOINT_X, p.hy, 0
+      p.x, p.y, p.vy = self.checkpoint.x, self.checkpoint.y + p.hy, 0
       commit(self, p)
     end
   end
@@ -304,7 +365,7 @@ function Game:step(input)
   if p.crouched and abs(p.x - bar.x) < bar.hx + HX then
     st.crouched_under_bar = st.crouched_under_bar + 1
   end
-  if not st.goal_frame and p.x >= M.GOAL_X then st.goal_frame = self.frame end
+  if not st.goal_frame and p.x >= self.goal.x then st.goal_frame = self.frame end
 end
 
 -- ---- the script --------------------------------------------------------
@@ -319,7 +380,7 @@ M.SCRIPT = {
 function Game:autoplay(input)
   local x, sc = self.player.x, self.script
   input.left = false
-  input.right = x < M.GOAL_X + 0.5
+  input.right = x < self.goal.x + 0.5
   input.crouch = x >= M.SCRIPT.crouch[1] and x < M.SCRIPT.crouch[2]
   local j = M.SCRIPT.jumps[sc.next_jump]
   input.jump = false

@@ -1,6 +1,7 @@
 -- examples/love-platformer/main.lua: a platformer on obb's world:move
--- (docs/love.md, "The platformer"). The level and the player's rules are in
--- game.lua, which runs without LÖVE too (spec/platformer_move_spec.lua);
+-- (docs/love.md, "The platformer"). The player's rules are in game.lua,
+-- which runs without LÖVE too (spec/platformer_move_spec.lua), and the
+-- level in the Tiled map examples/maps/platformer.lua, beside this folder;
 -- this file reads the keys, steps the game at a fixed 1/60 s and draws it.
 --
 --   love examples/love-platformer [--frames N --screenshot out.png]
@@ -24,7 +25,7 @@ local g, input, autoplay
 local frame, acc, failed = 0, 0, nil
 local W
 local SCALE, GROUND_PX = 40, 620 -- pixels per unit; the screen row of y = 0
-local MAP_X0, MAP_W, MAP_SCALE, MAP_TOP = -3, 66, 15, 36 -- the whole level, small, at the top
+local MAP_SCALE, MAP_TOP = 15, 36 -- the whole level, small, at the top
 
 local function parse_args(args)
   local i = 1
@@ -42,8 +43,21 @@ local function obb_path()
   return ("%s, obb path: %s"):format(jit and jit.version or _VERSION, jit_path and jit_path.status or "classic")
 end
 
+-- The map: a copy in the game's folder (maps/platformer.lua) if there is
+-- one, else examples/maps/platformer.lua beside this folder, read by its
+-- path on disk (love.filesystem sees only the game's folder).
+local function map()
+  if love.filesystem.getInfo("maps/platformer.lua") then
+    return love.filesystem.load("maps/platformer.lua")()
+  end
+  return game.read_map(love.filesystem.getSource() .. "/../maps/platformer.lua")
+end
+
+local level -- the map's table, read once
+
 local function restart()
-  g, input, acc = game.new(), {}, 0
+  level = level or map()
+  g, input, acc = game.new(level), {}, 0
 end
 
 local function fail(why)
@@ -148,7 +162,7 @@ local function draw_level(line)
     if not c.taken then draw.box(c.box, "fill") end
   end
   -- the goal: a pole and a flag
-  local gx, gy = game.GOAL_X, 1
+  local gx, gy = g.goal.x, g.goal.y
   gr.setColor(0.9, 0.9, 0.9)
   gr.rectangle("fill", gx - 0.05, gy, 0.1, 3)
   gr.setColor(0.3, 0.9, 0.45)
@@ -165,7 +179,8 @@ function love.draw()
   local p = g.player
 
   -- the view: y up, following the player
-  local camx = math.max(MAP_X0 + W / SCALE / 2, math.min(p.x, MAP_X0 + MAP_W - W / SCALE / 2))
+  local b = g.bounds -- the map's rectangle in game units
+  local camx = math.max(b.x + W / SCALE / 2, math.min(p.x, b.x + b.w - W / SCALE / 2))
   gr.push()
   gr.translate(W / 2, GROUND_PX)
   gr.scale(SCALE, -SCALE)
@@ -183,12 +198,12 @@ function love.draw()
 
   -- the whole level, small: the world in one colour (obb.love), the player
   gr.push()
-  gr.translate(8 - MAP_X0 * MAP_SCALE, MAP_TOP + 8 * MAP_SCALE)
+  gr.translate(8 - b.x * MAP_SCALE, MAP_TOP + (b.y + b.h) * MAP_SCALE)
   gr.scale(MAP_SCALE, -MAP_SCALE)
   gr.setColor(0, 0, 0, 0.4)
-  gr.rectangle("fill", MAP_X0, -1, MAP_W, 9)
+  gr.rectangle("fill", b.x, b.y, b.w, b.h)
   gr.setColor(0.55, 0.6, 0.7)
-  draw.world(g.world, "fill", MAP_X0, -1, MAP_W, 9)
+  draw.world(g.world, "fill", b.x, b.y, b.w, b.h)
   gr.setColor(0.35, 0.9, 0.4)
   draw.box(p.box, "fill")
   gr.pop()
