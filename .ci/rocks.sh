@@ -53,7 +53,7 @@ for lua in ${*:-lua5.1 lua5.2 lua5.3 lua5.4 luajit}; do
   # (examples/maps: the maps spec/tiled_spec.lua and spec/platformer_move_spec.lua
   # load; examples/love-platformer: the game the latter plays)
   mkdir -p "$copy/examples"
-  cp -R include src lua spec test .busted README.md "$rockspec" "$copy/"
+  cp -R include src lua spec test docs .busted README.md "$rockspec" "$copy/"
   cp -R examples/maps examples/love-platformer "$copy/examples/"
   log=$work/$lua.log
   # shellcheck disable=SC2086
