@@ -226,6 +226,7 @@ local function cast_rows()
   end
   local t_turn = report.time(loop_turning, N, RUNS)
   local t_trans = report.time(loop_cast, N, RUNS)
+  report.row("world:cast, racing track", t_trans)
   report.row("world:cast_turning, racing track", t_turn, "world:cast, not turning", t_trans)
   report.note(("racing track (16 thin barriers): a barrier met by %.1f%% of the casts turning,"
     .. " %.1f%% not"):format(
