@@ -266,6 +266,39 @@ describe("world:cast_turning", function()
     assert.same({ "spun past", r3[1], r3[2], r3[3], r3[4] }, out)
   end)
 
+  it("leaves out items out of reach even where box:sweep overflows and says limit", function()
+    -- displacements near 1e308: the sweep's bounds overflow and it answers
+    -- "limit" at 0 for every item; the cast reports those within reach
+    -- of the box's path, as box:sweep answers them, and no other
+    for _, d in ipairs({ { 1.7e308, 0 }, { -1.7e308, 1.7e308 }, { 1e300, -1e300 } }) do
+      for _, c in ipairs({ 0, 1e308, -1e308 }) do
+        local w, boxes = obb.world2(), {}
+        for i = 1, 6 do
+          boxes[i] = obb.new2(c + (i - 3) * 5, (i % 3) * 4 - 4, 1, 1, i)
+          w:add(i, boxes[i])
+        end
+        local box, out = obb.new2(c, 0, 2, 0.5, 0.3), {}
+        local n = w:cast_turning(box, d[1], d[2], 1.5, out)
+        local seen = {}
+        for k = 1, n do
+          local got = { unpack(out, 4 * k - 3, 4 * k) }
+          local ref = sweep(box, boxes[got[1]], d, { 1.5 })
+          assert.is_not_nil(ref)
+          for j = 1, 3 do assert.is_true(same(ref[j], got[j + 1])) end
+          seen[got[1]] = true
+        end
+        for i = 1, 6 do
+          local ref = sweep(box, boxes[i], d, { 1.5 })
+          if ref and not seen[i] then
+            assert.equal("limit", ref[4])
+            assert.equal(0, ref[1])
+          end
+        end
+        w:close()
+      end
+    end
+  end)
+
   it("with no turn is world:cast, bit for bit", function()
     local r = H.rng(777)
     for _, dim in ipairs({ 2, 3 }) do
