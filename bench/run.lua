@@ -6,7 +6,8 @@
 -- with LUA_PATH holding ./bench/?.lua and LUA_CPATH the build directory
 -- (obb.so and benchc.so); the Makefile sets both. Sections, in order: the C
 -- core (bench/core_bench.c, its lines turned into rows here), the pair test
--- from Lua and memory (bench/pairs.lua), then the worlds (bench/world.lua)
+-- from Lua and memory (bench/pairs.lua), the sweeps from Lua, turning and
+-- not (bench/sweeps.lua), then the worlds (bench/world.lua)
 -- and moving boxes through a world (bench/move.lua; it reads bump.lua from
 -- $OBB_BENCH_BUMP): each, when it exists, is run as a chunk and prints its
 -- own rows with require "report".
@@ -36,6 +37,7 @@ print(("obb benchmarks, %s, %s"):format(_VERSION, os.date("!%Y-%m-%d %H:%M UTC")
 report.header()
 if core then run_core(core) end
 require("pairs").run()
+require("sweeps").run()
 for _, chunk in ipairs({ "bench/world.lua", "bench/move.lua" }) do
   local f = io.open(chunk, "r")
   if f then

@@ -77,6 +77,25 @@ LOBB_API int lobb_ffi_world_cast(void *world, const void *box,
                                  const double *d, int dim, double *hits,
                                  int cap);
 
+/* w:cast_turning(box, d, turn) with no filter: as lobb_ffi_world_cast,
+** the box turning by turn (2D: 1 number, the angle; 3D: 3, the rotation
+** vector) as it moves; -1 also for a turn that is not finite. */
+LOBB_API int lobb_ffi_world_cast_turning(void *world, const void *box,
+                                         const double *d, const double *turn,
+                                         int dim, double *hits, int cap);
+
+/* a:sweep(b, ...) for two 2D (3D) boxes: v holds a's displacement and b's
+** (2 * dim numbers), then, when turning is nonzero, their turns (2D: wa,
+** wb; 3D: the rotation vectors ra, rb), all finite (checked again here).
+** Writes t and the normal into out (1 + dim numbers) and returns what the
+** sweep returns: obbN_sweep's 0 or 1, or obbN_sweep_turning's
+** OBB_SWEEP_NONE, OBB_SWEEP_HIT or OBB_SWEEP_LIMIT; -1 when a or b is not a
+** genuine box of that dimension or a number is not finite. */
+LOBB_API int lobb_ffi_sweep2(const void *a, const void *b, const double *v,
+                             int turning, double *out);
+LOBB_API int lobb_ffi_sweep3(const void *a, const void *b, const double *v,
+                             int turning, double *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -94,6 +94,25 @@ typedef void (*obb_world_sweep_fn)(void *ctx, int id, double t,
 OBB_API int obb_world_cast(obb_world *w, const void *box, const double *d,
                            obb_world_sweep_fn f, void *ctx);
 
+/* Cast, turning: as obb_world_cast, with the box turning about its center
+** at a constant rate as it moves (obb.h, "Sweeps that turn"): by the angle
+** turn[0] (2D, radians, counter-clockwise) or the rotation vector turn[0..2]
+** (3D) over the step. Each item's answer is obbN_sweep_turning's (the item
+** standing still), so every t is certified never later than the first
+** contact. An item whose sweep answers OBB_SWEEP_LIMIT is reported too, at
+** its safe time t_safe (no contact before it, so a caller that stops at
+** the first hit stays safe; it may be an item the box would not have met)
+** with the normal that sweep gives; but an item out of the box's reach
+** (farther from its center's path than the length of its half extents)
+** is not, even where its sweep, its bounds
+** overflowing for displacements near 1e308, answers OBB_SWEEP_LIMIT at
+** t = 0 for want of a proof. d and turn must be finite. Returns
+** the number of items reported that way (0 normally), or -1 when memory
+** runs out; with no turn at all, exactly obb_world_cast. */
+OBB_API int obb_world_cast_turning(obb_world *w, const void *box,
+                                   const double *d, const double *turn,
+                                   obb_world_sweep_fn f, void *ctx);
+
 /* What a moving item does at another item. */
 enum {
   OBB_IGNORE = 0, /* passes through, unreported */

@@ -80,7 +80,8 @@ local CALLS = {
     { "center", b2 }, { "half_extents", b2 }, { "axes", b2 }, { "angle", b2 },
     { "corners", b2 }, { "set", b2, 0, 0, 1, 2 }, { "set", b2, 0, 0, 1, 2, 0.3 },
     { "set_center", b2, 0, 0 }, { "set_angle", b2, 0.3 }, { "translate", b2, 0, 0 },
-    { "rotate", b2, 0 },
+    { "rotate", b2, 0 }, { "sweep", b2, c2, 1, 0, 0, 0 },
+    { "sweep", b2, c2, 1, 0, 0, 0, 0.5, 0 },
   },
   [M3] = {
     { "intersects", b3, c3 }, { "contains", b3, 0.5, 0.5, 0.5 }, { "contains", b3, c3 },
@@ -91,7 +92,8 @@ local CALLS = {
     { "corners", b3 }, { "set", b3, 0, 0, 0, 1, 2, 3 },
     { "set", b3, 0, 0, 0, 1, 2, 3, 0.1, 0.2, 0.3, 0.9 }, { "set_center", b3, 0, 0, 0 },
     { "set_rotation", b3, 0.1, 0.2, 0.3, 0.9 }, { "translate", b3, 0, 0, 0 },
-    { "rotate", b3, 0, 0, 0, 1 },
+    { "rotate", b3, 0, 0, 0, 1 }, { "sweep", b3, c3, 1, 0, 0, 0, 0, 0 },
+    { "sweep", b3, c3, 1, 0, 0, 0, 0, 0, 0, 0, 0.5, 0, 0, 0 },
   },
 }
 
@@ -107,6 +109,7 @@ local function world_calls(dim)
       { "get", w, "a" },
       { "move", w, "a", 2, 2 }, { "check", w, "a", 2, 2, "touch", {} },
       { "cast", w, obb.new2(0, 0, 1, 1), 1, 1, {} },
+      { "cast_turning", w, obb.new2(0, 0, 1, 1), 1, 1, 0.5, {} },
     }
   end
   w:add("a", 0, 0, 0, 1, 1, 1)
@@ -116,6 +119,7 @@ local function world_calls(dim)
     { "get", w, "a" },
     { "move", w, "a", 2, 2, 2 }, { "check", w, "a", 2, 2, 2, "touch", {} },
     { "cast", w, obb.new3(0, 0, 0, 1, 1, 1), 1, 1, 1, {} },
+    { "cast_turning", w, obb.new3(0, 0, 0, 1, 1, 1), 1, 1, 1, 0, 0, 0.5, {} },
   }
 end
 
@@ -150,7 +154,7 @@ describe("values dressed with __metatable", function()
     for name, f in pairs(J.classic[MW]) do
       if MW[name] ~= f then
         assert.truthy(({ add = true, update = true, get = true, move = true,
-                         check = true, cast = true })[name], name)
+                         check = true, cast = true, cast_turning = true })[name], name)
       end
     end
   end)
@@ -171,7 +175,7 @@ describe("values dressed with __metatable", function()
   end
 
   for _, dim in ipairs({ 2, 3 }) do
-    it(dim .. "D worlds: add, update, get, move, check and cast refuse a dressed world", function()
+    it(dim .. "D worlds: every method the FFI path replaces refuses a dressed world", function()
       local w, calls = world_calls(dim)
       -- a proxy's environment is the globals: give it item tables there,
       -- as a script can, so that nothing but the metatable check stands

@@ -21,10 +21,10 @@ local fast = rawget(_G, "jit") ~= nil and not forced_classic and pcall(require, 
 
 local FAST2 = { "intersects", "contains", "penetration", "distance", "closest_point",
   "raycast", "intersects_circle", "center", "half_extents", "axes", "angle", "corners",
-  "set", "set_center", "set_angle", "translate", "rotate" }
+  "set", "set_center", "set_angle", "translate", "rotate", "sweep" }
 local FAST3 = { "intersects", "contains", "penetration", "distance", "closest_point",
   "raycast", "intersects_sphere", "center", "half_extents", "axes", "rotation", "corners",
-  "set", "set_center", "set_rotation", "translate", "rotate" }
+  "set", "set_center", "set_rotation", "translate", "rotate", "sweep" }
 
 local function is_c(f) return debug.getinfo(f, "S").what == "C" end
 
@@ -155,6 +155,17 @@ describe("the FFI fast path", function()
       return r.range(0, 10)
     end,
     big = function() return r.int(0, 1) == 0 and 1.7e308 or -1.7e308 end,
+    -- a sweep's displacement: small, or now and then enormous
+    move = function() return r.int(1, 40) == 1 and 1e300 or r.range(-6, 6) end,
+    -- a turn: every size the turning sweep takes, 0 and -0 included, and
+    -- now and then one too fast to decide ("limit")
+    turn = function()
+      local k = r.int(1, 12)
+      if k == 1 then return 0.0 end
+      if k == 2 then return -0.0 end
+      if k == 3 then return 1e17 end
+      return r.range(-20, 20)
+    end,
   }
 
   local function make_args(shape)
@@ -187,6 +198,8 @@ describe("the FFI fast path", function()
     set_angle = { { "box2", "ang" } },
     translate = { { "box2", "num", "num" }, { "box2", "big", "big" } },
     rotate = { { "box2", "ang" } },
+    sweep = { { "box2", "box2", "move", "move", "move", "move" },
+      { "box2", "box2", "move", "move", "move", "move", "turn", "turn" } },
   }
   local SHAPES3 = {
     intersects = { { "box3", "box3" } },
@@ -205,6 +218,9 @@ describe("the FFI fast path", function()
     set_rotation = { { "box3", "q", "q", "q", "q" } },
     translate = { { "box3", "num", "num", "num" }, { "box3", "big", "big", "big" } },
     rotate = { { "box3", "q", "q", "q", "q" } },
+    sweep = { { "box3", "box3", "move", "move", "move", "move", "move", "move" },
+      { "box3", "box3", "move", "move", "move", "move", "move", "move",
+        "turn", "turn", "turn", "turn", "turn", "turn" } },
   }
   local MUTATORS = { set = true, set_center = true, set_angle = true, translate = true,
     rotate = true, set_rotation = true }
@@ -304,6 +320,8 @@ describe("the FFI fast path", function()
       { obb.obb3, C3, function() local x = b3:rotate(0, 0, 0, 0); return x end },
       { obb.obb3, C3, function() local x = b3:penetration(b3, 1); return x end },
       { obb.obb3, C3, function() local x = obb.obb3.center(b2); return x end },
+      { obb.obb2, C2, function() local x = b2:sweep(b2, 1, 0, 0, 0, 0 / 0, 0); return x end },
+      { obb.obb3, C3, function() local x = b3:sweep(b3, 1, 0, 0, 0, 0, 0, 1); return x end },
     }
     for i, c in ipairs(cases) do
       local T, C, f = c[1], c[2], c[3]
@@ -322,7 +340,7 @@ describe("the FFI fast path", function()
     local a2, b2 = obb.new2(0, 0, 1, 2, 0.3), obb.new2(1, 1, 1, 1, -0.2)
     local a3 = obb.new3(0, 0, 0, 1, 2, 3, 0.1, 0.2, 0.3, 0.9)
     local b3 = obb.new3(1, 1, 1, 1, 1, 1)
-    local rounds = math.ceil(1000000 / 3 / 34) -- kib_allocated_by runs it 3 times
+    local rounds = math.ceil(1000000 / 3 / 38) -- kib_allocated_by runs it 3 times
     local function run()
       for _ = 1, rounds do
         a2:intersects(b2); a2:contains(0.5, 0.5); a2:contains(b2); a2:penetration(b2)
@@ -331,6 +349,7 @@ describe("the FFI fast path", function()
         a2:center(); a2:half_extents(); a2:axes(); a2:angle(); a2:corners()
         a2:set(0, 0, 1, 2, 0.3); a2:set_center(0, 0); a2:set_angle(0.3)
         a2:translate(0, 0); a2:rotate(0)
+        a2:sweep(b2, 3, 0, 0, 0); a2:sweep(b2, 3, 0, 0, 0, 1, -1)
         a3:intersects(b3); a3:contains(0.5, 0.5, 0.5); a3:contains(b3); a3:penetration(b3)
         a3:distance(3, 3, 3); a3:distance(b3); a3:closest_point(3, 3, 3)
         a3:raycast(-5, 0, 0, 1, 0, 0, 100); a3:intersects_sphere(2, 2, 2, 1)
@@ -338,6 +357,7 @@ describe("the FFI fast path", function()
         a3:set(0, 0, 0, 1, 2, 3); a3:set(0, 0, 0, 1, 2, 3, 0.1, 0.2, 0.3, 0.9)
         a3:set_center(0, 0, 0); a3:set_rotation(0.1, 0.2, 0.3, 0.9)
         a3:translate(0, 0, 0); a3:rotate(0, 0, 0, 1)
+        a3:sweep(b3, 3, 0, 0, 0, 0, 0); a3:sweep(b3, 3, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0)
       end
     end
     assert.are.equal(0, H.kib_allocated_by(run))
@@ -371,8 +391,8 @@ describe("the FFI fast path", function()
     local CW = J.classic[WM]
 
     local REPLACED = { add = true, update = true, get = true, move = true,
-                       check = true, cast = true }
-    it("replaces add, update, get, move, check and cast, and nothing else", function()
+                       check = true, cast = true, cast_turning = true }
+    it("replaces add, update, get, move, check, cast and cast_turning, and nothing else", function()
       assert.is_table(CW)
       for name in pairs(REPLACED) do
         assert.is_false(is_c(WM[name]), name)
@@ -459,12 +479,13 @@ describe("the FFI fast path", function()
       end)
     end
 
-    -- move, check and cast: the same random calls on twin worlds (turned
-    -- boxes, responses by name, out tables reused, hostile arguments),
-    -- answers, errors, out tables and then every box the same, bit for bit.
+    -- move, check, cast and cast_turning: the same random calls on twin
+    -- worlds (turned boxes, responses by name, out tables reused, hostile
+    -- arguments), answers, errors, out tables and then every box the same,
+    -- bit for bit.
     local RESPONSES = { nil, "slide", "touch", "cross", "bounce", "slid", false, 3 }
     for _, dim in ipairs({ 2, 3 }) do
-      it(dim .. "D: move, check and cast answer as the classic methods, bit for bit", function()
+      it(dim .. "D: move, check, cast and cast_turning answer as the classic methods, bit for bit", function()
         local A, B = twin(dim)
         for i = 21, 60 do
           local args = dim == 2 and { r.range(-5, 25), r.range(-5, 25), r.range(0, 2), r.range(0, 2), r.range(-3, 3) }
@@ -475,17 +496,27 @@ describe("the FFI fast path", function()
         local outA, outB = {}, {}
         local n = math.max(2000, math.floor(CALLS / 20))
         for _ = 1, n do
-          local m = ({ "move", "check", "cast" })[r.int(1, 3)]
+          local m = ({ "move", "check", "cast", "cast_turning" })[r.int(1, 4)]
+          local cast = m == "cast" or m == "cast_turning"
           local args = { n = 0 }
           local function put(x) args.n = args.n + 1; args[args.n] = x end
-          if m == "cast" then
+          if cast then
             put(dim == 2 and obb.new2(r.range(-5, 25), r.range(-5, 25), 1, 0.5, r.range(-3, 3))
               or obb.new3(r.range(-5, 25), r.range(-5, 25), r.range(-5, 25), 1, 0.5, 0.3))
           else
             put(r.int(1, 8) == 1 and ITEMS[r.int(1, #ITEMS)] or r.int(1, 60))
           end
           for _ = 1, dim do put(r.int(1, 30) == 1 and hostile() or r.range(-10, 30)) end
-          if m == "cast" then
+          if m == "cast_turning" then
+            -- the turn: its size, a turn of the other dimension's count now
+            -- and then, hostile values
+            local turns = dim == 2 and 1 or 3
+            if r.int(1, 15) == 1 then turns = 4 - turns end
+            for _ = 1, turns do
+              put(r.int(1, 30) == 1 and hostile() or r.int(1, 10) == 1 and 0 or r.range(-8, 8))
+            end
+          end
+          if cast then
             put("OUT")
             if r.int(1, 6) == 1 then put(function() return true end) end
           else
@@ -510,6 +541,22 @@ describe("the FFI fast path", function()
         assert.is_true(same_worlds(A, B, dim))
       end)
     end
+
+    it("casts make no garbage (100,000 calls)", function()
+      local w2, w3 = obb.world2(), obb.world3()
+      for i = 1, 10 do w2:add(i, i, 0, 1, 1); w3:add(i, i, 0, 0, 1, 1, 1) end
+      local b2, b3 = obb.new2(0, 0, 1, 0.5), obb.new3(0, 0, 0, 1, 0.5, 0.5)
+      local o2, o3 = {}, {}
+      local rounds = math.ceil(100000 / 3 / 4)
+      local function calls()
+        for _ = 1, rounds do
+          w2:cast(b2, 4, 0, o2); w2:cast_turning(b2, 4, 0, 0.5, o2)
+          w3:cast(b3, 4, 0, 0, o3); w3:cast_turning(b3, 4, 0, 0, 0, 0.5, 0, o3)
+        end
+      end
+      assert.is_true(w2:cast_turning(b2, 4, 0, 0.5, o2) > 1)
+      assert.are.equal(0, H.kib_allocated_by(calls))
+    end)
 
     it("refuses as the classic methods do: closed, during a query, other dimension", function()
       local w2, w3 = obb.world2(), obb.world3()

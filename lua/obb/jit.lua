@@ -125,8 +125,15 @@ int lobb_ffi_world_move(void *world, double id, const double *goal,
 int lobb_ffi_world_cast(void *world, const void *box,
                                  const double *d, int dim, double *hits,
                                  int cap);
+int lobb_ffi_world_cast_turning(void *world, const void *box,
+                                         const double *d, const double *turn,
+                                         int dim, double *hits, int cap);
 int lobb_ffi_intersects2(const void *a, const void *b);
 int lobb_ffi_intersects3(const void *a, const void *b);
+int lobb_ffi_sweep2(const void *a, const void *b, const double *v,
+                             int turning, double *out);
+int lobb_ffi_sweep3(const void *a, const void *b, const double *v,
+                             int turning, double *out);
 ]]
 
 -- "ffi" once installed, else why the classic path stays.
@@ -169,6 +176,7 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
   local out = ffi.new("double[24]")
   local pb = ffi.new("double[3]")
   local t = ffi.new("double[1]")
+  local sv = ffi.new("double[12]") -- a sweep's displacements and turns
 
   -- The userdata of a box is the box, then the tag pointer (lobb_ud2/3);
   -- FFI lays these out as the C compiler does.
@@ -214,6 +222,7 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
     return w[i3a] == tag3a and w[i3b] == tag3b
   end
   local intersects2, intersects3 = lib.lobb_ffi_intersects2, lib.lobb_ffi_intersects3
+  local sweep2, sweep3 = lib.lobb_ffi_sweep2, lib.lobb_ffi_sweep3
   -- A finite number (not a numeric string), as lobb_checkfinite takes.
   local function fin(x) return type(x) == "number" and x - x == 0 end
   local function extent(x) return fin(x) and x >= 0 end
@@ -314,6 +323,26 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
       return t[0], out[0], out[1], r == 2
     end
     return c_raycast2(...)
+  end
+
+  -- sweep(b, vax, vay, vbx, vby [, wa, wb]): the C side checks the tags
+  -- (and the numbers again) and answers as obb2_sweep or
+  -- obb2_sweep_turning does: 0 none, 1 a hit, 2 "limit".
+  local c_sweep2 = C2.sweep
+  function F2.sweep(...)
+    local a, b, vax, vay, vbx, vby, wa, wb = ...
+    local n = select("#", ...)
+    if (n == 6 or (n == 8 and fin(wa) and fin(wb))) and dressed(a, mt2)
+        and dressed(b, mt2) and fin(vax) and fin(vay) and fin(vbx) and fin(vby) then
+      sv[0], sv[1], sv[2], sv[3] = vax, vay, vbx, vby
+      local turning = 0
+      if n == 8 then sv[4], sv[5], turning = wa, wb, 1 end
+      local r = sweep2(a, b, sv, turning, out)
+      if r == 0 then return nil end
+      if r == 1 then return out[0], out[1], out[2] end
+      if r == 2 then return out[0], out[1], out[2], "limit" end
+    end
+    return c_sweep2(...)
   end
 
   local c_circle2 = C2.intersects_circle
@@ -498,6 +527,29 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
       return t[0], out[0], out[1], out[2], r == 2
     end
     return c_raycast3(...)
+  end
+
+  -- sweep(b, vax, vay, vaz, vbx, vby, vbz [, rax, ray, raz, rbx, rby, rbz])
+  local c_sweep3 = C3.sweep
+  function F3.sweep(...)
+    local a, b, v1, v2, v3, v4, v5, v6, r1, r2, r3, r4, r5, r6 = ...
+    local n = select("#", ...)
+    if (n == 8 or (n == 14 and fin(r1) and fin(r2) and fin(r3) and fin(r4)
+                   and fin(r5) and fin(r6)))
+        and dressed(a, mt3) and dressed(b, mt3) and fin(v1) and fin(v2)
+        and fin(v3) and fin(v4) and fin(v5) and fin(v6) then
+      sv[0], sv[1], sv[2], sv[3], sv[4], sv[5] = v1, v2, v3, v4, v5, v6
+      local turning = 0
+      if n == 14 then
+        sv[6], sv[7], sv[8], sv[9], sv[10], sv[11] = r1, r2, r3, r4, r5, r6
+        turning = 1
+      end
+      local r = sweep3(a, b, sv, turning, out)
+      if r == 0 then return nil end
+      if r == 1 then return out[0], out[1], out[2], out[3] end
+      if r == 2 then return out[0], out[1], out[2], out[3], "limit" end
+    end
+    return c_sweep3(...)
   end
 
   local c_sphere3 = C3.intersects_sphere
@@ -746,7 +798,7 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
     end
     return c_get(...)
   end
-  -- ---- the movers: move, check and cast without a filter function ----
+  -- ---- the movers: move, check, cast, cast_turning without a filter ----
   -- The C side (lobb_move.c) moves the item (and commits, for move) and
   -- writes each collision as 10 doubles; here they go into dst, raw, as
   -- the classic method writes them. A filter function, more collisions
@@ -823,6 +875,22 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
   F.move = mover(1, c_move)
   F.check = mover(0, c_check)
 
+  -- The casts' hits (5 doubles each: id, t, nx, ny, nz) into dst, raw:
+  -- item, t, nx, ny[, nz] per hit, as the classic methods write them.
+  local function write_casts(dst, byid, dim, count)
+    local k = 0
+    for i = 0, count - 1 do
+      local h = 5 * i
+      rawset(dst, k + 1, rawget(byid, hits[h] + 1))
+      rawset(dst, k + 2, hits[h + 1])
+      rawset(dst, k + 3, hits[h + 2])
+      rawset(dst, k + 4, hits[h + 3])
+      if dim == 3 then rawset(dst, k + 5, hits[h + 4]) end
+      k = k + dim + 2
+    end
+    clear_tail(dst, k)
+  end
+
   -- w:cast(box, dx, dy[, dz], dst): item, t, nx, ny[, nz] per hit.
   function F.cast(...)
     local w, box, dx, dy, a, b, c = ...
@@ -837,17 +905,7 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
         goal[0], goal[1], goal[2] = dx, dy, dim == 3 and a or 0
         local count = cast_c(w, box, goal, dim, hits, HITS * 2)
         if count >= 0 then
-          local byid, k = rawget(holder, 2), 0
-          for i = 0, count - 1 do
-            local h = 5 * i
-            rawset(dst, k + 1, rawget(byid, hits[h] + 1))
-            rawset(dst, k + 2, hits[h + 1])
-            rawset(dst, k + 3, hits[h + 2])
-            rawset(dst, k + 4, hits[h + 3])
-            if dim == 3 then rawset(dst, k + 5, hits[h + 4]) end
-            k = k + dim + 2
-          end
-          clear_tail(dst, k)
+          write_casts(dst, rawget(holder, 2), dim, count)
           return count
         end
       end
@@ -855,8 +913,40 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
     return c_cast(...)
   end
 
+  -- w:cast_turning(box, dx, dy, wt, dst) (2D) or
+  -- w:cast_turning(box, dx, dy, dz, rx, ry, rz, dst) (3D): a number after
+  -- the 2D form's turn makes it the 3D form (a 2D world then refuses it in
+  -- C).
+  local cast_turning_c = lib.lobb_ffi_world_cast_turning
+  local turn = ffi.new("double[3]")
+  local c_cast_turning = WM.cast_turning
+  function F.cast_turning(...)
+    local w, box, dx, dy, a, b, c, d, e, f = ...
+    local n = select("#", ...)
+    local holder = holder_of(w)
+    if holder and type(box) == "userdata" and num(dx) and num(dy) and num(a) then
+      local dim, dst, filter, most = 2, b, c, 7
+      if num(b) then dim, dst, filter, most = 3, e, f, 10 end
+      if type(dst) == "table" and filter == nil and n <= most
+          and (dim == 2 or (num(c) and num(d)))
+          and getmt(box) == (dim == 2 and mt2 or mt3) then
+        if dim == 2 then
+          goal[0], goal[1], goal[2], turn[0], turn[1], turn[2] = dx, dy, 0, a, 0, 0
+        else
+          goal[0], goal[1], goal[2], turn[0], turn[1], turn[2] = dx, dy, a, b, c, d
+        end
+        local count = cast_turning_c(w, box, goal, turn, dim, hits, HITS * 2)
+        if count >= 0 then
+          write_casts(dst, rawget(holder, 2), dim, count)
+          return count
+        end
+      end
+    end
+    return c_cast_turning(...)
+  end
+
   return F, { add = c_add, update = c_update, get = c_get, move = c_move,
-              check = c_check, cast = c_cast }
+              check = c_check, cast = c_cast, cast_turning = c_cast_turning }
 end
 
 -- Whether getmt gives a value's real metatable: mt2, mt3 and mtw for a

@@ -859,6 +859,27 @@ static int world_cast(lua_State *L) {
   return finish(L, lw, &q, K_RAYS, out, filter);
 }
 
+/* w:cast_turning(box, dx, dy, w, out [, filter]) and
+** w:cast_turning(box, dx, dy, dz, rx, ry, rz, out [, filter]) -> n: as
+** w:cast, with the box turning by w radians (2D) or the rotation vector r
+** (3D) as it moves, each item as obbN_sweep_turning answers it (an item
+** it could not decide at its safe time). */
+static int world_cast_turning(lua_State *L) {
+  lworld *lw = check_world(L);
+  search q;
+  scratch own;
+  double d[3] = {0, 0, 0}, r[3] = {0, 0, 0};
+  int dim = lw->dim, turns = dim == 2 ? 1 : 3, filter, out = 3 + dim + turns;
+  const void *box = lobb_checkbox(L, 2, dim);
+  lobb_checkvec(L, 3, dim, d);
+  lobb_checkvec(L, 3 + dim, turns, r);
+  filter = begin(L, lw, &q, &own, out, sizeof(ray_rec));
+  q.box = box;
+  if (obb_world_cast_turning(lw->w, q.box, d, r, on_cast, &q) < 0)
+    return search_failed(L, lw, &q);
+  return finish(L, lw, &q, K_RAYS, out, filter);
+}
+
 /* w:pairs(out [, filter]) -> n; out gets a1, b1, a2, b2, ... */
 static int world_pairs(lua_State *L) {
   lworld *lw = check_world(L);
@@ -885,13 +906,16 @@ static int world_collisions(lua_State *L) {
   return finish(L, lw, &q, K_CONTACTS, 3, filter);
 }
 
-int lobb_ffi_world_cast(void *world, const void *box, const double *d,
-                        int dim, double *hits, int cap) {
+/* The FFI's casts: turn NULL for w:cast, else w:cast_turning's turn. */
+static int ffi_cast(void *world, const void *box, const double *d,
+                    const double *turn, int dim, double *hits, int cap) {
   lworld *lw = usable_world(world, dim);
   search q;
   size_t i;
-  int k;
-  if (lw == NULL || cap < 0 || !obb_all_finite(d, (size_t)dim)) return -1;
+  int k, st;
+  if (lw == NULL || cap < 0 || !obb_all_finite(d, (size_t)dim) ||
+      (turn != NULL && !obb_all_finite(turn, dim == 2 ? 1 : 3)))
+    return -1;
   if (dim == 2 ? ((const lobb_ud2 *)box)->tag != LOBB_TAG2
                : ((const lobb_ud3 *)box)->tag != LOBB_TAG3)
     return -1;
@@ -902,9 +926,9 @@ int lobb_ffi_world_cast(void *world, const void *box, const double *d,
   q.oom = 0;
   q.self = -1;
   q.box = box; /* the box is the userdata's first field */
-  if (obb_world_cast(lw->w, q.box, d, on_cast, &q) != 0 || q.oom ||
-      q.n > (size_t)cap)
-    return -1;
+  st = turn == NULL ? obb_world_cast(lw->w, q.box, d, on_cast, &q)
+                    : obb_world_cast_turning(lw->w, q.box, d, turn, on_cast, &q);
+  if (st < 0 || q.oom || q.n > (size_t)cap) return -1;
   if (q.n > 1) qsort(q.s->p, q.n, q.size, cmp_ray);
   for (i = 0; i < q.n; i++) {
     const ray_rec *r = (const ray_rec *)q.s->p + i;
@@ -913,6 +937,17 @@ int lobb_ffi_world_cast(void *world, const void *box, const double *d,
     for (k = 0; k < 3; k++) hits[5 * i + 2 + k] = r->n[k];
   }
   return (int)q.n;
+}
+
+int lobb_ffi_world_cast(void *world, const void *box, const double *d,
+                        int dim, double *hits, int cap) {
+  return ffi_cast(world, box, d, NULL, dim, hits, cap);
+}
+
+int lobb_ffi_world_cast_turning(void *world, const void *box,
+                                const double *d, const double *turn, int dim,
+                                double *hits, int cap) {
+  return ffi_cast(world, box, d, turn, dim, hits, cap);
 }
 
 /* ---- what lobb_move.c shares (lobb_world.h) ---------------------------- */
@@ -958,6 +993,7 @@ static const luaL_Reg world_methods[] = {
   {"pairs", world_pairs},
   {"collisions", world_collisions},
   {"cast", world_cast},
+  {"cast_turning", world_cast_turning},
   {"move", lobb_world_move},
   {"check", lobb_world_check},
   {"push", lobb_world_push},
