@@ -313,9 +313,10 @@ static int ffi_filter(void *ctx, int item, const obb_move_hit *hit) {
 
 static void ffi_report(void *ctx, const obb_move_hit *h) {
   ffi_hits *f = (ffi_hits *)ctx;
-  double *r = f->hits + 10 * f->n;
+  double *r;
   int q;
-  if (f->n++ >= f->cap) return;
+  if (f->n++ >= f->cap) return; /* counted: the caller then runs classic */
+  r = f->hits + 10 * (f->n - 1);
   r[0] = h->other;
   r[1] = h->response;
   r[2] = h->t;
