@@ -98,6 +98,23 @@ function M.assert_near_list(got, want, tol, what)
   end
 end
 
+-- ---- result tables ------------------------------------------------------
+
+-- A query's out table (n results, stride values each: a world's raycast,
+-- cast or move) as a list of records, after checking its length.
+function M.records(out, n, stride)
+  if #out ~= n * stride then
+    error(("%d values in out, expected %d results of %d"):format(#out, n, stride), 2)
+  end
+  local r = {}
+  for i = 1, n do
+    local rec = {}
+    for k = 1, stride do rec[k] = out[(i - 1) * stride + k] end
+    r[i] = rec
+  end
+  return r
+end
+
 -- ---- garbage ------------------------------------------------------------
 
 -- KiB the Lua heap grows while run() runs with the collector stopped.

@@ -56,17 +56,7 @@ local function assert_not_inside(w, item, what)
   end
 end
 
--- The records of out, stride values each.
-local function recs(out, n, stride)
-  assert.equal(n * stride, #out)
-  local r = {}
-  for i = 1, n do
-    local t = {}
-    for k = 1, stride do t[k] = out[(i - 1) * stride + k] end
-    r[i] = t
-  end
-  return r
-end
+local recs = H.records
 
 describe("world:move (2D)", function()
   -- bump.lua's own examples (its spec/responses_spec.lua, "tunnels"): an

@@ -33,17 +33,7 @@ local function assert_same_items(got, want, what)
   end
 end
 
--- The out table as a list of records of `stride` values.
-local function records(out, n, stride)
-  assert.equal(n * stride, #out)
-  local r = {}
-  for i = 1, n do
-    local rec = {}
-    for k = 1, stride do rec[k] = out[(i - 1) * stride + k] end
-    r[i] = rec
-  end
-  return r
-end
+local records = H.records
 
 local function firsts(recs)
   local t = {}
