@@ -88,11 +88,15 @@ describe("worlds under load", function()
   -- not counted by collectgarbage("count") (only the item tables are), so
   -- the process's resident size is watched too: growing, emptying and
   -- dropping a 100,000-item world again and again must reuse the memory
-  -- (after the first cycle, which sets the C allocator's thresholds).
+  -- (after the first cycle, which sets the C allocator's thresholds). A
+  -- leak grows the process by a world's worth (tens of MiB) every cycle;
+  -- the C allocator may also keep a one-time jump of some MiB where
+  -- fragmentation fell differently (about one run in five of the whole
+  -- suite), so the cycle that grew least is what must stay small.
   it("a world grown to 100,000 items and emptied returns its memory", function()
     local base = full_gc()
     local rss = {}
-    for cycle = 1, 4 do
+    for cycle = 1, 6 do
       local w = obb.world2()
       for i = 1, N_ITEMS do w:add(i, obb.new2(i % 1000, math.floor(i / 1000), 0.4, 0.4, i)) end
       assert.equal(N_ITEMS, w:count())
@@ -116,8 +120,9 @@ describe("worlds under load", function()
       rss[cycle] = rss_kib()
     end
     if rss[2] then
-      local grown = math.max(rss[3], rss[4]) - rss[2]
-      assert.truthy(grown < 8 * 1024, "process grew by " .. grown .. " KiB over two more cycles")
+      local least = math.huge
+      for cycle = 3, 6 do least = math.min(least, rss[cycle] - rss[cycle - 1]) end
+      assert.truthy(least < 8 * 1024, "process grew by at least " .. least .. " KiB every cycle")
     end
   end)
 
