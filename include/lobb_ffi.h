@@ -57,17 +57,25 @@ LOBB_API int lobb_ffi_world_get(void *world, double id, double *out);
 LOBB_API int lobb_ffi_intersects2(const void *a, const void *b);
 LOBB_API int lobb_ffi_intersects3(const void *a, const void *b);
 
-/* w:move / w:check(item, goal, response) with no filter function:
-** response is every other's (OBB_TOUCH to OBB_BOUNCE, obb_world.h), goal
-** dim numbers (finite). Writes each collision into hits as 10 doubles,
-** other's id, response, t, nx, ny, nz, x, y, z, depth (at most cap of
-** them), the item's final center into actual, puts the item there when
-** commit is nonzero, and returns the number of collisions; -1, having
-** changed nothing, when the classic method must run (more collisions than
-** cap among the reasons). */
+/* w:check(item, goal, response) with no filter function: response is
+** every other's (OBB_TOUCH to OBB_BOUNCE, obb_world.h), goal dim numbers
+** (finite). Writes each collision into hits as 10 doubles, other's id,
+** response, t, nx, ny, nz, x, y, z, depth (at most cap of them), and into
+** actual dim + 1 numbers: the item's final center, then the world's
+** change count (obb_world_changes) for lobb_ffi_world_commit; returns the
+** number of collisions, or -1 when the classic method must run (more
+** collisions than cap among the reasons). Changes nothing. */
 LOBB_API int lobb_ffi_world_move(void *world, double id, const double *goal,
-                                 int dim, int response, int commit,
-                                 double *hits, int cap, double *actual);
+                                 int dim, int response, double *hits,
+                                 int cap, double *actual);
+
+/* w:move's second half: puts item id's center at (x, y[, z]) (z unused in
+** 2D), what lobb_ffi_world_move found, and returns 1; or returns 0,
+** having changed nothing, when the world's change count is no longer
+** stamp (a finalizer changed the world between the halves) or the item is
+** gone: the classic method then moves the item again. */
+LOBB_API int lobb_ffi_world_commit(void *world, double id, double x,
+                                   double y, double z, double stamp);
 
 /* w:cast(box, d) with no filter: each item the box touches as 5 doubles,
 ** id, t, nx, ny, nz, first met first (ties: nearer centers, then lower

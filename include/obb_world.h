@@ -41,6 +41,10 @@ OBB_API void obb_world_free(obb_world *w);
 OBB_API int obb_world_dim(const obb_world *w);
 OBB_API int obb_world_count(const obb_world *w);
 OBB_API size_t obb_world_memory(const obb_world *w); /* bytes held, all arrays */
+/* How many times the world has changed (adds, updates, removes), modulo
+** 2^52 (so a double holds it exactly): equal counts mean the same items
+** in the same places, for a caller that decides something in two steps. */
+OBB_API double obb_world_changes(const obb_world *w);
 
 /* Returns the new item's id (>= 0), or -1 when memory runs out. */
 OBB_API int obb_world_add(obb_world *w, const void *box);

@@ -55,6 +55,15 @@ local getenv = type(os_lib) == "table" and rawget(os_lib, "getenv") or nil
 local huge = math.huge
 local has_jit = rawget(_G, "jit") ~= nil
 
+-- The replacements share scratch buffers (below), and a finalizer can run
+-- in the middle of one (at a GC step of the interpreter, or of a trace's
+-- exit) and call another. So each replacement takes a new generation
+-- before it writes a buffer, and uses what it read back only if the
+-- generation is still its own: results are read into locals first, and
+-- anything that commits checks just before it does. Otherwise it runs
+-- the classic function, which keeps its results on the Lua stack.
+local gen = 0
+
 local M = {}
 
 -- The declarations the FFI uses, copied from include/obb.h and
@@ -120,8 +129,10 @@ int lobb_ffi_world_update(void *world, double id, const double *v,
 int lobb_ffi_world_reserve(void *world, const double *v, int nv);
 int lobb_ffi_world_get(void *world, double id, double *out);
 int lobb_ffi_world_move(void *world, double id, const double *goal,
-                                 int dim, int response, int commit,
-                                 double *hits, int cap, double *actual);
+                                 int dim, int response, double *hits,
+                                 int cap, double *actual);
+int lobb_ffi_world_commit(void *world, double id, double x,
+                                   double y, double z, double stamp);
 int lobb_ffi_world_cast(void *world, const void *box,
                                  const double *d, int dim, double *hits,
                                  int cap);
@@ -264,8 +275,10 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
     local n = select("#", ...)
     if is2(a) then
       if n == 3 and fin(x) and fin(y) then
+        local g = gen + 1; gen = g
         p[0], p[1] = x, y
-        return lib.obb2_contains_point(a, p) ~= 0
+        local r = lib.obb2_contains_point(a, p)
+        if gen == g then return r ~= 0 end
       elseif n == 2 and is2(x) then
         return lib.obb2_contains_box(a, x) ~= 0
       end
@@ -277,8 +290,13 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
   function F2.penetration(...)
     local a, b = ...
     if select("#", ...) == 2 and is2(a) and is2(b) then
-      if lib.obb2_penetration(a, b, out, t) == 0 then return nil end
-      return out[0], out[1], t[0]
+      local g = gen + 1; gen = g
+      local hit = lib.obb2_penetration(a, b, out, t)
+      local nx, ny, depth = out[0], out[1], t[0]
+      if gen == g then
+        if hit == 0 then return nil end
+        return nx, ny, depth
+      end
     end
     return c_penetration2(...)
   end
@@ -288,12 +306,15 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
     local a, x, y = ...
     local n = select("#", ...)
     if is2(a) then
+      local g = gen + 1; gen = g
       if n == 3 and fin(x) and fin(y) then
         p[0], p[1] = x, y
-        return lib.obb2_distance_point(a, p)
+        local dist = lib.obb2_distance_point(a, p)
+        if gen == g then return dist end
       elseif n == 2 and is2(x) then
         local dist = lib.obb2_distance(a, x, out, pb)
-        return dist, out[0], out[1], pb[0], pb[1]
+        local ax, ay, bx, by = out[0], out[1], pb[0], pb[1]
+        if gen == g then return dist, ax, ay, bx, by end
       end
     end
     return c_distance2(...)
@@ -303,9 +324,11 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
   function F2.closest_point(...)
     local a, x, y = ...
     if select("#", ...) == 3 and is2(a) and fin(x) and fin(y) then
+      local g = gen + 1; gen = g
       p[0], p[1] = x, y
       lib.obb2_closest_point(a, p, out)
-      return out[0], out[1]
+      local cx, cy = out[0], out[1]
+      if gen == g then return cx, cy end
     end
     return c_closest2(...)
   end
@@ -316,11 +339,15 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
     local n = select("#", ...)
     if (n == 5 or n == 6) and is2(a) and fin(ox) and fin(oy) and fin(dx)
         and fin(dy) and (dx ~= 0 or dy ~= 0) and maxt(max_t) then
+      local g = gen + 1; gen = g
       p[0], p[1], d[0], d[1] = ox, oy, dx, dy
       out[0], out[1], t[0] = 0, 0, 0
       local r = lib.obb2_raycast(a, p, d, max_t or huge, t, out)
-      if r == 0 then return nil end
-      return t[0], out[0], out[1], r == 2
+      local tt, nx, ny = t[0], out[0], out[1]
+      if gen == g then
+        if r == 0 then return nil end
+        return tt, nx, ny, r == 2
+      end
     end
     return c_raycast2(...)
   end
@@ -334,13 +361,17 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
     local n = select("#", ...)
     if (n == 6 or (n == 8 and fin(wa) and fin(wb))) and dressed(a, mt2)
         and dressed(b, mt2) and fin(vax) and fin(vay) and fin(vbx) and fin(vby) then
+      local g = gen + 1; gen = g
       sv[0], sv[1], sv[2], sv[3] = vax, vay, vbx, vby
       local turning = 0
       if n == 8 then sv[4], sv[5], turning = wa, wb, 1 end
       local r = sweep2(a, b, sv, turning, out)
-      if r == 0 then return nil end
-      if r == 1 then return out[0], out[1], out[2] end
-      if r == 2 then return out[0], out[1], out[2], "limit" end
+      local tt, nx, ny = out[0], out[1], out[2]
+      if gen == g then
+        if r == 0 then return nil end
+        if r == 1 then return tt, nx, ny end
+        if r == 2 then return tt, nx, ny, "limit" end
+      end
     end
     return c_sweep2(...)
   end
@@ -349,29 +380,40 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
   function F2.intersects_circle(...)
     local a, x, y, r = ...
     if select("#", ...) == 4 and is2(a) and fin(x) and fin(y) and extent(r) then
+      local g = gen + 1; gen = g
       p[0], p[1] = x, y
-      return lib.obb2_intersects_circle(a, p, r) ~= 0
+      local hit = lib.obb2_intersects_circle(a, p, r)
+      if gen == g then return hit ~= 0 end
     end
     return c_circle2(...)
   end
 
   local c_center2 = C2.center
   function F2.center(...)
-    if select("#", ...) == 1 and is2((...)) then return buf[0], buf[1] end
+    local g = gen + 1; gen = g
+    if select("#", ...) == 1 and is2((...)) then
+      local x, y = buf[0], buf[1]
+      if gen == g then return x, y end
+    end
     return c_center2(...)
   end
 
   local c_half2 = C2.half_extents
   function F2.half_extents(...)
-    if select("#", ...) == 1 and is2((...)) then return buf[4], buf[5] end
+    local g = gen + 1; gen = g
+    if select("#", ...) == 1 and is2((...)) then
+      local hx, hy = buf[4], buf[5]
+      if gen == g then return hx, hy end
+    end
     return c_half2(...)
   end
 
   local c_axes2 = C2.axes
   function F2.axes(...)
+    local g = gen + 1; gen = g
     if select("#", ...) == 1 and is2((...)) then
       local ux, uy = buf[2], buf[3]
-      return ux, uy, -uy, ux
+      if gen == g then return ux, uy, -uy, ux end
     end
     return c_axes2(...)
   end
@@ -387,8 +429,11 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
   function F2.corners(...)
     local a = ...
     if select("#", ...) == 1 and is2(a) then
+      local g = gen + 1; gen = g
       lib.obb2_corners(a, out)
-      return out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7]
+      local x1, y1, x2, y2, x3, y3, x4, y4 = out[0], out[1], out[2], out[3],
+                                             out[4], out[5], out[6], out[7]
+      if gen == g then return x1, y1, x2, y2, x3, y3, x4, y4 end
     end
     return c_corners2(...)
   end
@@ -398,12 +443,15 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
   function F2.set(...)
     local a, cx, cy, hx, hy, ang = ...
     local n = select("#", ...)
+    local g = gen + 1; gen = g
     if (n == 5 or n == 6) and is2(a) and fin(cx) and fin(cy) and extent(hx)
         and extent(hy) and (ang == nil or fin(ang)) then
       buf[0], buf[1], buf[4], buf[5] = cx, cy, hx, hy
       if ang ~= nil then set_angle2(buf2, ang) end
-      copy(a, buf, 48)
-      return a
+      if gen == g then
+        copy(a, buf, 48)
+        return a
+      end
     end
     return c_set2(...)
   end
@@ -412,9 +460,12 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
   function F2.set_center(...)
     local a, x, y = ...
     if select("#", ...) == 3 and is2(a) and fin(x) and fin(y) then
+      local g = gen + 1; gen = g
       p[0], p[1] = x, y
-      copy(a, p, 16) -- the center comes first
-      return a
+      if gen == g then
+        copy(a, p, 16) -- the center comes first
+        return a
+      end
     end
     return c_set_center2(...)
   end
@@ -433,8 +484,9 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
   function F2.translate(...)
     local a, x, y = ...
     if select("#", ...) == 3 and is2(a) and fin(x) and fin(y) then
+      local g = gen + 1; gen = g
       p[0], p[1] = x, y
-      if translate2(a, p) == 0 then return a end
+      if gen == g and translate2(a, p) == 0 then return a end
     end
     return c_translate2(...)
   end
@@ -467,8 +519,10 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
     local n = select("#", ...)
     if is3(a) then
       if n == 4 and fin(x) and fin(y) and fin(z) then
+        local g = gen + 1; gen = g
         p[0], p[1], p[2] = x, y, z
-        return lib.obb3_contains_point(a, p) ~= 0
+        local r = lib.obb3_contains_point(a, p)
+        if gen == g then return r ~= 0 end
       elseif n == 2 and is3(x) then
         return lib.obb3_contains_box(a, x) ~= 0
       end
@@ -480,8 +534,13 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
   function F3.penetration(...)
     local a, b = ...
     if select("#", ...) == 2 and is3(a) and is3(b) then
-      if lib.obb3_penetration(a, b, out, t) == 0 then return nil end
-      return out[0], out[1], out[2], t[0]
+      local g = gen + 1; gen = g
+      local hit = lib.obb3_penetration(a, b, out, t)
+      local nx, ny, nz, depth = out[0], out[1], out[2], t[0]
+      if gen == g then
+        if hit == 0 then return nil end
+        return nx, ny, nz, depth
+      end
     end
     return c_penetration3(...)
   end
@@ -491,12 +550,15 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
     local a, x, y, z = ...
     local n = select("#", ...)
     if is3(a) then
+      local g = gen + 1; gen = g
       if n == 4 and fin(x) and fin(y) and fin(z) then
         p[0], p[1], p[2] = x, y, z
-        return lib.obb3_distance_point(a, p)
+        local dist = lib.obb3_distance_point(a, p)
+        if gen == g then return dist end
       elseif n == 2 and is3(x) then
         local dist = lib.obb3_distance(a, x, out, pb)
-        return dist, out[0], out[1], out[2], pb[0], pb[1], pb[2]
+        local ax, ay, az, bx, by, bz = out[0], out[1], out[2], pb[0], pb[1], pb[2]
+        if gen == g then return dist, ax, ay, az, bx, by, bz end
       end
     end
     return c_distance3(...)
@@ -506,9 +568,11 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
   function F3.closest_point(...)
     local a, x, y, z = ...
     if select("#", ...) == 4 and is3(a) and fin(x) and fin(y) and fin(z) then
+      local g = gen + 1; gen = g
       p[0], p[1], p[2] = x, y, z
       lib.obb3_closest_point(a, p, out)
-      return out[0], out[1], out[2]
+      local cx, cy, cz = out[0], out[1], out[2]
+      if gen == g then return cx, cy, cz end
     end
     return c_closest3(...)
   end
@@ -520,11 +584,15 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
     if (n == 7 or n == 8) and is3(a) and fin(ox) and fin(oy) and fin(oz)
         and fin(dx) and fin(dy) and fin(dz) and (dx ~= 0 or dy ~= 0 or dz ~= 0)
         and maxt(max_t) then
+      local g = gen + 1; gen = g
       p[0], p[1], p[2], d[0], d[1], d[2] = ox, oy, oz, dx, dy, dz
       out[0], out[1], out[2], t[0] = 0, 0, 0, 0
       local r = lib.obb3_raycast(a, p, d, max_t or huge, t, out)
-      if r == 0 then return nil end
-      return t[0], out[0], out[1], out[2], r == 2
+      local tt, nx, ny, nz = t[0], out[0], out[1], out[2]
+      if gen == g then
+        if r == 0 then return nil end
+        return tt, nx, ny, nz, r == 2
+      end
     end
     return c_raycast3(...)
   end
@@ -538,6 +606,7 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
                    and fin(r5) and fin(r6)))
         and dressed(a, mt3) and dressed(b, mt3) and fin(v1) and fin(v2)
         and fin(v3) and fin(v4) and fin(v5) and fin(v6) then
+      local g = gen + 1; gen = g
       sv[0], sv[1], sv[2], sv[3], sv[4], sv[5] = v1, v2, v3, v4, v5, v6
       local turning = 0
       if n == 14 then
@@ -545,9 +614,12 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
         turning = 1
       end
       local r = sweep3(a, b, sv, turning, out)
-      if r == 0 then return nil end
-      if r == 1 then return out[0], out[1], out[2], out[3] end
-      if r == 2 then return out[0], out[1], out[2], out[3], "limit" end
+      local tt, nx, ny, nz = out[0], out[1], out[2], out[3]
+      if gen == g then
+        if r == 0 then return nil end
+        if r == 1 then return tt, nx, ny, nz end
+        if r == 2 then return tt, nx, ny, nz, "limit" end
+      end
     end
     return c_sweep3(...)
   end
@@ -557,29 +629,41 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
     local a, x, y, z, r = ...
     if select("#", ...) == 5 and is3(a) and fin(x) and fin(y) and fin(z)
         and extent(r) then
+      local g = gen + 1; gen = g
       p[0], p[1], p[2] = x, y, z
-      return lib.obb3_intersects_sphere(a, p, r) ~= 0
+      local hit = lib.obb3_intersects_sphere(a, p, r)
+      if gen == g then return hit ~= 0 end
     end
     return c_sphere3(...)
   end
 
   local c_center3 = C3.center
   function F3.center(...)
-    if select("#", ...) == 1 and is3((...)) then return buf[0], buf[1], buf[2] end
+    local g = gen + 1; gen = g
+    if select("#", ...) == 1 and is3((...)) then
+      local x, y, z = buf[0], buf[1], buf[2]
+      if gen == g then return x, y, z end
+    end
     return c_center3(...)
   end
 
   local c_half3 = C3.half_extents
   function F3.half_extents(...)
-    if select("#", ...) == 1 and is3((...)) then return buf[12], buf[13], buf[14] end
+    local g = gen + 1; gen = g
+    if select("#", ...) == 1 and is3((...)) then
+      local hx, hy, hz = buf[12], buf[13], buf[14]
+      if gen == g then return hx, hy, hz end
+    end
     return c_half3(...)
   end
 
   local c_axes3 = C3.axes
   function F3.axes(...)
+    local g = gen + 1; gen = g
     if select("#", ...) == 1 and is3((...)) then
-      return buf[3], buf[4], buf[5], buf[6], buf[7], buf[8], buf[9], buf[10],
-             buf[11]
+      local ux, uy, uz, vx, vy, vz, wx, wy, wz = buf[3], buf[4], buf[5],
+        buf[6], buf[7], buf[8], buf[9], buf[10], buf[11]
+      if gen == g then return ux, uy, uz, vx, vy, vz, wx, wy, wz end
     end
     return c_axes3(...)
   end
@@ -588,8 +672,10 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
   function F3.rotation(...)
     local a = ...
     if select("#", ...) == 1 and is3(a) then
+      local g = gen + 1; gen = g
       lib.obb3_rotation(a, out)
-      return out[0], out[1], out[2], out[3]
+      local x, y, z, qw = out[0], out[1], out[2], out[3]
+      if gen == g then return x, y, z, qw end
     end
     return c_rotation3(...)
   end
@@ -598,11 +684,17 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
   function F3.corners(...)
     local a = ...
     if select("#", ...) == 1 and is3(a) then
+      local g = gen + 1; gen = g
       lib.obb3_corners(a, out)
-      return out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7],
-             out[8], out[9], out[10], out[11], out[12], out[13], out[14],
-             out[15], out[16], out[17], out[18], out[19], out[20], out[21],
-             out[22], out[23]
+      local c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12 = out[0], out[1],
+        out[2], out[3], out[4], out[5], out[6], out[7], out[8], out[9], out[10], out[11]
+      local c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23, c24 = out[12],
+        out[13], out[14], out[15], out[16], out[17], out[18], out[19], out[20],
+        out[21], out[22], out[23]
+      if gen == g then
+        return c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15,
+               c16, c17, c18, c19, c20, c21, c22, c23, c24
+      end
     end
     return c_corners3(...)
   end
@@ -624,15 +716,18 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
   function F3.set(...)
     local a, cx, cy, cz, hx, hy, hz, qx, qy, qz, qw = ...
     local n = select("#", ...)
+    local g = gen + 1; gen = g
     if (n == 7 or n == 11) and is3(a) and fin(cx) and fin(cy) and fin(cz)
         and extent(hx) and extent(hy) and extent(hz) then
       if n == 7 then
         buf[0], buf[1], buf[2], buf[12], buf[13], buf[14] = cx, cy, cz, hx, hy, hz
-        copy(a, buf, 120)
-        return a
+        if gen == g then
+          copy(a, buf, 120)
+          return a
+        end
       elseif quat(qx, qy, qz, qw) then
         p[0], p[1], p[2], e[0], e[1], e[2] = cx, cy, cz, hx, hy, hz
-        if init3(buf3, p, e, d) == 0 then
+        if init3(buf3, p, e, d) == 0 and gen == g then
           copy(a, buf, 120)
           return a
         end
@@ -645,9 +740,12 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
   function F3.set_center(...)
     local a, x, y, z = ...
     if select("#", ...) == 4 and is3(a) and fin(x) and fin(y) and fin(z) then
+      local g = gen + 1; gen = g
       p[0], p[1], p[2] = x, y, z
-      copy(a, p, 24) -- the center comes first
-      return a
+      if gen == g then
+        copy(a, p, 24) -- the center comes first
+        return a
+      end
     end
     return c_set_center3(...)
   end
@@ -655,7 +753,8 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
   local c_set_rotation3 = C3.set_rotation
   function F3.set_rotation(...)
     local a, x, y, z, qw = ...
-    if select("#", ...) == 5 and is3(a) and quat(x, y, z, qw)
+    local g = gen + 1; gen = g
+    if select("#", ...) == 5 and is3(a) and quat(x, y, z, qw) and gen == g
         and set_rotation3(a, d) == 0 then
       return a
     end
@@ -666,8 +765,9 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
   function F3.translate(...)
     local a, x, y, z = ...
     if select("#", ...) == 4 and is3(a) and fin(x) and fin(y) and fin(z) then
+      local g = gen + 1; gen = g
       p[0], p[1], p[2] = x, y, z
-      if translate3(a, p) == 0 then return a end
+      if gen == g and translate3(a, p) == 0 then return a end
     end
     return c_translate3(...)
   end
@@ -675,7 +775,8 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
   local c_rotate3 = C3.rotate
   function F3.rotate(...)
     local a, x, y, z, qw = ...
-    if select("#", ...) == 5 and is3(a) and quat(x, y, z, qw)
+    local g = gen + 1; gen = g
+    if select("#", ...) == 5 and is3(a) and quat(x, y, z, qw) and gen == g
         and rotate3(a, d) == 0 then
       return a
     end
@@ -763,9 +864,10 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
     local holder = holder_of(w)
     if holder and item ~= nil and item == item then
       local items = rawget(holder, 1)
+      local gn = gen + 1; gen = gn
       local n = numbers(select("#", ...) - 2, a, b, c, d, e, f, g, h, i, j)
       if n and type(items) == "table" and type(rawget(holder, 2)) == "table"
-          and rawget(items, item) == nil then
+          and rawget(items, item) == nil and gen == gn then
         local ticket = reserve(w, v, n)
         if ticket > 0 and ffi_add(w, item, ticket) then return w end
       end
@@ -777,8 +879,9 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
     local w, item, a, b, c, d, e, f, g, h, i, j = ...
     local id = id_of(w, item)
     if id then
+      local gn = gen + 1; gen = gn
       local n = numbers(select("#", ...) - 2, a, b, c, d, e, f, g, h, i, j)
-      if n and update(w, id, v, n) ~= 0 then return w end
+      if n and gen == gn and update(w, id, v, n) ~= 0 then return w end
     end
     return c_update(...)
   end
@@ -788,27 +891,33 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
     if select("#", ...) == 2 then
       local id = id_of(w, item)
       if id then
+        local g = gen + 1; gen = g
         local n = get(w, id, out)
-        if n == 5 then return out[0], out[1], out[2], out[3], out[4] end
-        if n == 10 then
-          return out[0], out[1], out[2], out[3], out[4], out[5], out[6],
-                 out[7], out[8], out[9]
+        local o1, o2, o3, o4, o5, o6, o7, o8, o9, o10 = out[0], out[1], out[2],
+          out[3], out[4], out[5], out[6], out[7], out[8], out[9]
+        if gen == g then
+          if n == 5 then return o1, o2, o3, o4, o5 end
+          if n == 10 then return o1, o2, o3, o4, o5, o6, o7, o8, o9, o10 end
         end
       end
     end
     return c_get(...)
   end
   -- ---- the movers: move, check, cast, cast_turning without a filter ----
-  -- The C side (lobb_move.c) moves the item (and commits, for move) and
-  -- writes each collision as 10 doubles; here they go into dst, raw, as
-  -- the classic method writes them. A filter function, more collisions
-  -- than the buffer holds, or anything the C side refuses: the classic
-  -- method, with the same arguments.
+  -- The C side (lobb_move.c) finds where the item ends and writes each
+  -- collision as 10 doubles; here they go into dst, raw, as the classic
+  -- method writes them, and then a move is committed, as the classic
+  -- method commits after writing its out table, unless the world changed
+  -- meanwhile. A filter function, more collisions than the buffer holds,
+  -- a finalizer that used the buffers or changed the world between the
+  -- halves, or anything the C side refuses: the classic method, with the
+  -- same arguments.
   local move_c, cast_c = lib.lobb_ffi_world_move, lib.lobb_ffi_world_cast
+  local commit_c = lib.lobb_ffi_world_commit
   local HITS = 64
   local hits = ffi.new("double[?]", 10 * HITS)
   local goal = ffi.new("double[3]")
-  local actual = ffi.new("double[3]")
+  local actual = ffi.new("double[4]") -- the center, then the change count
   local RESPONSE = { touch = 1, cross = 2, slide = 3, bounce = 4 }
   local NAME = { "touch", "cross", "slide", "bounce" }
   local c_move, c_check, c_cast = WM.move, WM.check, WM.cast
@@ -860,20 +969,24 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
         if num(a) then dim, filter, dst = 3, b, c end
         local response = filter == nil and 3 or RESPONSE[filter]
         if response and n <= dim + 4 and (dst == nil or type(dst) == "table") then
+          local g = gen + 1; gen = g
           goal[0], goal[1], goal[2] = gx, gy, dim == 3 and a or 0
-          local count = move_c(w, id, goal, dim, response, commit, hits, HITS, actual)
-          if count >= 0 then
+          local count = move_c(w, id, goal, dim, response, hits, HITS, actual)
+          local x, y, z, stamp = actual[0], actual[1], actual[2], actual[dim]
+          if count >= 0 and gen == g then
             if dst ~= nil then write_moves(dst, rawget(holder_of(w), 2), dim, count) end
-            if dim == 2 then return actual[0], actual[1], count end
-            return actual[0], actual[1], actual[2], count
+            if gen == g and (not commit or commit_c(w, id, x, y, z, stamp) ~= 0) then
+              if dim == 2 then return x, y, count end
+              return x, y, z, count
+            end
           end
         end
       end
       return classic(...)
     end
   end
-  F.move = mover(1, c_move)
-  F.check = mover(0, c_check)
+  F.move = mover(true, c_move)
+  F.check = mover(false, c_check)
 
   -- The casts' hits (5 doubles each: id, t, nx, ny, nz) into dst, raw:
   -- item, t, nx, ny[, nz] per hit, as the classic methods write them.
@@ -902,11 +1015,12 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
       local mt = dim == 2 and mt2 or mt3
       if type(dst) == "table" and filter == nil and n <= dim + 4
           and getmt(box) == mt then
+        local g = gen + 1; gen = g
         goal[0], goal[1], goal[2] = dx, dy, dim == 3 and a or 0
         local count = cast_c(w, box, goal, dim, hits, HITS * 2)
-        if count >= 0 then
+        if count >= 0 and gen == g then
           write_casts(dst, rawget(holder, 2), dim, count)
-          return count
+          if gen == g then return count end
         end
       end
     end
@@ -930,15 +1044,16 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
       if type(dst) == "table" and filter == nil and n <= most
           and (dim == 2 or (num(c) and num(d)))
           and getmt(box) == (dim == 2 and mt2 or mt3) then
+        local g = gen + 1; gen = g
         if dim == 2 then
           goal[0], goal[1], goal[2], turn[0], turn[1], turn[2] = dx, dy, 0, a, 0, 0
         else
           goal[0], goal[1], goal[2], turn[0], turn[1], turn[2] = dx, dy, a, b, c, d
         end
         local count = cast_turning_c(w, box, goal, turn, dim, hits, HITS * 2)
-        if count >= 0 then
+        if count >= 0 and gen == g then
           write_casts(dst, rawget(holder, 2), dim, count)
-          return count
+          if gen == g then return count end
         end
       end
     end

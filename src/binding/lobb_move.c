@@ -328,8 +328,7 @@ static void ffi_report(void *ctx, const obb_move_hit *h) {
 }
 
 int lobb_ffi_world_move(void *world, double id, const double *goal, int dim,
-                        int response, int commit, double *hits, int cap,
-                        double *actual) {
+                        int response, double *hits, int cap, double *actual) {
   int k, n;
   lworld *lw = dim == 2 || dim == 3 ? lobb_ffi_world(world, dim, id, &k)
                                     : NULL;
@@ -345,10 +344,24 @@ int lobb_ffi_world_move(void *world, double id, const double *goal, int dim,
   f.response = response;
   n = obb_world_move(lw->w, k, goal, ffi_filter, ffi_report, &f, m.actual);
   if (n < 0 || f.n > cap || !obb_all_finite(m.actual, (size_t)dim)) return -1;
+  memcpy(actual, m.actual, (size_t)dim * sizeof(double));
+  actual[dim] = obb_world_changes(lw->w);
+  return n;
+}
+
+int lobb_ffi_world_commit(void *world, double id, double x, double y,
+                          double z, double stamp) {
+  int k;
+  lworld *lw = lobb_ffi_world(world, 0, id, &k);
+  lmove m;
+  if (lw == NULL || obb_world_changes(lw->w) != stamp) return 0;
+  memset(&m, 0, sizeof m);
   m.lw = lw;
   m.id = k;
-  m.dim = dim;
-  if (commit) commit_move(&m);
-  memcpy(actual, m.actual, (size_t)dim * sizeof(double));
-  return n;
+  m.dim = lw->dim;
+  m.actual[0] = x;
+  m.actual[1] = y;
+  m.actual[2] = z;
+  commit_move(&m);
+  return 1;
 }

@@ -86,6 +86,10 @@ typedef struct mover {
   int nplanes;
   met *met;
   int nmet, met_cap;
+  int *slot;        /* met by id: open addressing, 1 + index (0: empty), at
+                    ** least twice met_cap slots, so finding an other met
+                    ** (once per other and leg) is O(1), not O(nmet) */
+  unsigned slot_mask;
   cand *cands;
   int ncands, cand_cap;
   int *near;        /* every other the move can reach (found once) */
@@ -246,11 +250,40 @@ static void *grow(mover *m, int k, int *cap, size_t size) {
   return p;
 }
 
+/* The first slot of id in the met index. */
+static unsigned slot_of(const mover *m, int id) {
+  return ((unsigned)id * 2654435761u) & m->slot_mask;
+}
+
 static met *find_met(mover *m, int id) {
-  int i;
-  for (i = 0; i < m->nmet; i++)
-    if (m->met[i].id == id) return &m->met[i];
+  unsigned s = slot_of(m, id);
+  while (m->slot[s] != 0) { /* never full: twice the met's capacity */
+    met *e = &m->met[m->slot[s] - 1];
+    if (e->id == id) return e;
+    s = (s + 1) & m->slot_mask;
+  }
   return NULL;
+}
+
+static void index_met(mover *m, int i) {
+  unsigned s = slot_of(m, m->met[i].id);
+  while (m->slot[s] != 0) s = (s + 1) & m->slot_mask;
+  m->slot[s] = i + 1;
+}
+
+/* The met index at twice the met's capacity, filled again. */
+static int reindex_met(mover *m) {
+  size_t n = 2 * (size_t)m->met_cap;
+  int i, *p = (int *)obb_world_scratch(m->w, 3, n * sizeof(int));
+  if (p == NULL) {
+    m->oom = 1;
+    return 0;
+  }
+  m->slot = p;
+  m->slot_mask = (unsigned)n - 1;
+  memset(p, 0, n * sizeof(int));
+  for (i = 0; i < m->nmet; i++) index_met(m, i);
+  return 1;
 }
 
 static met *add_met(mover *m, int id) {
@@ -258,10 +291,12 @@ static met *add_met(mover *m, int id) {
     met *p = (met *)grow(m, 1, &m->met_cap, sizeof(met));
     if (p == NULL) return NULL;
     m->met = p;
+    if (!reindex_met(m)) return NULL;
   }
   m->met[m->nmet].id = id;
   m->met[m->nmet].reported = 0;
   m->met[m->nmet].plane = 0;
+  index_met(m, m->nmet);
   return &m->met[m->nmet++];
 }
 
@@ -333,6 +368,14 @@ static void stop(mover *m) {
   aim(m);
 }
 
+/* The remainder to a dest just clipped or mirrored. One that overflows (a
+** bounce's mirror of a move near DBL_MAX) ends the move where it is: a
+** non-finite remainder would give NaN times, which no loop may wait on. */
+static void retarget(mover *m) {
+  aim(m);
+  if (!obb_all_finite(m->dest, 3) || !obb_all_finite(m->r, 3)) stop(m);
+}
+
 /* The remainder less its part into the planes: first against each plane
 ** alone, then (3D) along the crease of each pair; else nothing remains.
 ** Nor does anything when what would remain turns back against the move's
@@ -348,7 +391,7 @@ static void clip(mover *m) {
     for (q = 0; q < 3; q++) v[q] = m->r[q] - k * m->planes[i][q];
     if (free_of(m, v) && obb_dot3(v, m->primal) > 0) {
       for (q = 0; q < m->dim; q++) m->dest[q] -= k * m->planes[i][q];
-      aim(m);
+      retarget(m);
       return;
     }
   }
@@ -361,7 +404,7 @@ static void clip(mover *m) {
         for (q = 0; q < 3; q++) v[q] = k * d[q];
         if (free_of(m, v) && obb_dot3(v, m->primal) > 0) {
           for (q = 0; q < 3; q++) m->dest[q] = m->pos[q] + v[q];
-          aim(m);
+          retarget(m);
           return;
         }
       }
@@ -493,7 +536,9 @@ found:
 static int meet_blockers(mover *m, int *i) {
   double t = m->cands[*i].t, bounce[3] = {0, 0, 0};
   int j, end, touch = 0, solid = 0, bounced = 0;
-  for (end = *i; end < m->ncands && m->cands[end].kind == BLOCK &&
+  /* cands[*i] is in its own group whatever t is: the leg's loop always
+  ** moves on (a NaN time, were one to come, would tie with nothing) */
+  for (end = *i + 1; end < m->ncands && m->cands[end].kind == BLOCK &&
        m->cands[end].t <= t + m->cands[end].tie; end++) {}
   for (j = *i; j < end; j++)
     if (m->cands[j].ncorner > 1) choose_normal(m, &m->cands[j], *i, end);
@@ -529,7 +574,7 @@ static int meet_blockers(mover *m, int *i) {
     int q;
     if (k < 0) {
       for (q = 0; q < m->dim; q++) m->dest[q] -= k * bounce[q];
-      aim(m);
+      retarget(m);
       memcpy(m->primal, m->r, sizeof m->primal);
     }
   }
@@ -604,7 +649,8 @@ static int start(mover *m, obb_world *w, int id, obb_move_filter_fn filter,
   m->met = (met *)obb_world_scratch(w, 1, 64 * sizeof(met));
   m->near = (int *)obb_world_scratch(w, 2, 64 * sizeof(int));
   m->cand_cap = m->met_cap = m->near_cap = 64;
-  return m->cands != NULL && m->met != NULL && m->near != NULL;
+  return m->cands != NULL && m->met != NULL && m->near != NULL &&
+         reindex_met(m);
 }
 
 static int finish(mover *m, const double *from, double *actual) {

@@ -38,6 +38,7 @@ struct obb_world {
   int cap, count, free_id;
   int box_cap; /* boxes can run ahead of items after a failed growth */
   int moves;   /* leaves moved since the tree was last compacted */
+  double changes; /* obb_world_changes */
   obb_grid grid;
   int *stale;  /* ids whose leaf must move before the next tree query */
   int nstale, stale_cap;
@@ -61,6 +62,7 @@ obb_world *obb_world_new(int dim, double margin, obb_alloc alloc, void *ud) {
   w->tree = tree;
   w->items = NULL;
   w->boxes = NULL;
+  w->changes = 0;
   w->cap = w->count = w->box_cap = w->moves = 0;
   obb_grid_init(&w->grid, w->tree.alloc, w->tree.ud);
   w->stale = NULL;
@@ -105,12 +107,25 @@ void obb_world_free(obb_world *w) {
 
 int obb_world_dim(const obb_world *w) { return w->dim; }
 int obb_world_count(const obb_world *w) { return w->count; }
+double obb_world_changes(const obb_world *w) { return w->changes; }
+
+/* Counts a change, modulo 2^52. */
+static void changed(obb_world *w) {
+  w->changes = w->changes < 0x1p52 - 1 ? w->changes + 1 : 0;
+}
+
+static size_t scratch_memory(const obb_world *w) {
+  size_t n = 0;
+  int k;
+  for (k = 0; k < OBB_WORLD_SCRATCH; k++) n += w->scratch_cap[k];
+  return n;
+}
 
 size_t obb_world_memory(const obb_world *w) {
   return sizeof(obb_world) + (size_t)w->cap * sizeof(world_item) +
          (size_t)w->box_cap * w->box_size + obb_tree_memory(&w->tree) +
          obb_grid_memory(&w->grid) + (size_t)w->stale_cap * sizeof(int) +
-         w->scratch_cap[0] + w->scratch_cap[1] + w->scratch_cap[2];
+         scratch_memory(w);
 }
 
 void *obb_world_scratch(obb_world *w, int k, size_t size) {
@@ -222,6 +237,7 @@ int obb_world_add(obb_world *w, const void *box) {
   it->leaf = leaf; /* stale is left alone: the id may still be queued */
   memcpy(BOX(w, id), box, w->box_size);
   w->count++;
+  changed(w);
   return id;
 }
 
@@ -261,6 +277,7 @@ void obb_world_update(obb_world *w, int id, const void *box) {
   if (w->dim == 2) *(obb2 *)BOX(w, id) = *(const obb2 *)box; /* inlined */
   else *(obb3 *)BOX(w, id) = *(const obb3 *)box;
   tight_aabb(w, box, it->aabb);
+  changed(w);
   if (it->stale) return;
   if (w->nstale == w->stale_cap) {
     int cap = w->stale_cap == 0 ? 64 : w->stale_cap * 2;
@@ -308,6 +325,7 @@ static void refresh(obb_world *w) {
 
 void obb_world_remove(obb_world *w, int id) {
   world_item *it = &w->items[id];
+  changed(w);
   obb_tree_remove(&w->tree, it->leaf);
   it->leaf = OBB_TREE_NULL;
   /* stale stays set while the id is in the queue, so that an id removed

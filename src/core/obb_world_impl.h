@@ -8,7 +8,7 @@
 #include "obb_world.h"
 
 /* The number of scratch buffers a world keeps for its movers. */
-#define OBB_WORLD_SCRATCH 3
+#define OBB_WORLD_SCRATCH 4
 
 /* Buffer k (0 to OBB_WORLD_SCRATCH - 1) of the world, at least size bytes, grown through the
 ** world's allocator and kept for the next call (so a mover in a steady
