@@ -161,6 +161,11 @@ static int box_fit(lua_State *L, int dim) {
   ** a table or a boolean for the default: refuse them as 5.4 does. */
   if (!lua_isnoneornil(L, 2) && !lua_isstring(L, 2))
     lobb_typeerror(L, 2, "string");
+  if (lua_type(L, 2) == LUA_TSTRING) { /* "tight\0x" names no method */
+    size_t len;
+    const char *s = lua_tolstring(L, 2, &len);
+    if (strlen(s) != len) luaL_argerror(L, 2, "method name with a zero byte");
+  }
   tight = luaL_checkoption(L, 2, "tight", methods) == 0;
   n = lobb_checkpoints(L, 1, dim, &pts);
   if (tight) {

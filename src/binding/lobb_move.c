@@ -40,7 +40,8 @@ typedef struct lmove {
   int oom;
   size_t nhits;       /* collisions gathered in lw->buf */
   const char *bad;    /* a filter's answer that is no response */
-  int bad_type;       /* 1: bad is the answer's type name */
+  int bad_type;       /* 1: bad is the answer's type name; 2: bad is a
+                      ** name with a zero byte in it, up to that byte */
 } lmove;
 
 /* The response a filter's answer (at idx) names, or -1 with m->bad set. */
@@ -48,11 +49,13 @@ static int response_of(lua_State *L, int idx, lmove *m) {
   int i;
   if (!lua_toboolean(L, idx)) return OBB_IGNORE;
   if (lua_type(L, idx) == LUA_TSTRING) {
-    const char *s = lua_tostring(L, idx);
-    for (i = OBB_TOUCH; i <= OBB_BOUNCE; i++)
+    size_t len;
+    const char *s = lua_tolstring(L, idx, &len);
+    /* "touch\0x" is no response: strcmp would stop at the zero */
+    m->bad_type = strlen(s) == len ? 0 : 2;
+    for (i = OBB_TOUCH; i <= OBB_BOUNCE && m->bad_type == 0; i++)
       if (strcmp(s, response_names[i]) == 0) return i;
     m->bad = s; /* valid until the pcall returns: copied by then */
-    m->bad_type = 0;
     return -1;
   }
   m->bad = luaL_typename(L, idx);
@@ -152,6 +155,12 @@ int lobb_move_run(lua_State *L) {
 
 /* The filter argument at idx: nil (every other slides), a response name,
 ** or a function. */
+/* Raises the error for a string that names no response (m->bad). */
+static void bad_response(lua_State *L, int idx, const lmove *m) {
+  luaL_argerror(L, idx, lua_pushfstring(L, "unknown response '%s'%s", m->bad,
+      m->bad_type == 2 ? " followed by a zero byte" : ""));
+}
+
 static void check_filter(lua_State *L, int idx, lmove *m) {
   m->filter = 0;
   m->response = OBB_SLIDE;
@@ -163,8 +172,7 @@ static void check_filter(lua_State *L, int idx, lmove *m) {
   if (lua_type(L, idx) != LUA_TSTRING)
     lobb_typeerror(L, idx, "function, response name or nil");
   m->response = response_of(L, idx, m);
-  if (m->response < 0)
-    luaL_argerror(L, idx, lua_pushfstring(L, "unknown response '%s'", m->bad));
+  if (m->response < 0) bad_response(L, idx, m);
 }
 
 /* Runs m (item at 2, filter at filter, out at out or 0) protected, with
@@ -191,12 +199,11 @@ static void run_locked(lua_State *L, lmove *m, int filter, int out) {
   m->lw->lock--;
   if (st != 0) lobb_filtererror(L);
   if (m->bad != NULL) {
-    if (m->bad_type)
+    if (m->bad_type == 1)
       luaL_argerror(L, filter, lua_pushfstring(L,
           "filter returned a %s (a response name, false or nil expected)",
           m->bad));
-    luaL_argerror(L, filter,
-                  lua_pushfstring(L, "unknown response '%s'", m->bad));
+    bad_response(L, filter, m);
   }
   if (m->n == -1 || m->oom) luaL_error(L, "not enough memory");
   if (m->n == -3) luaL_error(L, "result is not finite");
