@@ -524,4 +524,33 @@ function M.assert_same_set(b, d, tol, what)
   end
 end
 
+-- ---- child processes ----------------------------------------------------
+-- What could hang or crash the interpreter runs in a child, so that a spec
+-- never does: the same interpreter (by its Debian name), the same paths,
+-- the same environment (OBB_NO_FFI, the sanitizer's LD_PRELOAD, which only
+-- the interpreter gets: the shell and timeout are not instrumented).
+
+function M.interpreter()
+  if rawget(_G, "jit") then return "luajit" end
+  return "lua" .. _VERSION:match("%d+%.%d+")
+end
+
+-- Runs the Lua source chunk in a child for at most `seconds`; returns its
+-- output (stdout and stderr) and its exit status (124: out of time, as
+-- timeout(1) says; 128 + n: killed by signal n).
+function M.run_child(chunk, seconds)
+  local file = os.tmpname()
+  local f = assert(io.open(file, "w"))
+  f:write(chunk)
+  f:close()
+  local cmd = ("LD_PRELOAD= timeout %d env LD_PRELOAD=%q LUA_PATH=%q LUA_CPATH=%q %s %s 2>&1; echo \"exit:$?\"")
+    :format(seconds, os.getenv("LD_PRELOAD") or "", package.path, package.cpath, M.interpreter(), file)
+  local p = assert(io.popen(cmd))
+  local out = p:read("*a")
+  p:close()
+  os.remove(file)
+  local status = tonumber(out:match("exit:(%d+)%s*$"))
+  return out:gsub("exit:%d+%s*$", ""), status
+end
+
 return M
