@@ -86,10 +86,10 @@ describe("obb.bump: world:remove from inside a filter", function()
     nothingAt(w, 25, 5, coin)
     assert.same({}, (w:queryRect(20, 0, 10, 10, function(i) return i == coin end)))
     -- a later move over where it was meets nothing; it can come back
-    ax, ay, _, len = w:move(player, 0, 0)
-    assert.same({ 0, 0, 0 }, { ax, ay, len })
-    ax, ay, _, len = w:move(player, 15, 0)
-    assert.same({ 15, 0, 0 }, { ax, ay, len })
+    ax, ay, cols, len = w:move(player, 0, 0)
+    assert.same({ 0, 0, {}, 0 }, { ax, ay, cols, len })
+    ax, ay, cols, len = w:move(player, 15, 0)
+    assert.same({ 15, 0, {}, 0 }, { ax, ay, cols, len })
     w:add(coin, 30, 20, 5, 5)
     agree(w, coin, 30, 20, 5, 5)
     assert.equal(3, w:countItems())
@@ -168,7 +168,7 @@ describe("obb.bump: world:remove from inside a filter", function()
     agree(w, wall, 40, 0, 10, 10)
   end)
 
-  it("from a project's filter and from query filters", function()
+  it("from a project's filter, from query filters, and from a check of length zero's (in Lua: at once)", function()
     local w, player, coin, wall = scene()
     local cols, len = w:project(player, 0, 0, 10, 10, 50, 0, function(_, other)
       if other == coin then w:remove(coin); return false end
@@ -199,6 +199,21 @@ describe("obb.bump: world:remove from inside a filter", function()
     agree(w, wall)
     agree(w, player, 0, 0, 10, 10)
     assert.equal(1, w:countItems())
+    -- bump's loop over project, in Lua
+    local _
+    w, player, coin, wall = scene()
+    w:update(coin, 5, 0)
+    w:update(wall, 0, 5)
+    _, _, cols, len = w:check(player, 0, 0, function(_, other)
+      if other == coin then w:remove(wall) end
+      if other == wall then w:remove(coin) end
+      return "cross"
+    end)
+    assert.equal(1, len)
+    assert.is_true(cols[1].other == coin or cols[1].other == wall)
+    agree(w, cols[1].other == coin and wall or coin)
+    agree(w, player, 0, 0, 10, 10)
+    assert.equal(2, w:countItems())
   end)
 end)
 
@@ -226,6 +241,13 @@ describe("obb.bump: world:add and world:update from inside a filter", function()
     assert.is_false(ok)
     assert.matches("cannot update items from inside a filter", err)
     agree(w, coin, 20, 0, 10, 10)
+    -- project needs obb's world for its probe: refused the same way
+    ok, err = pcall(w.check, w, player, 50, 0, function()
+      w:project(nil, 100, 100, 1, 1, 110, 100)
+    end)
+    assert.is_false(ok)
+    assert.matches("project cannot run inside a filter", err)
+    agree(w, player, 0, 0, 10, 10)
     -- after the call, they work
     w:add(spawned, 100, 100, 1, 1)
     w:update(wall, 100, 0)
@@ -251,9 +273,9 @@ describe("obb.bump: a custom response or filter that raises or is dropped", func
     nothingAt(w, 15, 5, player) -- not at the touch point
     agree(w, coin, 20, 0, 10, 10)
     assert.equal(3, w:countItems())
-    local ax, ay = w:move(player, 50, 0) -- and the world moves on
-    assert.same({ 30, 0 }, { ax, ay })
-    agree(w, player, 30, 0, 10, 10)
+    local ax, ay = w:move(player, 50, 0) -- and the world moves on: the coin stops it
+    assert.same({ 10, 0 }, { ax, ay })
+    agree(w, player, 10, 0, 10, 10)
     -- a response's own effects stay, and both records agree on them
     w:update(player, 0, 0)
     w:addResponse("sticky", function(world, col)
@@ -271,6 +293,20 @@ describe("obb.bump: a custom response or filter that raises or is dropped", func
     agree(w, player, 0, 0, 10, 10)
     nothingAt(w, 15, 5, player)
     agree(w, coin, 20, 0, 10, 10)
+    -- a filter obb runs in C cannot yield: it raises, and nothing changed
+    dropped(function()
+      w:move(player, 50, 0, function() coroutine.yield() end)
+    end)
+    agree(w, player, 0, 0, 10, 10)
+    local ok, err = pcall(w.queryRect, w, 0, 0, 60, 10, function() coroutine.yield() end)
+    assert.is_false(ok)
+    assert.matches("yield", err)
+    -- no call is left under way: remove, add and update are immediate
+    w:remove(coin)
+    assert.is_false(w._w:has(coin))
+    w:add(coin, 20, 0, 10, 10)
+    w:update(coin, 21, 0)
+    agree(w, coin, 21, 0, 10, 10)
   end)
 
   it("a filter that raises in bump's loop after a custom response changes nothing", function()
