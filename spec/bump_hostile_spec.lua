@@ -248,6 +248,12 @@ describe("obb.bump: world:add and world:update from inside a filter", function()
     assert.is_false(ok)
     assert.matches("project cannot run inside a filter", err)
     agree(w, player, 0, 0, 10, 10)
+    ok, err = pcall(w.move, w, player, 50, 0, function()
+      w:project(player, 0, 0, 10, 10, 50, 0) -- its own rectangle: obb would check the item
+    end)
+    assert.is_false(ok)
+    assert.matches("project cannot run inside a filter", err)
+    agree(w, player, 0, 0, 10, 10)
     -- after the call, they work
     w:add(spawned, 100, 100, 1, 1)
     w:update(wall, 100, 0)

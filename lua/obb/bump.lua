@@ -665,14 +665,17 @@ function World:project(item, x, y, w, h, goalX, goalY, filter)
   local ow = self._w
   local rect = item ~= nil and self.rects[item] or nil
   local angle = rect and rect.angle
-  if rect then -- the item's own box, if it is where the rectangle is
+  -- Inside a filter obb runs, its world is locked: it takes no probe and
+  -- runs no check; only the item's own overlaps can be listed.
+  local busy = self._lock > 0
+  if rect and not (busy and (goalX ~= x or goalY ~= y)) then -- the item's own box, if it is where the rectangle is
     local cx, cy, hx, hy = ow:get(item)
     if cx == x + w / 2 and cy == y + h / 2 and hx == w / 2 and hy == h / 2 then
       local cols, len = projectWith(self, item, item, x, y, w, h, angle, goalX, goalY, filter)
       return cols, len
     end
   end
-  if self._lock > 0 then
+  if busy then
     error("project cannot run inside a filter of this world's move, check, project or query "
       .. "(obb's world is locked until the call returns)", 2)
   end
