@@ -28,6 +28,13 @@
 -- - project places the rectangle in the obb world for one world:check
 --   with every answer turned to "cross" (under the item itself when the
 --   rectangle is the item's): it cannot run inside a move's filter.
+-- - obb's C world is locked while its call (a move, check, project or
+--   query) runs the filter. A remove made then takes the item out of
+--   bump's record at once and out of obb's world when the call returns
+--   (self._pending); add and update made then raise before changing
+--   anything. User code (a filter, a response) never runs while obb's
+--   box and bump's record disagree, so one that raises, or yields from a
+--   coroutine that is dropped, leaves them agreeing.
 -- - cellSize only serves toCell, toWorld and countCells: obb has no grid.
 local obb = require "obb"
 
@@ -311,7 +318,7 @@ end
 -- bump's col.ti for the item's rectangle (turned by a) overlapping other's:
 -- minus the area bump measures (on bounding rectangles if turned).
 local function overlapOf(self, x, y, w, h, a, other)
-  local o = self.rects[other]
+  local o = self.rects[other] or self._pending[other]
   local ox, oy, ow, oh = bounding(o.x, o.y, o.w, o.h, o.angle)
   x, y, w, h = bounding(x, y, w, h, a)
   return overlapTi(x, y, w, h, ox, oy, ow, oh)
@@ -361,10 +368,12 @@ end
 local function newState(self)
   local st = { names = {}, busy = false }
   local names, responses = st.names, self.responses
+  local rects = self.rects
   st.mapped = function(_, other, nx, ny, t, depth)
     if other == st.item then return nil end -- project's probe meets the item
+    if rects[other] == nil then return nil end -- removed by a filter of this call
     local name = st.filter(st.item, other)
-    if not name then return nil end
+    if not name or rects[other] == nil then return nil end -- bump would not find its rect
     names[other] = name
     if st.project then return "cross" end
     local r = responses[name]
@@ -398,6 +407,47 @@ local function release(st)
   clearNames(st.names)
 end
 
+-- obb's world takes no add, update or remove while its C call runs a
+-- filter (it raises). self._lock counts this world's calls under way that
+-- run one; a C call cannot yield, so the count always comes back down.
+
+-- Takes the items removed while locked out of obb's world, once no call
+-- is under way.
+local function flush(self)
+  if self._lock > 0 or self._npending == 0 then return end
+  local ow, pending = self._w, self._pending
+  for item in pairs(pending) do
+    pending[item] = nil
+    ow:remove(item)
+  end
+  self._npending = 0
+end
+
+local function unlock(self, ok, ...)
+  self._lock = self._lock - 1
+  if not ok then
+    flush(self)
+    error((...), 0)
+  end
+  return ...
+end
+
+-- fn(...), a call of obb's world that runs a filter, with the world
+-- counted locked; an error is passed on once pending removals are done.
+-- The caller flushes after a call that returns (collect still reads the
+-- rectangles of others removed meanwhile).
+local function locked(self, fn, ...)
+  self._lock = self._lock + 1
+  return unlock(self, pcall(fn, ...))
+end
+
+local function refuseLocked(self, fname)
+  if self._lock > 0 then
+    error(format("cannot %s items from inside a filter of this world's move, check, project or query "
+      .. "(obb's world is locked until the call returns; world:remove is done then)", fname), 3)
+  end
+end
+
 function bump.newWorld(cellSize)
   if cellSize == nil then cellSize = 64 end
   if not (finite(cellSize) and cellSize > 0) then
@@ -411,6 +461,9 @@ function bump.newWorld(cellSize)
     _out = {},            -- obb's out records, reused
     _box = obb.new2(0, 0, 0, 0),
     _box2 = obb.new2(0, 0, 0, 0),
+    _lock = 0,            -- calls of obb's world running a filter (locked)
+    _pending = {},        -- item -> rect: removed while locked, still in obb's world
+    _npending = 0,
   }, World_mt)
   self._st = newState(self)
   self:addResponse("touch", touch)
@@ -437,15 +490,24 @@ function World:add(item, x, y, w, h, angle)
   if self.rects[item] ~= nil then argError("add", 2, "item " .. tostring(item) .. " is already in the world") end
   checkRect("add", 3, x, y, w, h)
   checkAngle("add", 7, angle)
+  refuseLocked(self, "add")
   self._w:add(item, x + w / 2, y + h / 2, w / 2, h / 2, angle)
   self.rects[item] = { x = x, y = y, w = w, h = h, angle = angle }
   return item
 end
 
+-- From inside a filter obb runs, the item leaves bump's record now (every
+-- lookup, and the rest of the call, treat it as gone, as bump.lua's do)
+-- and obb's world when the call returns.
 function World:remove(item)
-  rectOf(self, "remove", item, 1)
+  local rect = rectOf(self, "remove", item, 1)
+  if self._lock > 0 then
+    self._pending[item] = rect
+    self._npending = self._npending + 1
+  else
+    self._w:remove(item)
+  end
   self.rects[item] = nil
-  self._w:remove(item)
 end
 
 function World:update(item, x, y, w, h, angle)
@@ -453,6 +515,7 @@ function World:update(item, x, y, w, h, angle)
   w, h = w or rect.w, h or rect.h
   checkRect("update", 3, x, y, w, h)
   checkAngle("update", 7, angle)
+  refuseLocked(self, "update")
   if angle ~= nil then
     self._w:update(item, x + w / 2, y + h / 2, w / 2, h / 2, angle)
     rect.angle = angle
@@ -468,7 +531,7 @@ end
 
 function World:countItems()
   local ow = self._w
-  return ow:count() - (ow:has(PROBE) and 1 or 0)
+  return ow:count() - (ow:has(PROBE) and 1 or 0) - self._npending
 end
 
 function World:getItems()
@@ -532,29 +595,40 @@ local function projectWith(self, key, item, x, y, w, h, angle, goalX, goalY, fil
   local cx, cy = ow:get(key)
   local cols, len = {}, 0
   if goalX == x and goalY == y then -- not moving: what it overlaps
+    -- The others, found first: then the probe leaves obb's world, and the
+    -- filter runs here in Lua with the world as the game sees it (it may
+    -- change it, or yield and never come back).
     local found = {} -- the filter may query the world: not self._out
-    local n = ow:collisions(key, found)
+    local n, m = ow:collisions(key, found), 0
     for i = 0, n - 1 do
       local other, dx, dy = found[3 * i + 1], found[3 * i + 2], found[3 * i + 3]
-      local o = self.rects[other]
-      if other ~= item and o ~= nil then
+      if other ~= item and self.rects[other] ~= nil then
         local d = (dx * dx + dy * dy) ^ 0.5
         local ocx, ocy, ohx, ohy = ow:get(other)
         if d > band(cx, cy, hw, hh, ocx, ocy, ohx, ohy) then
-          local name = filter(item, other)
-          if name then
-            len = len + 1
-            cols[len] = newCol(item, other, name, true, overlapOf(self, x, y, w, h, angle, other),
-              0, 0, dx / d, dy / d, x, y, x, y, w, h, o)
-            cols[len]._i = len
-          end
+          found[3 * m + 1], found[3 * m + 2], found[3 * m + 3] = other, dx / d, dy / d
+          m = m + 1
         end
+      end
+    end
+    if key == PROBE then ow:remove(PROBE) end
+    for i = 0, m - 1 do
+      local other = found[3 * i + 1]
+      -- an other an earlier filter call removed is not asked about; one
+      -- its own filter call removed makes no col (bump: its rect is gone)
+      local name = self.rects[other] ~= nil and filter(item, other)
+      local o = self.rects[other]
+      if name and o ~= nil then
+        len = len + 1
+        cols[len] = newCol(item, other, name, true, overlapOf(self, x, y, w, h, angle, other),
+          0, 0, found[3 * i + 2], found[3 * i + 3], x, y, x, y, w, h, o)
+        cols[len]._i = len
       end
     end
   else
     local out, gcx, gcy = take(self, "_out", newTable), goalX + hw, goalY + hh
     local st = acquire(self, filter, item, true)
-    local ok, err, _, n = pcall(ow.check, ow, key, gcx, gcy, st.mapped, out)
+    local ok, err, _, n = pcall(locked, self, ow.check, ow, key, gcx, gcy, st.mapped, out)
     if not ok then release(st); error(err, 0) end
     local names = st.names
     for i = 0, n - 1 do
@@ -566,11 +640,12 @@ local function projectWith(self, key, item, x, y, w, h, angle, goalX, goalY, fil
       cols[len] = newCol(item, other, names[other], overlaps,
         overlaps and overlapOf(self, x, y, w, h, angle, other) or t,
         goalX - x, goalY - y, nx, ny, corner(px, hw, cx, x, gcx, goalX), corner(py, hh, cy, y, gcy, goalY),
-        x, y, w, h, self.rects[other])
+        x, y, w, h, self.rects[other] or self._pending[other])
       cols[len]._i = len
     end
     release(st)
     give(self, "_out", out)
+    flush(self)
   end
   sort(cols, byTiThenDistance)
   for i = 1, len do cols[i]._i = nil end
@@ -590,16 +665,25 @@ function World:project(item, x, y, w, h, goalX, goalY, filter)
   local ow = self._w
   local rect = item ~= nil and self.rects[item] or nil
   local angle = rect and rect.angle
-  if rect then -- the item's own box, if it is where the rectangle is
+  -- Inside a filter obb runs, its world is locked: it takes no probe and
+  -- runs no check; only the item's own overlaps can be listed.
+  local busy = self._lock > 0
+  if rect and not (busy and (goalX ~= x or goalY ~= y)) then -- the item's own box, if it is where the rectangle is
     local cx, cy, hx, hy = ow:get(item)
     if cx == x + w / 2 and cy == y + h / 2 and hx == w / 2 and hy == h / 2 then
       local cols, len = projectWith(self, item, item, x, y, w, h, angle, goalX, goalY, filter)
       return cols, len
     end
   end
+  if busy then
+    error("project cannot run inside a filter of this world's move, check, project or query "
+      .. "(obb's world is locked until the call returns)", 2)
+  end
   ow:add(PROBE, x + w / 2, y + h / 2, w / 2, h / 2, angle)
+  -- projectWith takes the probe out before it runs the filter in Lua; a
+  -- filter obb runs in C cannot yield, so the probe is out however this ends
   local ok, cols, len = pcall(projectWith, self, PROBE, item, x, y, w, h, angle, goalX, goalY, filter)
-  ow:remove(PROBE)
+  if ow:has(PROBE) then ow:remove(PROBE) end
   if not ok then error(cols, 0) end
   return cols, len
 end
@@ -640,7 +724,7 @@ end
 -- (the next tile of a floor: the item moves along it or away). Returns
 -- len and, when a custom response stopped the move, its col.
 local function collect(self, item, rect, names, out, n, cols, len, sx, sy, gx, gy, c0x, c0y, gcx, gcy)
-  local rects, responses = self.rects, self.responses
+  local rects, pending, responses = self.rects, self._pending, self.responses
   local w, h = rect.w, rect.h
   local hw, hh = w / 2, h / 2
   -- the group: its t and contact, whether it stopped, the planes of its
@@ -666,8 +750,9 @@ local function collect(self, item, rect, names, out, n, cols, len, sx, sy, gx, g
       elseif px == c0x and py == c0y then
         ti = 0
       end
+      -- an other removed by a later filter call keeps the rectangle it had
       local col = newCol(item, other, name, overlaps, ti, gx - sx, gy - sy, nx, ny, tx, ty, sx, sy, w, h,
-        rects[other])
+        rects[other] or pending[other])
       len = len + 1
       cols[len] = col
       local c = BUILTIN[responses[name]]
@@ -711,17 +796,25 @@ local function resolve(self, fname, item, goalX, goalY, filter, commit)
   if goalX == x and goalY == y then -- obb's mover has nothing to do: bump's loop
     ax, ay, cols, len = bumpLoop(self, item, x, y, w, h, x, y, filter or defaultFilter, {}, cols, len)
   else
-    local cx, cy = ow:get(item)
+    local cx, cy, chx, chy = ow:get(item)
     local gcx, gcy = goalX + hw, goalY + hh
     local st = acquire(self, filter or defaultFilter, item, false)
     local f = st.mapped
     if filter == nil and self.responses.slide == slide then f = nil end -- all in C
     local out = take(self, "_out", newTable)
-    local ok, rx, ry, n = pcall(commit and ow.move or ow.check, ow, item, gcx, gcy, f, out)
+    local ok, rx, ry, n = pcall(locked, self, commit and ow.move or ow.check, ow, item, gcx, gcy, f, out)
     if not ok then release(st); error(rx, 0) end
     len, custom = collect(self, item, rect, st.names, out, n, cols, len, x, y, goalX, goalY, cx, cy, gcx, gcy)
     release(st)
     give(self, "_out", out)
+    flush(self)
+    if custom and commit and self.rects[item] == rect then
+      -- obb committed the move to the touch; the response and the rest of
+      -- the move run in Lua, and may raise or yield for good: the box goes
+      -- back first (exactly: same center and half extents, rotation kept),
+      -- and the move is committed once, at the end.
+      ow:update(item, cx, cy, chx, chy)
+    end
     if custom then -- obb stopped there (touch); bump's loop goes on in Lua
       local visited = { [item] = true }
       for i = 1, len do visited[cols[i].other] = true end
@@ -737,11 +830,15 @@ local function resolve(self, fname, item, goalX, goalY, filter, commit)
       ax, ay = corner(rx, hw, cx, x, gcx, goalX), corner(ry, hh, cy, y, gcy, goalY)
     end
   end
-  if commit and (ax ~= x or ay ~= y or custom) then
-    if custom or (goalX == x and goalY == y) then -- obb did not commit it
-      ow:update(item, ax + hw, ay + hh, hw, hh)
+  -- A filter or response may have removed the item (then there is nothing
+  -- to commit), or a response updated it (its size is the one it has now).
+  local r = self.rects[item]
+  if commit and r ~= nil and (ax ~= x or ay ~= y or custom) then
+    if custom or (goalX == x and goalY == y) then -- obb did not commit it (or it was put back)
+      local rhw, rhh = r.w / 2, r.h / 2
+      ow:update(item, ax + rhw, ay + rhh, rhw, rhh)
     end
-    rect.x, rect.y = ax, ay
+    r.x, r.y = ax, ay
   end
   return ax, ay, cols, len
 end
@@ -761,16 +858,23 @@ end
 
 -- ---- queries ------------------------------------------------------------------
 
--- The filter, kept from seeing project's probe (a query made from a
--- project's filter).
-local function hideProbe(self, filter)
-  if filter ~= nil and self._w:has(PROBE) then
-    return function(item)
-      if item == PROBE then return false end
-      return filter(item)
-    end
+-- The filter, asked only about the items in bump's record: not project's
+-- probe, nor an item a filter call of this query (or of the call it is
+-- made from) has removed.
+local function liveFilter(self, filter)
+  local rects = self.rects
+  return function(item)
+    if rects[item] == nil then return false end
+    return filter(item)
   end
-  return filter
+end
+
+-- The n of obb's query fn(ow, ..., filter), run with the world counted
+-- locked, then the removals its filter made. Called with a filter only.
+local function query(self, fn, ...)
+  local n = locked(self, fn, self._w, ...)
+  flush(self)
+  return n
 end
 
 -- The point (px, py) in the rectangle's own frame (unturned about its
@@ -793,7 +897,9 @@ function World:queryRect(x, y, w, h, filter)
   local box, other = take(self, "_box", newBox), take(self, "_box2", newBox)
   local hw, hh = w / 2, h / 2
   box:set(x + hw, y + hh, hw, hh, 0)
-  local n = ow:query_box(box, out, hideProbe(self, filter))
+  local n
+  if filter == nil then n = ow:query_box(box, out)
+  else n = query(self, ow.query_box, box, out, liveFilter(self, filter)) end
   local items, len = {}, 0
   for i = 1, n do
     local item = out[i]
@@ -823,7 +929,9 @@ function World:queryPoint(x, y, filter)
   if not finite(y) then argError("queryPoint", 3, "y must be a finite number, got " .. shown(y)) end
   checkFilter("queryPoint", 4, filter, 1)
   local out = take(self, "_out", newTable)
-  local n = self._w:query_point(x, y, out, hideProbe(self, filter))
+  local ow, n = self._w
+  if filter == nil then n = ow:query_point(x, y, out)
+  else n = query(self, ow.query_point, x, y, out, liveFilter(self, filter)) end
   local items, len = {}, 0
   for i = 1, n do
     local item = out[i]
@@ -856,7 +964,10 @@ local function segmentInfo(self, fname, x1, y1, x2, y2, filter)
   local info, len = {}, 0
   if x1 == x2 and y1 == y2 then return info, 0 end -- bump finds nothing
   local out = take(self, "_out", newTable)
-  local n = self._w:raycast(x1, y1, x2 - x1, y2 - y1, 1, out, hideProbe(self, filter))
+  local ow, n = self._w
+  local dx, dy = x2 - x1, y2 - y1
+  if filter == nil then n = ow:raycast(x1, y1, dx, dy, 1, out)
+  else n = query(self, ow.raycast, x1, y1, dx, dy, 1, out, liveFilter(self, filter)) end
   for i = 0, n - 1 do
     local item = out[4 * i + 1]
     local r = self.rects[item]
