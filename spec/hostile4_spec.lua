@@ -305,6 +305,34 @@ describe("round four: finalizers between an FFI call and its results", function(
   end)
 end)
 
+describe("round four: finalizers at the end of the state", function()
+  -- LuaJIT's lua_close runs finalizers again, up to ten rounds, after the
+  -- first round has unloaded the C modules: a finalizer made in the first
+  -- that called obb jumped into unmapped code (SIGSEGV at exit, on both of
+  -- LuaJIT's paths). The module now pins itself.
+  it("finalizers that call obb while the state closes end normally", function()
+    local out, status = H.run_child([[
+      local obb = require "obb"
+      local other = obb.new2(1000, 2000, 3, 4, 0.5)
+      local w = obb.world2(); w:add(1, 0, 0, 1, 1)
+      local n = 0
+      local function arm()
+        local function f()
+          n = n + 1
+          other:corners(); w:get(1); w:check(1, 3, 0)
+          if n < 100 then arm() end
+        end
+        if rawget(_G, "newproxy") then getmetatable(newproxy(true)).__gc = f
+        else setmetatable({}, { __gc = f }) end
+      end
+      arm()
+      print("closing")
+    ]], 60)
+    assert.are.equal(0, status, out)
+    assert.are.equal("closing\n", out)
+  end)
+end)
+
 describe("round four: names with a zero byte", function()
   local w = obb.world2()
   w:add("a", 0, 0, 1, 1); w:add("b", 3, 0, 1, 1)

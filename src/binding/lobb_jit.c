@@ -23,7 +23,18 @@
 #endif
 
 #if LUA_VERSION_NUM == 501
-static void push_self_path(lua_State *L) {
+#if defined(RTLD_NODELETE)
+#define PIN RTLD_NODELETE
+#else
+#define PIN 0
+#endif
+
+/* The file this object was loaded from, or NULL. Asking for it pins the
+** object (RTLD_NODELETE): LuaJIT's lua_close runs finalizers again, up to
+** ten rounds, after the first round has unloaded the C modules, and a
+** finalizer made during the first that calls obb would jump into unmapped
+** code (a script's own proxies can do that). */
+static const char *self_path(void) {
 #if (defined(__unix__) || defined(__APPLE__)) && defined(RTLD_NOLOAD)
   int (*self)(lua_State *) = luaopen_obb;
   void *addr, *h;
@@ -33,18 +44,15 @@ static void push_self_path(lua_State *L) {
   memcpy(&addr, &self, sizeof addr);
   if (dladdr(addr, &info) && info.dli_fname != NULL &&
       info.dli_fname[0] != '\0') {
-    h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+    h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD | PIN);
     if (h != NULL) {
       int same = dlsym(h, "luaopen_obb") == addr;
-      dlclose(h);
-      if (same) {
-        lua_pushstring(L, info.dli_fname);
-        return;
-      }
+      dlclose(h); /* pinned all the same */
+      if (same) return info.dli_fname;
     }
   }
 #endif
-  lua_pushnil(L);
+  return NULL;
 }
 #endif
 
@@ -64,6 +72,7 @@ void lobb_open_jit(lua_State *L, int lib, int mt2, int mt3, int mtw,
                    int ffi_add) {
 #if LUA_VERSION_NUM == 501 /* LuaJIT's lua.h says 5.1 too */
   int top = lua_gettop(L);
+  const char *path = self_path(); /* first: it pins the object */
   lua_getfield(L, LUA_REGISTRYINDEX, "_LOADED"); /* package.loaded */
   if (lua_istable(L, -1)) {
     lua_getfield(L, -1, "obb.jit"); /* false: the user said no */
@@ -78,7 +87,8 @@ void lobb_open_jit(lua_State *L, int lib, int mt2, int mt3, int mtw,
       lua_istable(L, -1)) {
     lua_getfield(L, -1, "install");
     lua_pushvalue(L, lib);
-    push_self_path(L);
+    if (path != NULL) lua_pushstring(L, path);
+    else lua_pushnil(L);
     lua_pushvalue(L, mt2);
     lua_pushvalue(L, mt3);
     lua_pushvalue(L, mtw);
