@@ -19,12 +19,41 @@ local forced_classic = (os.getenv("OBB_NO_FFI") or "") ~= "" and os.getenv("OBB_
 local J = package.loaded["obb.jit"]
 local fast = rawget(_G, "jit") ~= nil and not forced_classic and pcall(require, "ffi")
 
-local FAST2 = { "intersects", "contains", "penetration", "distance", "closest_point",
-  "raycast", "intersects_circle", "center", "half_extents", "axes", "angle", "corners",
-  "set", "set_center", "set_angle", "translate", "rotate", "sweep" }
-local FAST3 = { "intersects", "contains", "penetration", "distance", "closest_point",
-  "raycast", "intersects_sphere", "center", "half_extents", "axes", "rotation", "corners",
-  "set", "set_center", "set_rotation", "translate", "rotate", "sweep" }
+-- The fast methods and their argument shapes, from the rows jit.lua
+-- generates them from (lua/obb/jit_sigs.lua).
+local SIGS = require "obb.jit_sigs"
+-- A kind of argument as shapes of make_args below, in dimension dim.
+local function shapes_of(kind, dim)
+  local one = { box = "box" .. dim, ud = "box" .. dim, pt = "num", exts = "ext", dir = "dir",
+                move = "move", turns = "turn", quat = "q" }
+  local t = {}
+  local n = SIGS.KINDS[kind][1]
+  if type(n) == "table" then n = n[dim - 1] end
+  for i = 1, n do t[i] = one[kind] or kind end
+  return t
+end
+-- SHAPES[dim][name]: the forms, each a list of shapes.
+local SHAPES, FAST2, FAST3 = { {}, {} }, {}, {}
+for _, row in ipairs(SIGS.signatures) do
+  for dim = 2, 3 do
+    if row.dims == nil or row.dims == dim then
+      local forms = {}
+      for i = 2, #row do
+        local form = {}
+        for kind in row[i][1]:gmatch("%S+") do
+          for _, shape in ipairs(shapes_of(kind, dim)) do form[#form + 1] = shape end
+        end
+        forms[#forms + 1] = form
+      end
+      SHAPES[dim - 1][row[1]] = forms
+      local list = dim == 2 and FAST2 or FAST3
+      list[#list + 1] = row[1]
+    end
+  end
+end
+-- and translations that overflow (the C side fails, the classic raises)
+table.insert(SHAPES[1].translate, { "box2", "big", "big" })
+table.insert(SHAPES[2].translate, { "box3", "big", "big", "big" })
 
 local function is_c(f) return debug.getinfo(f, "S").what == "C" end
 
@@ -54,6 +83,54 @@ describe("the FFI fast path", function()
     for name, f in pairs(obb.obb2) do
       if J.classic[obb.obb2][name] == f then assert.is_true(is_c(f), name) end
     end
+  end)
+
+  -- A fast path that always fell back would pass every comparison: one
+  -- valid call of each form of each fast method must not reach the
+  -- classic function (the wrappers look it up in J.classic when they
+  -- fall back, so a counter put there sees it).
+  it("takes the fast case of every form of every fast method", function()
+    local VALID = { num = 1.5, ext = 2, dir = 1, ang = 0.5, maxt = 10, move = 1, turn = 0.25 }
+    local Q = { 0, 0, 0.6, 0.8 }
+    for dim = 2, 3 do
+      local T = dim == 2 and obb.obb2 or obb.obb3
+      local C = J.classic[T]
+      for name, forms in pairs(SHAPES[dim - 1]) do
+        for _, form in ipairs(forms) do
+          if form[2] ~= "big" then
+            local args, q = {}, 0
+            for i, shape in ipairs(form) do
+              if shape == "box2" then args[i] = obb.new2(i, 0, 1, 2, 0.1)
+              elseif shape == "box3" then args[i] = obb.new3(i, 0, 0, 1, 2, 3)
+              elseif shape == "q" then q = q + 1; args[i] = Q[q]
+              else args[i] = VALID[shape] end
+            end
+            local classic, calls = C[name], 0
+            C[name] = function(...) calls = calls + 1; return classic(...) end
+            local ok, err = pcall(T[name], H.unpack(args, 1, #form))
+            C[name] = classic
+            assert(ok, err)
+            assert.are.equal(0, calls, ("%dD %s (%s) fell back to the classic function")
+              :format(dim, name, table.concat(form, ", ")))
+          end
+        end
+      end
+    end
+  end)
+
+  it("is the list docs/love.md gives", function()
+    local f = assert(io.open("docs/love.md"))
+    local text = f:read("*a")
+    f:close()
+    local list = assert(text:match("They%s+are:(.-)Everything%s+else%s+is%s+the%s+classic%s+binding"))
+    local documented, listed = {}, {}
+    for name in list:gmatch("`([%w_]+)`") do documented[name] = true end
+    for _, name in ipairs(FAST2) do listed[name] = true end
+    for _, name in ipairs(FAST3) do listed[name] = true end
+    for _, name in ipairs({ "add", "update", "get", "move", "check", "cast", "cast_turning" }) do
+      listed[name] = true
+    end
+    assert.are.same(listed, documented)
   end)
 
   -- ---- the comparison ---------------------------------------------------
@@ -183,45 +260,7 @@ describe("the FFI fast path", function()
   end
 
   -- Argument shapes per function; several for overloaded ones.
-  local SHAPES2 = {
-    intersects = { { "box2", "box2" } },
-    contains = { { "box2", "num", "num" }, { "box2", "box2" } },
-    penetration = { { "box2", "box2" } },
-    distance = { { "box2", "num", "num" }, { "box2", "box2" } },
-    closest_point = { { "box2", "num", "num" } },
-    raycast = { { "box2", "num", "num", "dir", "dir" }, { "box2", "num", "num", "dir", "dir", "maxt" } },
-    intersects_circle = { { "box2", "num", "num", "ext" } },
-    center = { { "box2" } }, half_extents = { { "box2" } }, axes = { { "box2" } },
-    angle = { { "box2" } }, corners = { { "box2" } },
-    set = { { "box2", "num", "num", "ext", "ext" }, { "box2", "num", "num", "ext", "ext", "ang" } },
-    set_center = { { "box2", "num", "num" } },
-    set_angle = { { "box2", "ang" } },
-    translate = { { "box2", "num", "num" }, { "box2", "big", "big" } },
-    rotate = { { "box2", "ang" } },
-    sweep = { { "box2", "box2", "move", "move", "move", "move" },
-      { "box2", "box2", "move", "move", "move", "move", "turn", "turn" } },
-  }
-  local SHAPES3 = {
-    intersects = { { "box3", "box3" } },
-    contains = { { "box3", "num", "num", "num" }, { "box3", "box3" } },
-    penetration = { { "box3", "box3" } },
-    distance = { { "box3", "num", "num", "num" }, { "box3", "box3" } },
-    closest_point = { { "box3", "num", "num", "num" } },
-    raycast = { { "box3", "num", "num", "num", "dir", "dir", "dir" },
-      { "box3", "num", "num", "num", "dir", "dir", "dir", "maxt" } },
-    intersects_sphere = { { "box3", "num", "num", "num", "ext" } },
-    center = { { "box3" } }, half_extents = { { "box3" } }, axes = { { "box3" } },
-    rotation = { { "box3" } }, corners = { { "box3" } },
-    set = { { "box3", "num", "num", "num", "ext", "ext", "ext" },
-      { "box3", "num", "num", "num", "ext", "ext", "ext", "q", "q", "q", "q" } },
-    set_center = { { "box3", "num", "num", "num" } },
-    set_rotation = { { "box3", "q", "q", "q", "q" } },
-    translate = { { "box3", "num", "num", "num" }, { "box3", "big", "big", "big" } },
-    rotate = { { "box3", "q", "q", "q", "q" } },
-    sweep = { { "box3", "box3", "move", "move", "move", "move", "move", "move" },
-      { "box3", "box3", "move", "move", "move", "move", "move", "move",
-        "turn", "turn", "turn", "turn", "turn", "turn" } },
-  }
+  local SHAPES2, SHAPES3 = SHAPES[1], SHAPES[2]
   local MUTATORS = { set = true, set_center = true, set_angle = true, translate = true,
     rotate = true, set_rotation = true }
 
@@ -401,6 +440,38 @@ describe("the FFI fast path", function()
       for name, f in pairs(WM) do
         if not REPLACED[name] then assert.is_true(is_c(f), name) end
       end
+    end)
+
+    it("takes the fast case of every world method", function()
+      local calls, saved = {}, {}
+      for name in pairs(REPLACED) do
+        local classic = CW[name]
+        saved[name] = classic
+        calls[name] = 0
+        CW[name] = function(...) calls[name] = calls[name] + 1; return classic(...) end
+      end
+      local ok, err = pcall(function()
+        local out = {}
+        for dim = 2, 3 do
+          local w = dim == 2 and obb.world2() or obb.world3()
+          local box = dim == 2 and obb.new2(0, 0, 1, 1) or obb.new3(0, 0, 0, 1, 1, 1)
+          if dim == 2 then
+            w:add("a", 0, 0, 1, 1); w:add("b", 5, 0, 1, 1, 0.5)
+            w:update("a", 0, 1, 1, 1); w:update("a", 0, 0, 1, 1, 0.25)
+            w:get("a"); w:move("a", 3, 0); w:check("a", 6, 0, "slide", out)
+            w:cast(box, 4, 0, out); w:cast_turning(box, 4, 0, 1, out)
+          else
+            w:add("a", 0, 0, 0, 1, 1, 1); w:add("b", 5, 0, 0, 1, 1, 1, 0, 0, 0.6, 0.8)
+            w:update("a", 0, 1, 0, 1, 1, 1); w:update("a", 0, 0, 0, 1, 1, 1, 0, 0, 0, 1)
+            w:get("a"); w:move("a", 3, 0, 0); w:check("a", 6, 0, 0, "slide", out)
+            w:cast(box, 4, 0, 0, out); w:cast_turning(box, 4, 0, 0, 0, 0, 1, out)
+          end
+          w:close()
+        end
+      end)
+      for name, f in pairs(saved) do CW[name] = f end
+      assert(ok, err)
+      assert.are.same({ add = 0, update = 0, get = 0, move = 0, check = 0, cast = 0, cast_turning = 0 }, calls)
     end)
 
     -- Two worlds of the same items, one driven by the fast methods and one

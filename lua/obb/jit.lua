@@ -44,7 +44,9 @@
 -- Captured at load (see above).
 local type, select, rawget, rawequal, pairs, pcall, assert, tostring =
   type, select, rawget, rawequal, pairs, pcall, assert, tostring
-local rawset = rawset
+local rawset, ipairs, tonumber, load = rawset, ipairs, tonumber, load
+local setfenv = rawget(_G, "setfenv")
+local concat, max = table.concat, math.max
 local getmetatable, setmetatable, require = getmetatable, setmetatable, require
 local debug_lib = rawget(_G, "debug")
 local raw_getmetatable = type(debug_lib) == "table" and rawget(debug_lib, "getmetatable") or nil
@@ -55,97 +57,23 @@ local getenv = type(os_lib) == "table" and rawget(os_lib, "getenv") or nil
 local huge = math.huge
 local has_jit = rawget(_G, "jit") ~= nil
 
--- The replacements share scratch buffers (below), and a finalizer can run
--- in the middle of one (at a GC step of the interpreter, or of a trace's
--- exit) and call another. So each replacement takes a new generation
--- before it writes a buffer, and uses what it read back only if the
--- generation is still its own: results are read into locals first, and
--- anything that commits checks just before it does. Otherwise it runs
--- the classic function, which keeps its results on the Lua stack.
+-- The replacements share scratch buffers, and a finalizer can run in the
+-- middle of one (at a GC step of the interpreter, or of a trace's exit)
+-- and call another. So each replacement takes a new generation before it
+-- writes a buffer, and uses what it read back only if the generation is
+-- still its own: results are read into locals first, and anything that
+-- commits checks just before it does. Otherwise it runs the classic
+-- function, which keeps its results on the Lua stack. The box methods
+-- keep theirs in their chunk (below); this is the world methods'.
 local gen = 0
 
 local M = {}
 
--- The declarations the FFI uses, copied from include/obb.h and
--- include/lobb_ffi.h (OBB_API, LOBB_API left out). `make check-ffi` and
--- spec/ffi_cdef_spec.lua (spec/ffi_check.lua)
--- fail if any of them is not in the preprocessed header word for word.
-M.cdef = [[
-typedef enum obb_status {
-  OBB_OK = 0,
-  OBB_ENOTFINITE,
-  OBB_ENEGATIVE,
-  OBB_EZERO,
-  OBB_ENOTORTHO,
-  OBB_ENOTAFFINE,
-  OBB_EEMPTY
-} obb_status;
-typedef struct obb2 {
-  double c[2];
-  double u[2];
-  double e[2];
-} obb2;
-typedef struct obb3 {
-  double c[3];
-  double u[3][3];
-  double e[3];
-} obb3;
-obb_status obb2_set_angle(obb2 *b, double angle);
-double obb2_angle(const obb2 *b);
-obb_status obb2_translate(obb2 *b, const double d[2]);
-obb_status obb2_rotate(obb2 *b, double angle);
-int obb2_contains_point(const obb2 *b, const double p[2]);
-int obb2_contains_box(const obb2 *outer, const obb2 *inner);
-void obb2_corners(const obb2 *b, double out[8]);
-obb_status obb3_init(obb3 *b, const double c[3], const double e[3],
-                     const double q[4]);
-obb_status obb3_set_rotation(obb3 *b, const double q[4]);
-void obb3_rotation(const obb3 *b, double q[4]);
-obb_status obb3_translate(obb3 *b, const double d[3]);
-obb_status obb3_rotate(obb3 *b, const double q[4]);
-int obb3_contains_point(const obb3 *b, const double p[3]);
-int obb3_contains_box(const obb3 *outer, const obb3 *inner);
-void obb3_corners(const obb3 *b, double out[24]);
-int obb2_raycast(const obb2 *b, const double o[2], const double d[2],
-                 double max_t, double *t, double n[2]);
-int obb3_raycast(const obb3 *b, const double o[3], const double d[3],
-                 double max_t, double *t, double n[3]);
-void obb2_closest_point(const obb2 *b, const double p[2], double out[2]);
-double obb2_distance_point(const obb2 *b, const double p[2]);
-void obb3_closest_point(const obb3 *b, const double p[3], double out[3]);
-double obb3_distance_point(const obb3 *b, const double p[3]);
-double obb2_distance(const obb2 *a, const obb2 *b, double pa[2],
-                     double pb[2]);
-double obb3_distance(const obb3 *a, const obb3 *b, double pa[3],
-                     double pb[3]);
-int obb2_intersects_circle(const obb2 *b, const double c[2], double r);
-int obb3_intersects_sphere(const obb3 *b, const double c[3], double r);
-int obb2_penetration(const obb2 *a, const obb2 *b, double n[2],
-                     double *depth);
-int obb3_penetration(const obb3 *a, const obb3 *b, double n[3],
-                     double *depth);
-int lobb_ffi_world_update(void *world, double id, const double *v,
-                                   int nv);
-int lobb_ffi_world_reserve(void *world, const double *v, int nv);
-int lobb_ffi_world_get(void *world, double id, double *out);
-int lobb_ffi_world_move(void *world, double id, const double *goal,
-                                 int dim, int response, double *hits,
-                                 int cap, double *actual);
-int lobb_ffi_world_commit(void *world, double id, double x,
-                                   double y, double z, double stamp);
-int lobb_ffi_world_cast(void *world, const void *box,
-                                 const double *d, int dim, double *hits,
-                                 int cap);
-int lobb_ffi_world_cast_turning(void *world, const void *box,
-                                         const double *d, const double *turn,
-                                         int dim, double *hits, int cap);
-int lobb_ffi_intersects2(const void *a, const void *b);
-int lobb_ffi_intersects3(const void *a, const void *b);
-int lobb_ffi_sweep2(const void *a, const void *b, const double *v,
-                             int turning, double *out);
-int lobb_ffi_sweep3(const void *a, const void *b, const double *v,
-                             int turning, double *out);
-]]
+-- The C declarations and the rows of the box methods (obb.jit_sigs).
+local sigs = require "obb.jit_sigs"
+local KINDS = sigs.KINDS
+M.cdef = sigs.cdef
+M.signatures = sigs.signatures
 
 -- "ffi" once installed, else why the classic path stays.
 M.status = "not installed"
@@ -167,30 +95,92 @@ local function declare(ffi)
          "obb2/obb3 declared differently elsewhere")
 end
 
--- Builds the replacements for the method tables T2 (obb.obb2) and T3
--- (obb.obb3), whose boxes carry the metatables mt2 and mt3 as getmt
--- (debug.getmetatable) sees them; returns two tables name -> function.
+-- ---- the box methods, generated from obb.jit_sigs -------------------------
+-- Each row's forms become one wrapper per dimension: the tests of its
+-- arguments' kinds, then its body, then the classic method. Generated as
+-- Lua source and loaded once, each wrapper is its own function (LuaJIT
+-- records traces per prototype: closures of one factory would share one).
+-- All of them are in one chunk, so that they share the generation: each
+-- takes a new one before it touches a buffer, and uses what it read back
+-- only if the generation is still its own (a finalizer, run at a GC step
+-- of the interpreter or of a trace's exit, may call another wrapper in
+-- between); otherwise the classic function answers.
+
+-- How many arguments a kind takes in dimension dim.
+local function kind_count(kind, dim)
+  local n = KINDS[kind][1]
+  return type(n) == "table" and n[dim - 1] or n
+end
+
+local function forms_of(row, dim)
+  local dims = row.dims
+  if dims ~= nil and dims ~= dim then return nil end
+  local forms = {}
+  for i = 2, #row do forms[i - 1] = row[i] end
+  return forms
+end
+
+-- "a1, a2, ..., an" (from a first index on).
+local function names(prefix, from, n)
+  local t = {}
+  for i = 1, n do t[i] = prefix:format(from + i - 1) end
+  return concat(t, ", ")
+end
+
+-- A body template for dimension dim, its kinds' arguments at slots.
+local function expand(src, dim, slots, consts)
+  src = src:gsub("%${([^,}]*),([^}]*)}", function(a, b) return dim == 2 and a or b end)
+  src = src:gsub("%$(%u)", function(c) return tostring(consts[c]) end)
+  src = src:gsub("%$vals(%b())", function(args)
+    local buf, from, n = args:match("^%((%w+),%s*(%d+),%s*(%d+)%)$")
+    return names(buf .. "[%d]", tonumber(from), tonumber(n))
+  end)
+  src = src:gsub("%$r%((%d+)%)", function(n) return names("r%d", 1, tonumber(n)) end)
+  return (src:gsub("%$(%d)", function(i) return slots[tonumber(i)] end))
+end
+
+-- The test of one form's arguments, and their names by kind slot.
+local function form_test(kinds, dim)
+  local tests, slots, k = {}, {}, 1
+  for kind in kinds:gmatch("%S+") do
+    local spec, n = KINDS[kind], kind_count(kind, dim)
+    local list = names("a%d", k, n)
+    slots[#slots + 1] = list
+    if spec.each then
+      for i = k, k + n - 1 do tests[#tests + 1] = spec.each:format("a" .. i) end
+    end
+    if spec.group then tests[#tests + 1] = spec.group:format(list) end
+    k = k + n
+  end
+  return ("n == %d and %s"):format(k - 1, concat(tests, " and ")), slots, k - 1
+end
+
+-- The source of one wrapper (a chunk returning it): its forms' tests and
+-- bodies, then the classic method, looked up in C (M.classic's table) so
+-- that a spec can count the calls that fall back.
+local function wrapper_source(row, dim, consts)
+  local out, most = {}, 0
+  for _, form in ipairs(forms_of(row, dim)) do
+    local test, slots, n = form_test(form[1], dim)
+    most = max(most, n)
+    out[#out + 1] = ("  if %s then\n  %s\n  end"):format(expand(test, dim, slots, consts),
+                                                     expand(form[2], dim, slots, consts))
+  end
+  local head = ("return function(...)\n  local %s = ...\n  local n = select(\"#\", ...)\n")
+    :format(names("a%d", 1, most))
+  if not row.nogen then head = head .. "  local g = gen + 1; gen = g\n" end
+  return head .. concat(out, "\n") .. ("\n  return C.%s(...)\nend"):format(row[1])
+end
+
+-- The replacements for obb.obb2 and obb.obb3 (T2, T3), whose boxes carry
+-- the real metatables mt2 and mt3 as getmt (debug.getmetatable) sees
+-- them; returns them and the classic functions, as name -> function.
 local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
   local copy = ffi.copy
-
-  -- Scratch: buf receives a box and its tag (the largest, 3D, is 128
-  -- bytes); w reads the tag's words out of it; p, d and e hold a call's
-  -- vectors (points, directions, quaternions, extents), out, pb and t its
-  -- results.
   local buf = ffi.new("double[16]")
   local w = ffi.cast("uint32_t *", buf)
-  local buf2 = ffi.cast("obb2 *", buf)
-  local buf3 = ffi.cast("obb3 *", buf)
-  local p = ffi.new("double[4]")
-  local d = ffi.new("double[4]")
-  local e = ffi.new("double[3]")
-  local out = ffi.new("double[24]")
-  local pb = ffi.new("double[3]")
-  local t = ffi.new("double[1]")
-  local sv = ffi.new("double[12]") -- a sweep's displacements and turns
-
-  -- The userdata of a box is the box, then the tag pointer (lobb_ud2/3);
-  -- FFI lays these out as the C compiler does.
+  -- the userdata of a box is the box, then the tag pointer (lobb_ud2/3);
+  -- FFI lays these out as the C compiler does
   local UD2 = ffi.typeof("struct { obb2 box; const void *tag; }")
   local UD3 = ffi.typeof("struct { obb3 box; const void *tag; }")
   local size2, size3 = ffi.sizeof(UD2), ffi.sizeof(UD3)
@@ -232,559 +222,84 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
     copy(buf, x, size3)
     return w[i3a] == tag3a and w[i3b] == tag3b
   end
-  local intersects2, intersects3 = lib.lobb_ffi_intersects2, lib.lobb_ffi_intersects3
-  local sweep2, sweep3 = lib.lobb_ffi_sweep2, lib.lobb_ffi_sweep3
-  -- A finite number (not a numeric string), as lobb_checkfinite takes.
-  local function fin(x) return type(x) == "number" and x - x == 0 end
-  local function extent(x) return fin(x) and x >= 0 end
-  -- raycast's max_t: nil (no limit), or a number >= 0, inf allowed
-  local function maxt(x) return x == nil or (type(x) == "number" and x >= 0) end
-
-  -- Statuses: the FFI interpreter boxes an enum result (garbage on every
-  -- call), so each function returning obb_status is called through a
-  -- pointer to the same declaration returning int, as the C ABI returns an
-  -- enum anyway.
-  local st = {}
+  local d = ffi.new("double[4]")
+  local deps = {
+    is2 = is2, is3 = is3, dressed = dressed, mt2 = mt2, mt3 = mt3, copy = copy, huge = huge,
+    select = select, type = type,
+    buf = buf, buf2 = ffi.cast("obb2 *", buf), buf3 = ffi.cast("obb3 *", buf),
+    p = ffi.new("double[4]"), d = d, e = ffi.new("double[3]"), out = ffi.new("double[24]"),
+    pb = ffi.new("double[3]"), t = ffi.new("double[1]"), sv = ffi.new("double[12]"),
+    -- a finite number (not a numeric string), as lobb_checkfinite takes
+    fin = function(x) return type(x) == "number" and x - x == 0 end,
+    extent = function(x) return type(x) == "number" and x - x == 0 and x >= 0 end,
+    maxt = function(x) return x == nil or (type(x) == "number" and x >= 0) end,
+    nonzero = function(x, y, z) return x ~= 0 or y ~= 0 or (z ~= nil and z ~= 0) end,
+    -- a quaternion as lobb_checkquat takes it: four finite numbers, not all
+    -- zero; stored in d
+    quat = function(x, y, z, qw)
+      if type(x) == "number" and type(y) == "number" and type(z) == "number"
+          and type(qw) == "number" and x - x == 0 and y - y == 0 and z - z == 0
+          and qw - qw == 0 and (x ~= 0 or y ~= 0 or z ~= 0 or qw ~= 0) then
+        d[0], d[1], d[2], d[3] = x, y, z, qw
+        return true
+      end
+      return false
+    end,
+    -- Statuses: the FFI interpreter boxes an enum result (garbage on every
+    -- call), so each function returning obb_status is called through a
+    -- pointer to the same declaration returning int, as the C ABI returns
+    -- an enum anyway.
+    st = {},
+  }
   for name, params in M.cdef:gmatch("obb_status%s+([%w_]+)%s*(%b())") do
-    st[name] = ffi.cast("int (*)" .. params, lib[name])
+    deps.st[name] = ffi.cast("int (*)" .. params, lib[name])
   end
-  local set_angle2, translate2, rotate2 = st.obb2_set_angle, st.obb2_translate, st.obb2_rotate
-  local init3, set_rotation3 = st.obb3_init, st.obb3_set_rotation
-  local translate3, rotate3 = st.obb3_translate, st.obb3_rotate
-
+  local consts = {
+    { D = 2, E = ffi.offsetof("obb2", "e") / 8, U = ffi.offsetof("obb2", "u") / 8, S = ffi.sizeof("obb2") },
+    { D = 3, E = ffi.offsetof("obb3", "e") / 8, U = ffi.offsetof("obb3", "u") / 8, S = ffi.sizeof("obb3") },
+  }
   local C2, C3 = {}, {}
   for k, f in pairs(T2) do C2[k] = f end
   for k, f in pairs(T3) do C3[k] = f end
+
+  -- One chunk holds every wrapper, so that they share the generation;
+  -- what they call is bound to locals (lib.x and st.x too) once.
+  local src, used = { "local deps, C2, C3 = ...\nlocal gen = 0\nlocal W = {}" }, {}
+  local body = {}
+  for _, row in ipairs(sigs.signatures) do
+    for dim = 2, 3 do
+      if forms_of(row, dim) then
+        body[#body + 1] = ("do\n  local C = C%d\n  W[%q] = (function()\n%s\n  end)()\nend")
+          :format(dim, dim .. row[1], wrapper_source(row, dim, consts[dim - 1]))
+      end
+    end
+  end
+  body = concat(body, "\n"):gsub("(%a+)%.([%w_]+)", function(t, name)
+    if t ~= "lib" and t ~= "st" then return nil end
+    local v = t .. "_" .. name
+    if not used[v] then
+      used[v] = true
+      src[#src + 1] = ("local %s = deps.%s.%s"):format(v, t, name)
+    end
+    return v
+  end)
+  for name in pairs(deps) do
+    if name ~= "st" then src[#src + 1] = ("local %s = deps.%s"):format(name, name) end
+  end
+  deps.lib = lib
+  src[#src + 1] = body
+  src[#src + 1] = "return W"
+  M.source = concat(src, "\n") -- what was loaded, for the curious
+  local chunk = assert(load(M.source, "=obb.jit's box methods", "t", {}))
+  if setfenv then setfenv(chunk, {}) end -- LuaJIT's load takes no environment
+  local W = chunk(deps, C2, C3)
   local F2, F3 = {}, {}
-
-  -- ---- 2D ---------------------------------------------------------------
-
-  local c_intersects2 = C2.intersects
-  function F2.intersects(...)
-    local a, b = ...
-    if select("#", ...) == 2 and dressed(a, mt2) and dressed(b, mt2) then
-      local r = intersects2(a, b)
-      if r >= 0 then return r ~= 0 end
-    end
-    return c_intersects2(...)
+  for key, f in pairs(W) do
+    local dim, name = tonumber(key:sub(1, 1)), key:sub(2)
+    local F, C = dim == 2 and F2 or F3, dim == 2 and C2 or C3
+    assert(C[name], "obb.obb" .. dim .. " has no " .. name)
+    F[name] = f
   end
-
-  local c_contains2 = C2.contains
-  function F2.contains(...)
-    local a, x, y = ...
-    local n = select("#", ...)
-    if is2(a) then
-      if n == 3 and fin(x) and fin(y) then
-        local g = gen + 1; gen = g
-        p[0], p[1] = x, y
-        local r = lib.obb2_contains_point(a, p)
-        if gen == g then return r ~= 0 end
-      elseif n == 2 and is2(x) then
-        return lib.obb2_contains_box(a, x) ~= 0
-      end
-    end
-    return c_contains2(...)
-  end
-
-  local c_penetration2 = C2.penetration
-  function F2.penetration(...)
-    local a, b = ...
-    if select("#", ...) == 2 and is2(a) and is2(b) then
-      local g = gen + 1; gen = g
-      local hit = lib.obb2_penetration(a, b, out, t)
-      local nx, ny, depth = out[0], out[1], t[0]
-      if gen == g then
-        if hit == 0 then return nil end
-        return nx, ny, depth
-      end
-    end
-    return c_penetration2(...)
-  end
-
-  local c_distance2 = C2.distance
-  function F2.distance(...)
-    local a, x, y = ...
-    local n = select("#", ...)
-    if is2(a) then
-      local g = gen + 1; gen = g
-      if n == 3 and fin(x) and fin(y) then
-        p[0], p[1] = x, y
-        local dist = lib.obb2_distance_point(a, p)
-        if gen == g then return dist end
-      elseif n == 2 and is2(x) then
-        local dist = lib.obb2_distance(a, x, out, pb)
-        local ax, ay, bx, by = out[0], out[1], pb[0], pb[1]
-        if gen == g then return dist, ax, ay, bx, by end
-      end
-    end
-    return c_distance2(...)
-  end
-
-  local c_closest2 = C2.closest_point
-  function F2.closest_point(...)
-    local a, x, y = ...
-    if select("#", ...) == 3 and is2(a) and fin(x) and fin(y) then
-      local g = gen + 1; gen = g
-      p[0], p[1] = x, y
-      lib.obb2_closest_point(a, p, out)
-      local cx, cy = out[0], out[1]
-      if gen == g then return cx, cy end
-    end
-    return c_closest2(...)
-  end
-
-  local c_raycast2 = C2.raycast
-  function F2.raycast(...)
-    local a, ox, oy, dx, dy, max_t = ...
-    local n = select("#", ...)
-    if (n == 5 or n == 6) and is2(a) and fin(ox) and fin(oy) and fin(dx)
-        and fin(dy) and (dx ~= 0 or dy ~= 0) and maxt(max_t) then
-      local g = gen + 1; gen = g
-      p[0], p[1], d[0], d[1] = ox, oy, dx, dy
-      out[0], out[1], t[0] = 0, 0, 0
-      local r = lib.obb2_raycast(a, p, d, max_t or huge, t, out)
-      local tt, nx, ny = t[0], out[0], out[1]
-      if gen == g then
-        if r == 0 then return nil end
-        return tt, nx, ny, r == 2
-      end
-    end
-    return c_raycast2(...)
-  end
-
-  -- sweep(b, vax, vay, vbx, vby [, wa, wb]): the C side checks the tags
-  -- (and the numbers again) and answers as obb2_sweep or
-  -- obb2_sweep_turning does: 0 none, 1 a hit, 2 "limit".
-  local c_sweep2 = C2.sweep
-  function F2.sweep(...)
-    local a, b, vax, vay, vbx, vby, wa, wb = ...
-    local n = select("#", ...)
-    if (n == 6 or (n == 8 and fin(wa) and fin(wb))) and dressed(a, mt2)
-        and dressed(b, mt2) and fin(vax) and fin(vay) and fin(vbx) and fin(vby) then
-      local g = gen + 1; gen = g
-      sv[0], sv[1], sv[2], sv[3] = vax, vay, vbx, vby
-      local turning = 0
-      if n == 8 then sv[4], sv[5], turning = wa, wb, 1 end
-      local r = sweep2(a, b, sv, turning, out)
-      local tt, nx, ny = out[0], out[1], out[2]
-      if gen == g then
-        if r == 0 then return nil end
-        if r == 1 then return tt, nx, ny end
-        if r == 2 then return tt, nx, ny, "limit" end
-      end
-    end
-    return c_sweep2(...)
-  end
-
-  local c_circle2 = C2.intersects_circle
-  function F2.intersects_circle(...)
-    local a, x, y, r = ...
-    if select("#", ...) == 4 and is2(a) and fin(x) and fin(y) and extent(r) then
-      local g = gen + 1; gen = g
-      p[0], p[1] = x, y
-      local hit = lib.obb2_intersects_circle(a, p, r)
-      if gen == g then return hit ~= 0 end
-    end
-    return c_circle2(...)
-  end
-
-  local c_center2 = C2.center
-  function F2.center(...)
-    local g = gen + 1; gen = g
-    if select("#", ...) == 1 and is2((...)) then
-      local x, y = buf[0], buf[1]
-      if gen == g then return x, y end
-    end
-    return c_center2(...)
-  end
-
-  local c_half2 = C2.half_extents
-  function F2.half_extents(...)
-    local g = gen + 1; gen = g
-    if select("#", ...) == 1 and is2((...)) then
-      local hx, hy = buf[4], buf[5]
-      if gen == g then return hx, hy end
-    end
-    return c_half2(...)
-  end
-
-  local c_axes2 = C2.axes
-  function F2.axes(...)
-    local g = gen + 1; gen = g
-    if select("#", ...) == 1 and is2((...)) then
-      local ux, uy = buf[2], buf[3]
-      if gen == g then return ux, uy, -uy, ux end
-    end
-    return c_axes2(...)
-  end
-
-  local c_angle2 = C2.angle
-  function F2.angle(...)
-    local a = ...
-    if select("#", ...) == 1 and is2(a) then return lib.obb2_angle(a) end
-    return c_angle2(...)
-  end
-
-  local c_corners2 = C2.corners
-  function F2.corners(...)
-    local a = ...
-    if select("#", ...) == 1 and is2(a) then
-      local g = gen + 1; gen = g
-      lib.obb2_corners(a, out)
-      local x1, y1, x2, y2, x3, y3, x4, y4 = out[0], out[1], out[2], out[3],
-                                             out[4], out[5], out[6], out[7]
-      if gen == g then return x1, y1, x2, y2, x3, y3, x4, y4 end
-    end
-    return c_corners2(...)
-  end
-
-  -- set(cx, cy, hx, hy [, angle]): without the angle the axis stays.
-  local c_set2 = C2.set
-  function F2.set(...)
-    local a, cx, cy, hx, hy, ang = ...
-    local n = select("#", ...)
-    local g = gen + 1; gen = g
-    if (n == 5 or n == 6) and is2(a) and fin(cx) and fin(cy) and extent(hx)
-        and extent(hy) and (ang == nil or fin(ang)) then
-      buf[0], buf[1], buf[4], buf[5] = cx, cy, hx, hy
-      if ang ~= nil then set_angle2(buf2, ang) end
-      if gen == g then
-        copy(a, buf, 48)
-        return a
-      end
-    end
-    return c_set2(...)
-  end
-
-  local c_set_center2 = C2.set_center
-  function F2.set_center(...)
-    local a, x, y = ...
-    if select("#", ...) == 3 and is2(a) and fin(x) and fin(y) then
-      local g = gen + 1; gen = g
-      p[0], p[1] = x, y
-      if gen == g then
-        copy(a, p, 16) -- the center comes first
-        return a
-      end
-    end
-    return c_set_center2(...)
-  end
-
-  local c_set_angle2 = C2.set_angle
-  function F2.set_angle(...)
-    local a, ang = ...
-    if select("#", ...) == 2 and is2(a) and fin(ang) then
-      set_angle2(a, ang)
-      return a
-    end
-    return c_set_angle2(...)
-  end
-
-  local c_translate2 = C2.translate
-  function F2.translate(...)
-    local a, x, y = ...
-    if select("#", ...) == 3 and is2(a) and fin(x) and fin(y) then
-      local g = gen + 1; gen = g
-      p[0], p[1] = x, y
-      if gen == g and translate2(a, p) == 0 then return a end
-    end
-    return c_translate2(...)
-  end
-
-  local c_rotate2 = C2.rotate
-  function F2.rotate(...)
-    local a, ang = ...
-    if select("#", ...) == 2 and is2(a) and fin(ang)
-        and rotate2(a, ang) == 0 then
-      return a
-    end
-    return c_rotate2(...)
-  end
-
-  -- ---- 3D ---------------------------------------------------------------
-
-  local c_intersects3 = C3.intersects
-  function F3.intersects(...)
-    local a, b = ...
-    if select("#", ...) == 2 and dressed(a, mt3) and dressed(b, mt3) then
-      local r = intersects3(a, b)
-      if r >= 0 then return r ~= 0 end
-    end
-    return c_intersects3(...)
-  end
-
-  local c_contains3 = C3.contains
-  function F3.contains(...)
-    local a, x, y, z = ...
-    local n = select("#", ...)
-    if is3(a) then
-      if n == 4 and fin(x) and fin(y) and fin(z) then
-        local g = gen + 1; gen = g
-        p[0], p[1], p[2] = x, y, z
-        local r = lib.obb3_contains_point(a, p)
-        if gen == g then return r ~= 0 end
-      elseif n == 2 and is3(x) then
-        return lib.obb3_contains_box(a, x) ~= 0
-      end
-    end
-    return c_contains3(...)
-  end
-
-  local c_penetration3 = C3.penetration
-  function F3.penetration(...)
-    local a, b = ...
-    if select("#", ...) == 2 and is3(a) and is3(b) then
-      local g = gen + 1; gen = g
-      local hit = lib.obb3_penetration(a, b, out, t)
-      local nx, ny, nz, depth = out[0], out[1], out[2], t[0]
-      if gen == g then
-        if hit == 0 then return nil end
-        return nx, ny, nz, depth
-      end
-    end
-    return c_penetration3(...)
-  end
-
-  local c_distance3 = C3.distance
-  function F3.distance(...)
-    local a, x, y, z = ...
-    local n = select("#", ...)
-    if is3(a) then
-      local g = gen + 1; gen = g
-      if n == 4 and fin(x) and fin(y) and fin(z) then
-        p[0], p[1], p[2] = x, y, z
-        local dist = lib.obb3_distance_point(a, p)
-        if gen == g then return dist end
-      elseif n == 2 and is3(x) then
-        local dist = lib.obb3_distance(a, x, out, pb)
-        local ax, ay, az, bx, by, bz = out[0], out[1], out[2], pb[0], pb[1], pb[2]
-        if gen == g then return dist, ax, ay, az, bx, by, bz end
-      end
-    end
-    return c_distance3(...)
-  end
-
-  local c_closest3 = C3.closest_point
-  function F3.closest_point(...)
-    local a, x, y, z = ...
-    if select("#", ...) == 4 and is3(a) and fin(x) and fin(y) and fin(z) then
-      local g = gen + 1; gen = g
-      p[0], p[1], p[2] = x, y, z
-      lib.obb3_closest_point(a, p, out)
-      local cx, cy, cz = out[0], out[1], out[2]
-      if gen == g then return cx, cy, cz end
-    end
-    return c_closest3(...)
-  end
-
-  local c_raycast3 = C3.raycast
-  function F3.raycast(...)
-    local a, ox, oy, oz, dx, dy, dz, max_t = ...
-    local n = select("#", ...)
-    if (n == 7 or n == 8) and is3(a) and fin(ox) and fin(oy) and fin(oz)
-        and fin(dx) and fin(dy) and fin(dz) and (dx ~= 0 or dy ~= 0 or dz ~= 0)
-        and maxt(max_t) then
-      local g = gen + 1; gen = g
-      p[0], p[1], p[2], d[0], d[1], d[2] = ox, oy, oz, dx, dy, dz
-      out[0], out[1], out[2], t[0] = 0, 0, 0, 0
-      local r = lib.obb3_raycast(a, p, d, max_t or huge, t, out)
-      local tt, nx, ny, nz = t[0], out[0], out[1], out[2]
-      if gen == g then
-        if r == 0 then return nil end
-        return tt, nx, ny, nz, r == 2
-      end
-    end
-    return c_raycast3(...)
-  end
-
-  -- sweep(b, vax, vay, vaz, vbx, vby, vbz [, rax, ray, raz, rbx, rby, rbz])
-  local c_sweep3 = C3.sweep
-  function F3.sweep(...)
-    local a, b, v1, v2, v3, v4, v5, v6, r1, r2, r3, r4, r5, r6 = ...
-    local n = select("#", ...)
-    if (n == 8 or (n == 14 and fin(r1) and fin(r2) and fin(r3) and fin(r4)
-                   and fin(r5) and fin(r6)))
-        and dressed(a, mt3) and dressed(b, mt3) and fin(v1) and fin(v2)
-        and fin(v3) and fin(v4) and fin(v5) and fin(v6) then
-      local g = gen + 1; gen = g
-      sv[0], sv[1], sv[2], sv[3], sv[4], sv[5] = v1, v2, v3, v4, v5, v6
-      local turning = 0
-      if n == 14 then
-        sv[6], sv[7], sv[8], sv[9], sv[10], sv[11] = r1, r2, r3, r4, r5, r6
-        turning = 1
-      end
-      local r = sweep3(a, b, sv, turning, out)
-      local tt, nx, ny, nz = out[0], out[1], out[2], out[3]
-      if gen == g then
-        if r == 0 then return nil end
-        if r == 1 then return tt, nx, ny, nz end
-        if r == 2 then return tt, nx, ny, nz, "limit" end
-      end
-    end
-    return c_sweep3(...)
-  end
-
-  local c_sphere3 = C3.intersects_sphere
-  function F3.intersects_sphere(...)
-    local a, x, y, z, r = ...
-    if select("#", ...) == 5 and is3(a) and fin(x) and fin(y) and fin(z)
-        and extent(r) then
-      local g = gen + 1; gen = g
-      p[0], p[1], p[2] = x, y, z
-      local hit = lib.obb3_intersects_sphere(a, p, r)
-      if gen == g then return hit ~= 0 end
-    end
-    return c_sphere3(...)
-  end
-
-  local c_center3 = C3.center
-  function F3.center(...)
-    local g = gen + 1; gen = g
-    if select("#", ...) == 1 and is3((...)) then
-      local x, y, z = buf[0], buf[1], buf[2]
-      if gen == g then return x, y, z end
-    end
-    return c_center3(...)
-  end
-
-  local c_half3 = C3.half_extents
-  function F3.half_extents(...)
-    local g = gen + 1; gen = g
-    if select("#", ...) == 1 and is3((...)) then
-      local hx, hy, hz = buf[12], buf[13], buf[14]
-      if gen == g then return hx, hy, hz end
-    end
-    return c_half3(...)
-  end
-
-  local c_axes3 = C3.axes
-  function F3.axes(...)
-    local g = gen + 1; gen = g
-    if select("#", ...) == 1 and is3((...)) then
-      local ux, uy, uz, vx, vy, vz, wx, wy, wz = buf[3], buf[4], buf[5],
-        buf[6], buf[7], buf[8], buf[9], buf[10], buf[11]
-      if gen == g then return ux, uy, uz, vx, vy, vz, wx, wy, wz end
-    end
-    return c_axes3(...)
-  end
-
-  local c_rotation3 = C3.rotation
-  function F3.rotation(...)
-    local a = ...
-    if select("#", ...) == 1 and is3(a) then
-      local g = gen + 1; gen = g
-      lib.obb3_rotation(a, out)
-      local x, y, z, qw = out[0], out[1], out[2], out[3]
-      if gen == g then return x, y, z, qw end
-    end
-    return c_rotation3(...)
-  end
-
-  local c_corners3 = C3.corners
-  function F3.corners(...)
-    local a = ...
-    if select("#", ...) == 1 and is3(a) then
-      local g = gen + 1; gen = g
-      lib.obb3_corners(a, out)
-      local c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12 = out[0], out[1],
-        out[2], out[3], out[4], out[5], out[6], out[7], out[8], out[9], out[10], out[11]
-      local c13, c14, c15, c16, c17, c18, c19, c20, c21, c22, c23, c24 = out[12],
-        out[13], out[14], out[15], out[16], out[17], out[18], out[19], out[20],
-        out[21], out[22], out[23]
-      if gen == g then
-        return c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, c15,
-               c16, c17, c18, c19, c20, c21, c22, c23, c24
-      end
-    end
-    return c_corners3(...)
-  end
-
-  -- A quaternion as lobb_checkquat takes it: four finite numbers, not all
-  -- zero; stored in d.
-  local function quat(x, y, z, qw)
-    if fin(x) and fin(y) and fin(z) and fin(qw)
-        and (x ~= 0 or y ~= 0 or z ~= 0 or qw ~= 0) then
-      d[0], d[1], d[2], d[3] = x, y, z, qw
-      return true
-    end
-    return false
-  end
-
-  -- set(cx, cy, cz, hx, hy, hz [, qx, qy, qz, qw]): without the rotation
-  -- the axes stay.
-  local c_set3 = C3.set
-  function F3.set(...)
-    local a, cx, cy, cz, hx, hy, hz, qx, qy, qz, qw = ...
-    local n = select("#", ...)
-    local g = gen + 1; gen = g
-    if (n == 7 or n == 11) and is3(a) and fin(cx) and fin(cy) and fin(cz)
-        and extent(hx) and extent(hy) and extent(hz) then
-      if n == 7 then
-        buf[0], buf[1], buf[2], buf[12], buf[13], buf[14] = cx, cy, cz, hx, hy, hz
-        if gen == g then
-          copy(a, buf, 120)
-          return a
-        end
-      elseif quat(qx, qy, qz, qw) then
-        p[0], p[1], p[2], e[0], e[1], e[2] = cx, cy, cz, hx, hy, hz
-        if init3(buf3, p, e, d) == 0 and gen == g then
-          copy(a, buf, 120)
-          return a
-        end
-      end
-    end
-    return c_set3(...)
-  end
-
-  local c_set_center3 = C3.set_center
-  function F3.set_center(...)
-    local a, x, y, z = ...
-    if select("#", ...) == 4 and is3(a) and fin(x) and fin(y) and fin(z) then
-      local g = gen + 1; gen = g
-      p[0], p[1], p[2] = x, y, z
-      if gen == g then
-        copy(a, p, 24) -- the center comes first
-        return a
-      end
-    end
-    return c_set_center3(...)
-  end
-
-  local c_set_rotation3 = C3.set_rotation
-  function F3.set_rotation(...)
-    local a, x, y, z, qw = ...
-    local g = gen + 1; gen = g
-    if select("#", ...) == 5 and is3(a) and quat(x, y, z, qw) and gen == g
-        and set_rotation3(a, d) == 0 then
-      return a
-    end
-    return c_set_rotation3(...)
-  end
-
-  local c_translate3 = C3.translate
-  function F3.translate(...)
-    local a, x, y, z = ...
-    if select("#", ...) == 4 and is3(a) and fin(x) and fin(y) and fin(z) then
-      local g = gen + 1; gen = g
-      p[0], p[1], p[2] = x, y, z
-      if gen == g and translate3(a, p) == 0 then return a end
-    end
-    return c_translate3(...)
-  end
-
-  local c_rotate3 = C3.rotate
-  function F3.rotate(...)
-    local a, x, y, z, qw = ...
-    local g = gen + 1; gen = g
-    if select("#", ...) == 5 and is3(a) and quat(x, y, z, qw) and gen == g
-        and rotate3(a, d) == 0 then
-      return a
-    end
-    return c_rotate3(...)
-  end
-
-  for k in pairs(F2) do assert(C2[k], "obb.obb2 has no " .. k) end
-  for k in pairs(F3) do assert(C3[k], "obb.obb3 has no " .. k) end
   return F2, F3, C2, C3
 end
 
@@ -809,7 +324,12 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
   local reserve = lib.lobb_ffi_world_reserve
   local v = ffi.new("double[10]")
   local out = ffi.new("double[10]")
-  local c_add, c_update, c_get = WM.add, WM.update, WM.get
+  -- the classic methods, looked up when a call falls back (so a spec can
+  -- count those calls)
+  local CW = {}
+  for _, name in ipairs({ "add", "update", "get", "move", "check", "cast", "cast_turning" }) do
+    CW[name] = WM[name]
+  end
   -- weak both ways: the world holds its environment anyway, and neither
   -- the world nor its items may be kept alive by this cache
   local holders = setmetatable({}, { __mode = "kv" })
@@ -872,7 +392,7 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
         if ticket > 0 and ffi_add(w, item, ticket) then return w end
       end
     end
-    return c_add(...)
+    return CW.add(...)
   end
 
   function F.update(...)
@@ -883,7 +403,7 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
       local n = numbers(select("#", ...) - 2, a, b, c, d, e, f, g, h, i, j)
       if n and gen == gn and update(w, id, v, n) ~= 0 then return w end
     end
-    return c_update(...)
+    return CW.update(...)
   end
 
   function F.get(...)
@@ -901,7 +421,7 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
         end
       end
     end
-    return c_get(...)
+    return CW.get(...)
   end
   -- ---- the movers: move, check, cast, cast_turning without a filter ----
   -- The C side (lobb_move.c) finds where the item ends and writes each
@@ -920,7 +440,6 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
   local actual = ffi.new("double[4]") -- the center, then the change count
   local RESPONSE = { touch = 1, cross = 2, slide = 3, bounce = 4 }
   local NAME = { "touch", "cross", "slide", "bounce" }
-  local c_move, c_check, c_cast = WM.move, WM.check, WM.cast
 
   -- Clears what an earlier, longer result left in dst after index k.
   local function clear_tail(dst, k)
@@ -959,7 +478,7 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
 
   -- w:move / w:check (item, gx, gy[, gz] [, filter [, dst]]): a number
   -- after gy is gz (a 2D world then refuses it in C).
-  local function mover(commit, classic)
+  local function mover(commit, name)
     return function(...)
       local w, item, gx, gy, a, b, c = ...
       local n = select("#", ...)
@@ -982,11 +501,11 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
           end
         end
       end
-      return classic(...)
+      return CW[name](...)
     end
   end
-  F.move = mover(true, c_move)
-  F.check = mover(false, c_check)
+  F.move = mover(true, "move")
+  F.check = mover(false, "check")
 
   -- The casts' hits (5 doubles each: id, t, nx, ny, nz) into dst, raw:
   -- item, t, nx, ny[, nz] per hit, as the classic methods write them.
@@ -1024,7 +543,7 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
         end
       end
     end
-    return c_cast(...)
+    return CW.cast(...)
   end
 
   -- w:cast_turning(box, dx, dy, wt, dst) (2D) or
@@ -1033,7 +552,6 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
   -- C).
   local cast_turning_c = lib.lobb_ffi_world_cast_turning
   local turn = ffi.new("double[3]")
-  local c_cast_turning = WM.cast_turning
   function F.cast_turning(...)
     local w, box, dx, dy, a, b, c, d, e, f = ...
     local n = select("#", ...)
@@ -1057,11 +575,10 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
         end
       end
     end
-    return c_cast_turning(...)
+    return CW.cast_turning(...)
   end
 
-  return F, { add = c_add, update = c_update, get = c_get, move = c_move,
-              check = c_check, cast = c_cast, cast_turning = c_cast_turning }
+  return F, CW
 end
 
 -- Whether getmt gives a value's real metatable: mt2, mt3 and mtw for a
