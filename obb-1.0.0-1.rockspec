@@ -70,6 +70,7 @@ build = {
       ["obb.tiled"] = "lua/obb/tiled.lua",
       -- LuaJIT's FFI fast path and the LOVE drawing helper (docs/love.md)
       ["obb.jit"] = "lua/obb/jit.lua",
+      ["obb.jit_sigs"] = "lua/obb/jit_sigs.lua",
       ["obb.love"] = "lua/obb/love.lua",
       -- bump.lua's world API over an obb world (README, "Coming from bump.lua")
       ["obb.bump"] = "lua/obb/bump.lua",

@@ -1,6 +1,7 @@
 #!/bin/sh
 # LuaRocks check, for each Lua given (default: all five):
-#   - the rockspec lists exactly the C sources in src/core/ and src/binding/
+#   - the rockspec lists exactly the C sources in src/core/ and src/binding/,
+#     and the Lua modules in lua/obb/
 #     (a missing one would build a module with undefined symbols);
 #   - `luarocks --lua-version=V make` installs into a temporary tree, and a
 #     plain interpreter with only that tree on its paths requires obb,
@@ -34,6 +35,14 @@ ls src/core/*.c src/binding/*.c | sort >"${TMPDIR:-/tmp}/obb-present"
 grep -oE '"src/[a-z]+/[a-z0-9_]+\.c"' "$rockspec" | tr -d '"' | sort >"${TMPDIR:-/tmp}/obb-listed"
 if ! diff -u "${TMPDIR:-/tmp}/obb-listed" "${TMPDIR:-/tmp}/obb-present" >&2; then
   echo "rocks: $rockspec's sources differ from src/core/ and src/binding/ (-listed +present)" >&2
+  exit 1
+fi
+
+# and exactly the Lua modules in lua/obb/
+ls lua/obb/*.lua | sort >"${TMPDIR:-/tmp}/obb-present"
+grep -oE '"lua/obb/[a-z0-9_]+\.lua"' "$rockspec" | tr -d '"' | sort >"${TMPDIR:-/tmp}/obb-listed"
+if ! diff -u "${TMPDIR:-/tmp}/obb-listed" "${TMPDIR:-/tmp}/obb-present" >&2; then
+  echo "rocks: $rockspec's Lua modules differ from lua/obb/ (-listed +present)" >&2
   exit 1
 fi
 
