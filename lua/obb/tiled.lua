@@ -88,7 +88,8 @@ end
 
 local function describe_value(v)
   if type(v) == "string" then return format("%q", v) end
-  return tostring(v)
+  if type(v) == "number" or type(v) == "boolean" or v == nil then return tostring(v) end
+  return "a " .. type(v) -- not its address, which says nothing about the map
 end
 
 -- A number field of a map table: default when nil (if a default is given).
@@ -629,7 +630,8 @@ end
 function Load:once(what, name, ts)
   local by_kind = self.reported[what]
   if by_kind == nil then by_kind = {}; self.reported[what] = by_kind end
-  local key = name == nil and false or name
+  local key = name
+  if key == nil then key = false end -- a layer without a name
   local by_name = by_kind[key]
   if by_name == nil then by_name = {}; by_kind[key] = by_name end
   if by_name[ts] then return false end
