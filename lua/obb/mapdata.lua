@@ -314,7 +314,9 @@ function M.lua_table(text, opts)
     local value, is_value = nil, false
     if frame ~= nil then
       -- a field, or the "}" that closes the table
-      if byte(s, pos) == 125 then
+      if pos > #s then
+        self:fail(frame[4], "table not closed: } expected before the end of the text")
+      elseif byte(s, pos) == 125 then
         stack[depth] = nil
         depth = depth - 1
         value, is_value, pos = frame[1], true, pos + 1
