@@ -411,7 +411,8 @@ end)
 
 describe("obb.mapdata.json", function()
   it("reads JSON: escapes, surrogate pairs, numbers, literals, null", function()
-    local v = mapdata.json([[{"s": "a\"b\\c\/d\b\f\n\r\t\u0041\u00e9\u20ac\ud83d\ude00", "n": [0, -1, 2.5, -1.5e3, 1E2, 0.5e-2],
+    local v = mapdata.json([[{"s": "a\"b\\c\/d\b\f\n\r\t\u0041\u00e9\u20ac\ud83d\ude00",
+      "n": [0, -1, 2.5, -1.5e3, 1E2, 0.5e-2],
       "t": true, "f": false, "z": null, "a": [1, null, 3], "o": {}, "e": []}]])
     assert.are.equal("a\"b\\c/d\b\f\n\r\tA\195\169\226\130\172\240\159\152\128", v.s)
     assert.are.same({ 0, -1, 2.5, -1500, 100, 0.005 }, v.n)
@@ -618,7 +619,8 @@ return {
     local path = tmp_with(".json", [[{ "layers": [ { "type": "objectgroup", "name": "l",
       "properties": [ { "name": "a", "value": 1 }, { "value": 2 } ], "objects": [] } ] }]])
     has(err_of(tiled.load, path),
-      "obb.tiled: map.layers[1].properties[2] must be a property { name, type, value } with a string name, got name nil")
+      "obb.tiled: map.layers[1].properties[2] must be a property { name, type, value } with a string name, " ..
+      "got name nil")
     write_file(path, '{ "layers": [ { "type": "objectgroup", "objects": [ {"x": 1}, null, {"x": 2} ] } ] }')
     has(err_of(tiled.load, path), "obb.tiled: map.layers[1].objects has a gap: [2] is nil but [3] is set")
     write_file(path, '[1, 2]')
@@ -717,7 +719,8 @@ describe("obb.tiled names the place of a malformed map", function()
       "map.tilesets has a gap: [2] is nil but [3] is set" },
     { "a gap in tiles", tile_map(ok_tile, { tiles = { { id = 0 }, nil, { id = 2 } } }),
       "map.tilesets[1].tiles has a gap: [2] is nil but [3] is set" },
-    { "tiles that are a number", tile_map(ok_tile, { tiles = 4 }), "map.tilesets[1].tiles must be a table, got number" },
+    { "tiles that are a number", tile_map(ok_tile, { tiles = 4 }),
+      "map.tilesets[1].tiles must be a table, got number" },
     { "a tileoffset that is a number", tile_map(ok_tile, { tileoffset = 3 }),
       "map.tilesets[1].tileoffset must be a table, got number" },
     { "a tilewidth below zero", tile_map(ok_tile, { tilewidth = -16 }),
