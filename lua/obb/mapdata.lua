@@ -313,6 +313,20 @@ function M.lua_table(text, opts)
     local frame = stack[depth]
     local value, is_value = nil, false
     if frame ~= nil then
+      -- The bulk of a map is tile data, "0, 0, 12, 3,": a whole number
+      -- and its separator are read at once (the same number the full
+      -- path reads; "1.5", "0x1" or "1e3" do not match).
+      local _, fe, digits = find(s, "^(%d+)[ \t]*[,;][ \t\r\n]*", pos)
+      while fe do
+        self:count(pos)
+        local n = frame[2] + 1
+        frame[2] = n
+        frame[1][n] = tonumber(digits)
+        pos = fe + 1
+        local b = byte(s, pos)
+        if b == 45 or b == 11 or b == 12 then pos = self:skip_lua(pos) end
+        _, fe, digits = find(s, "^(%d+)[ \t]*[,;][ \t\r\n]*", pos)
+      end
       -- a field, or the "}" that closes the table
       if pos > #s then
         self:fail(frame[4], "table not closed: } expected before the end of the text")

@@ -112,6 +112,7 @@ end
 local function integer(t, key, where, min, default)
   local v = number(t, key, where, default)
   if v ~= floor(v) or v < min then
+    if min == -huge then fail("%s.%s must be a whole number, got %s", where, key, describe_value(v)) end
     fail("%s.%s must be a whole number >= %d, got %s", where, key, min, describe_value(v))
   end
   return v
@@ -538,6 +539,12 @@ local function read_file(path, max_bytes)
   end
   local f, err = io.open(path, "rb")
   if not f then return nil, err end
+  -- a directory opens, and says what it is at the first read
+  local probe, perr = f:read(0)
+  if probe == nil and perr ~= nil then
+    f:close()
+    return nil, tostring(perr)
+  end
   -- the size first, so that a huge file is refused before it is read
   local bytes = f:seek("end")
   if bytes and bytes > max_bytes then
