@@ -230,6 +230,118 @@ local function mutate_table(map, log)
   end
 end
 
+-- A random map made here: tilesets with tiles (whole-tile collidable or
+-- collision shapes, image tiles of their own size, offsets, alignments),
+-- tile layers (finite or in chunks, flipped gids), object layers of every
+-- shape, groups with offsets, nested.
+local SHAPES = { "rectangle", "rectangle", "rectangle", "point", "ellipse", "polygon", "polyline", "text" }
+local ALIGNS = { "unspecified", "topleft", "top", "topright", "left", "center", "right", "bottomleft", "bottom",
+  "bottomright" }
+
+local function random_number()
+  local k = random(10)
+  if k <= 6 then return random(-64, 640) end
+  if k <= 8 then return (random() - 0.5) * 2000 end
+  if k == 9 then return random(-360, 360) end
+  return (random() - 0.5) * 10 ^ random(0, 300)
+end
+
+local function random_object(id, ngids)
+  local o = { id = id, name = "o" .. id, type = random(3) == 1 and "wall" or "", shape = SHAPES[random(#SHAPES)],
+    x = random_number(), y = random_number(), width = math.abs(random_number()), height = math.abs(random_number()),
+    rotation = random(3) == 1 and random_number() or 0, visible = random(4) > 1, properties = {} }
+  if random(4) == 1 and ngids > 0 then o.gid = random(1, ngids) + random(0, 7) * 0x20000000 end
+  if o.shape == "polygon" or o.shape == "polyline" then o[o.shape] = { { x = 0, y = 0 }, { x = 4, y = 4 } } end
+  if random(3) == 1 then o.properties.collidable = true end
+  return o
+end
+
+local function random_map()
+  local tw, th = random(1, 64), random(1, 64)
+  local map = { orientation = random(8) == 1 and "staggered" or "orthogonal", width = random(1, 30),
+    height = random(1, 30), tilewidth = tw, tileheight = th, tilesets = {}, layers = {}, properties = {} }
+  local gid = 1
+  for i = 1, random(0, 3) do
+    local count = random(1, 20)
+    local ts = { name = "ts" .. i, firstgid = gid, tilewidth = random(1, 64), tileheight = random(1, 64),
+      objectalignment = ALIGNS[random(#ALIGNS)], tilerendersize = random(4) == 1 and "grid" or "tile",
+      tileoffset = { x = random(-8, 8), y = random(-8, 8) }, tiles = {}, properties = {} }
+    if random(8) == 1 then ts = { name = ts.name, firstgid = gid, filename = "ext.tsx" } end
+    for id = 0, count - 1 do
+      if ts.tiles and random(2) == 1 then
+        local tile = { id = id, properties = { collidable = random(2) == 1 } }
+        if random(3) == 1 then
+          tile.objectGroup = { type = "objectgroup", offsetx = random(-4, 4), offsety = 0, objects = {} }
+          for j = 1, random(1, 3) do tile.objectGroup.objects[j] = random_object(j, 0) end
+        end
+        if random(5) == 1 then tile.width, tile.height = random(1, 64), random(1, 64) end
+        ts.tiles[#ts.tiles + 1] = tile
+      end
+    end
+    map.tilesets[i] = ts
+    gid = gid + count
+  end
+  local function layers(depth)
+    local list = {}
+    for i = 1, random(0, 4) do
+      local k = random(depth < 4 and 4 or 3)
+      local layer
+      if k == 1 then
+        layer = { type = "objectgroup", name = "objects" .. i, objects = {}, properties = {} }
+        for j = 1, random(0, 10) do layer.objects[j] = random_object(j, gid - 1) end
+      elseif k == 2 then
+        local w, h = random(1, 12), random(1, 12)
+        local function data()
+          local d = {}
+          for c = 1, w * h do d[c] = random(3) == 1 and random(0, gid - 1) + random(0, 15) * 0x10000000 or 0 end
+          return d
+        end
+        layer = { type = "tilelayer", name = "tiles" .. i, width = w, height = h, properties = {} }
+        if random(3) == 1 then
+          layer.chunks = { { x = random(-32, 32), y = random(-32, 32), width = w, height = h, data = data() } }
+        else
+          layer.data = data()
+        end
+      elseif k == 3 then
+        layer = { type = "imagelayer", name = "image" .. i }
+      else
+        layer = { type = "group", name = "group" .. i, layers = layers(depth + 1), properties = {} }
+      end
+      layer.offsetx, layer.offsety = random(-16, 16), random(-16, 16)
+      if random(3) == 1 then layer.properties = { collidable = true } end
+      list[i] = layer
+    end
+    return list
+  end
+  map.layers = layers(0)
+  return map
+end
+
+-- Lua table syntax of a table made here (a tree): for random maps as text.
+local function lua_text(v, out)
+  local kind = type(v)
+  if kind == "table" then
+    out[#out + 1] = "{"
+    for k, x in pairs(v) do
+      if type(k) == "string" then
+        out[#out + 1] = k:match("^[%a_][%w_]*$") and k or ("[%q]"):format(k)
+      else
+        out[#out + 1] = ("[%.17g]"):format(k)
+      end
+      out[#out + 1] = " = "
+      lua_text(x, out)
+      out[#out + 1] = ",\n"
+    end
+    out[#out + 1] = "}"
+  elseif kind == "number" then
+    out[#out + 1] = ("%.17g"):format(v)
+  elseif kind == "string" then
+    out[#out + 1] = ("%q"):format(v)
+  else
+    out[#out + 1] = tostring(v)
+  end
+end
+
 local function deep_copy(v)
   -- the parsed example maps are trees: no cycles to care about
   if type(v) ~= "table" then return v end
@@ -243,8 +355,10 @@ end
 local function finite(x) return type(x) == "number" and x == x and x - x == 0 end
 
 -- nil when tiled.load behaved, else what was wrong.
+local loaded, refused = 0, 0
 local function check(map, opts)
   local ok, world, items = pcall(tiled.load, map, opts)
+  if ok then loaded = loaded + 1 else refused = refused + 1 end
   if not ok then
     if type(world) ~= "string" or world:sub(1, 10) ~= "obb.tiled:" then
       return "an error that is not obb.tiled's: " .. tostring(world)
@@ -295,10 +409,21 @@ local n, failures = 0, 0
 while os.clock() - start < seconds do
   n = n + 1
   local which = random(#EXAMPLES)
-  local kind = random(3)
-  if kind == 3 then
-    local map = deep_copy(base_tables[which])
-    local log = { "from " .. EXAMPLES[which] .. ", seed " .. seed .. ", map " .. n }
+  local kind = random(4)
+  local generated = random(2) == 1 and random_map() or nil
+  if kind == 4 and generated then -- a random map as a text
+    local out = { "return " }
+    lua_text(generated, out)
+    local text = table.concat(out)
+    for _ = 1, random(0, 3) do text = flip(text) end
+    local f = assert(io.open(CURRENT, "wb"))
+    f:write(text)
+    f:close()
+    local what = check(CURRENT, random_opts())
+    if what then save_failure(n, what, text, "lua") end
+  elseif kind >= 3 then
+    local map = generated and generated or deep_copy(base_tables[which])
+    local log = { (generated and "a random map" or "from " .. EXAMPLES[which]) .. ", seed " .. seed .. ", map " .. n }
     for _ = 1, random(1, 6) do mutate_table(map, log) end
     local opts = random_opts()
     local what = check(map, opts)
@@ -321,4 +446,5 @@ os.remove(CURRENT)
 os.remove(CURRENT .. ".json")
 -- obb is required so that a failure to build it shows here, not as a map error
 assert(obb.world2)
+print(("loaded %d, refused with an obb.tiled error %d"):format(loaded, refused))
 print(("%d maps, %d failures"):format(n, failures))

@@ -155,7 +155,7 @@ function Reader:skip_lua(pos)
       if close_end == nil then self:fail(pos, "unfinished long comment") end
       pos = close_end + 1
     else
-      local nl = find(s, "\n", pos, true)
+      local nl = find(s, "[\r\n]", pos)
       if nl == nil then return #s + 1 end
       pos = nl + 1
     end
