@@ -694,16 +694,18 @@ end)
 describe("obb.tiled names the place of a malformed map", function()
   local ok_tile = { 1, 0 }
   local cases = {
-    { "an object that is a number", small_map({ rect(1, 0, 0, 1, 1), 7 }),
-      "map.layers[1].objects[2] must be a table, got number" },
+    { "a tile layer of width 2.5", tile_map(ok_tile, nil, { width = 2.5 }),
+      "map.layers[1].width must be a whole number >= 1, got 2.5" },
     { "a gap in objects", small_map({ rect(1, 0, 0, 1, 1), nil, rect(3, 0, 0, 1, 1) }),
       "map.layers[1].objects has a gap: [2] is nil but [3] is set" },
     { "keys 1 and 3 in layers", small_map({}, { layers = { { type = "imagelayer" }, nil, { type = "imagelayer" } } }),
       "map.layers has a gap: [2] is nil but [3] is set" },
-    { "a width that is a string", small_map({ rect(1, 0, 0, "wide", 1) }),
-      "map.layers[1].objects[1].width must be a finite number, got \"wide\"" },
-    { "a rotation that is infinite", small_map({ rect(1, 0, 0, 1, 1, { rotation = math.huge }) }),
-      "map.layers[1].objects[1].rotation must be a finite number, got inf" },
+    { "a gid of 2^32 + 1", small_map({ rect(1, 0, 0, 1, 1, { gid = 2 ^ 32 + 1 }) },
+      { tilesets = { { firstgid = 1, tilewidth = 16, tileheight = 16 } } }),
+      "map.layers[1].objects[1].gid must be an integer gid (a 32-bit number), got 4294967297" },
+    { "an image tile of negative width", tile_map(ok_tile, { tiles = { { id = 0, image = "a.png", width = -5,
+      height = 4, properties = { collidable = true } } } }),
+      "map.tilesets[1] tile 0: its size -5 x 4 must not be negative" },
     { "a box too big to be finite", small_map({ rect(1, 1.7e308, 0, 1.7e308, 1) }),
       "map.layers[1].objects[1]: its box is not finite" },
     { "a gid beyond 32 bits", small_map({ rect(1, 0, 0, 1, 1, { gid = 1e300 }) }),
@@ -719,8 +721,8 @@ describe("obb.tiled names the place of a malformed map", function()
       "map.tilesets has a gap: [2] is nil but [3] is set" },
     { "a gap in tiles", tile_map(ok_tile, { tiles = { { id = 0 }, nil, { id = 2 } } }),
       "map.tilesets[1].tiles has a gap: [2] is nil but [3] is set" },
-    { "tiles that are a number", tile_map(ok_tile, { tiles = 4 }),
-      "map.tilesets[1].tiles must be a table, got number" },
+    { "a firstgid of 0", tile_map(ok_tile, { firstgid = 0 }),
+      "map.tilesets[1].firstgid must be a whole number >= 1, got 0" },
     { "a tileoffset that is a number", tile_map(ok_tile, { tileoffset = 3 }),
       "map.tilesets[1].tileoffset must be a table, got number" },
     { "a tilewidth below zero", tile_map(ok_tile, { tilewidth = -16 }),
@@ -735,8 +737,9 @@ describe("obb.tiled names the place of a malformed map", function()
     { "a gap in a tile's collision shapes", tile_map(ok_tile, { tiles = { { id = 0, objectGroup = {
       objects = { rect(1, 0, 0, 1, 1), nil, rect(3, 0, 0, 1, 1) } } } } }),
       "map.tilesets[1] (tile 0).objectGroup.objects has a gap: [2] is nil but [3] is set" },
-    { "a group whose layers are a string", small_map({}, { layers = { { type = "group", layers = "x" } } }),
-      "map.layers[1].layers must be a table, got string" },
+    { "a gap in chunks", tile_map(nil, nil, { chunks = { { x = 0, y = 0, width = 2, data = ok_tile }, nil,
+      { x = 0, y = 1, width = 2, data = ok_tile } } }),
+      "map.layers[1].chunks has a gap: [2] is nil but [3] is set" },
   }
   for _, c in ipairs(cases) do
     it("refuses " .. c[1], function()
@@ -756,7 +759,8 @@ describe("obb.tiled names the place of a malformed map", function()
   end)
 
   it("reports an external tileset of an unnamed layer once", function()
-    local map = tile_map({ 10, 10 }, nil, { name = nil })
+    local map = tile_map({ 10, 10 })
+    map.layers[1].name = nil
     map.tilesets[2] = { name = "ext", firstgid = 10, filename = "ext.tsx" }
     local _, items, skipped = tiled.load(map)
     assert.are.equal(0, #items)
