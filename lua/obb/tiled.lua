@@ -1,6 +1,11 @@
 -- obb.tiled: loads the collision shapes of a map exported by Tiled as Lua
--- (File > Export As > Lua, the `return { ... }` file LÖVE games load) into
--- an obb world. docs/tiled.md is the manual.
+-- (File > Export As > Lua, the `return { ... }` file LÖVE games load) or
+-- as JSON into an obb world. docs/tiled.md is the manual.
+--
+-- A map file is read as data (obb.mapdata), never run: maps are what mods
+-- ship, and running one would run whatever it holds. Every field the
+-- loader reads is checked, and an error names the place in the map
+-- (map.layers[2].objects[5].width) and what was wrong with it.
 --
 -- Pure Lua (5.1 to 5.4 and LuaJIT). Coordinates stay Tiled's: pixels, y
 -- down. A Tiled rotation of r degrees (clockwise on the screen, about the
@@ -17,11 +22,13 @@
 --   for _, s in ipairs(skipped) do print(s.layer, s.id, s.reason) end
 
 local obb = require "obb"
+local mapdata = require "obb.mapdata"
 
 local M = {}
 
 local format, concat = string.format, table.concat
-local floor, sin, cos, rad = math.floor, math.sin, math.cos, math.rad
+local floor, sin, cos, rad, huge = math.floor, math.sin, math.cos, math.rad, math.huge
+local unpack = table.unpack or unpack -- luacheck: ignore 143
 
 -- The gid flags of Tiled's tile layers and tile objects (bits 31 to 28).
 local FLIP_H, FLIP_V, FLIP_D = 8, 4, 2
@@ -41,8 +48,38 @@ end
 -- and carry no position; errors about the caller's arguments point at the
 -- caller.
 
+-- A place in the map, made as the loader goes and written out only when
+-- an error names it: { parent place (or the root's name), key }, the key a
+-- suffix (".objects") or an index ([3]). Building "map.layers[1].layers[1]
+-- ..." for every layer of a deep map would take memory quadratic in its
+-- depth; a place takes the same few bytes at any depth.
+local Place = {}
+
+local function at(parent, key)
+  return setmetatable({ parent, key }, Place)
+end
+
+local function place_text(p)
+  local parts, n = {}, 0
+  while getmetatable(p) == Place do
+    local key = p[2]
+    n = n + 1
+    parts[n] = type(key) == "number" and format("[%d]", key) or key
+    p = p[1]
+  end
+  n = n + 1
+  parts[n] = tostring(p)
+  for i = 1, floor(n / 2) do parts[i], parts[n + 1 - i] = parts[n + 1 - i], parts[i] end
+  return concat(parts, "", 1, n)
+end
+
 local function fail(msg, ...)
-  error("obb.tiled: " .. format(msg, ...), 0)
+  local n = select("#", ...)
+  local args = { ... }
+  for i = 1, n do
+    if getmetatable(args[i]) == Place then args[i] = place_text(args[i]) end
+  end
+  error("obb.tiled: " .. format(msg, unpack(args, 1, n)), 0)
 end
 
 local function finite(x)
@@ -51,7 +88,8 @@ end
 
 local function describe_value(v)
   if type(v) == "string" then return format("%q", v) end
-  return tostring(v)
+  if type(v) == "number" or type(v) == "boolean" or v == nil then return tostring(v) end
+  return "a " .. type(v) -- not its address, which says nothing about the map
 end
 
 -- A number field of a map table: default when nil (if a default is given).
@@ -70,6 +108,16 @@ local function size(t, key, where)
   return v
 end
 
+-- A whole number field (sizes of grids, firstgid): at least `min`.
+local function integer(t, key, where, min, default)
+  local v = number(t, key, where, default)
+  if v ~= floor(v) or v < min then
+    if min == -huge then fail("%s.%s must be a whole number, got %s", where, key, describe_value(v)) end
+    fail("%s.%s must be a whole number >= %d, got %s", where, key, min, describe_value(v))
+  end
+  return v
+end
+
 local function table_field(t, key, where, optional)
   local v = t[key]
   if v == nil and optional then return nil end
@@ -77,6 +125,28 @@ local function table_field(t, key, where, optional)
     fail("%s.%s must be a table, got %s", where, key, type(v))
   end
   return v
+end
+
+-- The length of a list, refusing a gap: ipairs stops at the first nil, so
+-- the entries after a gap ({ a, nil, b }, or keys 1 and 3) would be
+-- dropped without a word.
+local function list_length(list, where)
+  local n = 0
+  while list[n + 1] ~= nil do n = n + 1 end
+  for k in pairs(list) do
+    if type(k) == "number" and k > n and k == floor(k) and k < huge then
+      fail("%s has a gap: [%d] is nil but [%s] is set (a list must have no holes)", where, n + 1, format("%.17g", k))
+    end
+  end
+  return n
+end
+
+-- A list field (objects, layers, tilesets, tiles, data, chunks): the
+-- table and its length; nil, 0 when optional and absent.
+local function list_field(t, key, where, optional)
+  local v = table_field(t, key, where, optional)
+  if v == nil then return nil, 0 end
+  return v, list_length(v, at(where, "." .. key))
 end
 
 -- ---- geometry ----------------------------------------------------------
@@ -122,8 +192,8 @@ local ALIGN = {
 -- flagged gids as unsigned 32-bit numbers; some exporters wrote them as
 -- signed ones, so a negative gid is read as its unsigned bits.
 local function split_gid(gid, where)
-  if not finite(gid) or gid ~= floor(gid) then
-    fail("%s must be an integer gid, got %s", where, describe_value(gid))
+  if not finite(gid) or gid ~= floor(gid) or gid < -2147483648 or gid > 4294967295 then
+    fail("%s must be an integer gid (a 32-bit number), got %s", where, describe_value(gid))
   end
   if gid < 0 then gid = gid + 4294967296 end
   local id = gid % GID_FLAGS
@@ -134,11 +204,13 @@ end
 -- The map's tilesets, sorted by firstgid, with a lookup by gid.
 local function tileset_index(map)
   local list = {}
-  local tilesets = table_field(map, "tilesets", "map", true) or {}
-  for i, ts in ipairs(tilesets) do
+  local tilesets, n = list_field(map, "tilesets", "map", true)
+  for i = 1, n do
+    local ts = tilesets[i]
     local where = format("map.tilesets[%d]", i)
     if type(ts) ~= "table" then fail("%s must be a table, got %s", where, type(ts)) end
-    local first = number(ts, "firstgid", where)
+    -- whole, so that a tile's id (gid - firstgid) is whole too
+    local first = integer(ts, "firstgid", where, 1)
     list[#list + 1] = { ts = ts, first = first, where = where }
   end
   table.sort(list, function(a, b) return a.first < b.first end)
@@ -164,8 +236,9 @@ local function tile_of(indexes, ts, id, where)
   local index = indexes[ts]
   if index == nil then
     index = {}
-    local tiles = table_field(ts, "tiles", where, true) or {}
-    for i, t in ipairs(tiles) do
+    local tiles, n = list_field(ts, "tiles", where, true)
+    for i = 1, n do
+      local t = tiles[i]
       local w = format("%s.tiles[%d]", where, i)
       if type(t) ~= "table" then fail("%s must be a table, got %s", w, type(t)) end
       index[number(t, "id", w)] = t
@@ -203,8 +276,9 @@ local function object_box(object, where, find)
   if object.gid ~= nil then
     local ax, ay = 0, 1 -- bottom-left, Tiled's default on orthogonal maps
     if find then
-      local gid = split_gid(object.gid, where .. ".gid")
-      local ts = find(gid, where .. ".gid")
+      local gwhere = at(where, ".gid")
+      local gid = split_gid(object.gid, gwhere)
+      local ts = find(gid, gwhere)
       local align = ts.objectalignment
       if align ~= nil and align ~= "unspecified" then
         local a = ALIGN[align]
@@ -240,14 +314,17 @@ local function tile_shapes(tile, tw, th, prop, where)
   end
   local flag = props and props[prop]
   if flag == false then return {} end
-  local gwhere = where .. ".objectGroup"
+  local gwhere = at(where, ".objectGroup")
   local group = table_field(tile, "objectGroup", where, true)
-  local objects = group and table_field(group, "objects", gwhere, true)
-  if objects ~= nil and #objects > 0 then
+  local objects, n
+  if group then objects, n = list_field(group, "objects", gwhere, true) end
+  if objects ~= nil and n > 0 then
     local ox, oy = number(group, "offsetx", gwhere, 0), number(group, "offsety", gwhere, 0)
+    local owhere_list = at(gwhere, ".objects")
     local list = {}
-    for i, o in ipairs(objects) do
-      local owhere = format("%s.objects[%d]", gwhere, i)
+    for i = 1, n do
+      local o = objects[i]
+      local owhere = at(owhere_list, i)
       if type(o) ~= "table" then fail("%s must be a table, got %s", owhere, type(o)) end
       if o.gid ~= nil then
         list[#list + 1] = { reason = "tile object inside a tile's collision shapes: not supported", object = o }
@@ -268,7 +345,10 @@ end
 
 -- ---- options -----------------------------------------------------------
 
-local OPTIONS = { layers = true, property = true, filter = true, strict = true, tile_property = true }
+local OPTIONS = {
+  layers = true, property = true, filter = true, strict = true, tile_property = true,
+  max_bytes = true, max_depth = true, max_values = true,
+}
 
 local function check_options(opts, level)
   if opts == nil then opts = {} end
@@ -305,39 +385,203 @@ local function check_options(opts, level)
   kind("tile_property", "string")
   kind("filter", "function")
   kind("strict", "boolean")
+  -- The limits of obb.mapdata's readers; max_depth also bounds the
+  -- nesting of group layers in a map table.
+  local limits = {}
+  for key, default in pairs(mapdata.defaults) do
+    local v = opts[key]
+    if v == nil then v = default end
+    if type(v) ~= "number" or v ~= v or v < 1 or (v ~= huge and v ~= floor(v)) then
+      error(format("obb.tiled: options.%s must be a whole number >= 1 (or math.huge), got %s",
+        key, describe_value(v)), level + 1)
+    end
+    limits[key] = v
+  end
   return {
     names = names,
     property = opts.property,
     filter = opts.filter,
     strict = opts.strict,
     tile_property = opts.tile_property or "collidable",
+    max_bytes = limits.max_bytes, max_depth = limits.max_depth, max_values = limits.max_values,
   }
 end
 
 -- ---- loading -----------------------------------------------------------
 
--- The map table from a table, or from a path: love.filesystem.load inside
--- LÖVE (the game's own files), loadfile elsewhere.
-local function read_map(map, level)
+-- Tiled's JSON export writes a few things the loader reads differently
+-- from its Lua export; they are turned into the Lua export's shape, in
+-- place (the tables are the reader's own). Values of the wrong type are
+-- left as they are, for the loader's checks to name.
+
+-- JSON properties are a list of { name =, type =, value = }; the Lua
+-- export's are a table name -> value. (Tiled before 1.2 wrote an object
+-- name -> value: kept.)
+local function json_properties(t, where)
+  local props = t.properties
+  if type(props) ~= "table" or (props[1] == nil and next(props) ~= nil) then return end
+  local pwhere = at(where, ".properties")
+  local out = {}
+  for i = 1, list_length(props, pwhere) do
+    local p = props[i]
+    if type(p) ~= "table" or type(p.name) ~= "string" then
+      fail("%s must be a property { name, type, value } with a string name, got %s", at(pwhere, i),
+        type(p) == "table" and "name " .. describe_value(p.name) or type(p))
+    end
+    out[p.name] = p.value
+  end
+  t.properties = out
+end
+
+-- JSON marks an object's shape with a field (ellipse = true, point =
+-- true, polygon, polyline, text); the Lua export writes `shape`, and the
+-- text's fields on the object itself.
+local function json_object(o, where)
+  if type(o) ~= "table" then return end
+  json_properties(o, where)
+  if o.shape == nil then
+    local shape = "rectangle"
+    if o.ellipse == true then shape = "ellipse"
+    elseif o.point == true then shape = "point"
+    elseif o.polygon ~= nil then shape = "polygon"
+    elseif o.polyline ~= nil then shape = "polyline"
+    elseif o.text ~= nil then shape = "text" end
+    o.shape = shape
+  end
+  local text = o.text
+  if type(text) == "table" then
+    for k, v in pairs(text) do
+      if o[k] == nil then o[k] = v end
+    end
+    o.text = text.text
+  end
+end
+
+local function json_objects(list, where)
+  if type(list) ~= "table" then return end
+  for i, o in ipairs(list) do json_object(o, at(where, i)) end
+end
+
+-- A tileset: `source` is the Lua export's `filename` (an external
+-- tileset); a tile's collision shapes are `objectgroup` (the Lua export's
+-- `objectGroup`), an image collection tile's size `imagewidth` and
+-- `imageheight` unless it has a sub-rectangle (`width`, `height`).
+local function json_tileset(ts, where)
+  if type(ts) ~= "table" then return end
+  json_properties(ts, where)
+  if ts.filename == nil and ts.source ~= nil then ts.filename = ts.source end
+  if type(ts.tiles) ~= "table" then return end
+  for i, tile in ipairs(ts.tiles) do
+    if type(tile) == "table" then
+      local twhere = at(at(where, ".tiles"), i)
+      json_properties(tile, twhere)
+      if tile.objectGroup == nil then tile.objectGroup = tile.objectgroup end
+      local group = tile.objectGroup
+      if type(group) == "table" then
+        local gwhere = at(twhere, ".objectgroup")
+        json_properties(group, gwhere)
+        json_objects(group.objects, at(gwhere, ".objects"))
+      end
+      if tile.width == nil then tile.width = tile.imagewidth end
+      if tile.height == nil then tile.height = tile.imageheight end
+    end
+  end
+end
+
+local function from_json(map)
+  json_properties(map, "map")
+  if type(map.tilesets) == "table" then
+    for i, ts in ipairs(map.tilesets) do json_tileset(ts, at("map.tilesets", i)) end
+  end
+  -- group layers hold lists of layers: a list of lists still to convert
+  -- (the reader's tables hold no cycles, and no recursion means no
+  -- stack limit at any depth)
+  local todo, n = { { map.layers, "map.layers" } }, 1
+  while n > 0 do
+    local layers, where = todo[n][1], todo[n][2]
+    todo[n] = nil
+    n = n - 1
+    if type(layers) == "table" then
+      for i, layer in ipairs(layers) do
+        if type(layer) == "table" then
+          local lwhere = at(where, i)
+          json_properties(layer, lwhere)
+          if layer.type == "objectgroup" then
+            json_objects(layer.objects, at(lwhere, ".objects"))
+          elseif layer.type == "group" then
+            n = n + 1
+            todo[n] = { layer.layers, at(lwhere, ".layers") }
+          end
+        end
+      end
+    end
+  end
+  return map
+end
+
+-- The bytes of a map file, at most max_bytes of them: love.filesystem
+-- inside LÖVE (the game's folder and save directory), io.open elsewhere.
+local function read_file(path, max_bytes)
+  local too_big = "%d bytes, more than %d (options.max_bytes)"
+  local love = rawget(_G, "love")
+  local fs = type(love) == "table" and love.filesystem
+  if type(fs) == "table" and fs.read then
+    if fs.getInfo then
+      local ok, info = pcall(fs.getInfo, path)
+      if ok and type(info) == "table" and type(info.size) == "number" and info.size > max_bytes then
+        return nil, format(too_big, info.size, max_bytes)
+      end
+    end
+    local ok, text, err = pcall(fs.read, path)
+    if not ok then return nil, tostring(text) end
+    if type(text) ~= "string" then return nil, tostring(err) end
+    return text
+  end
+  local f, err = io.open(path, "rb")
+  if not f then return nil, err end
+  -- a directory opens, and says what it is at the first read
+  local probe, perr = f:read(0)
+  if probe == nil and perr ~= nil then
+    f:close()
+    return nil, tostring(perr)
+  end
+  -- the size first, so that a huge file is refused before it is read
+  local bytes = f:seek("end")
+  if bytes and bytes > max_bytes then
+    f:close()
+    return nil, format(too_big, bytes, max_bytes)
+  end
+  if bytes then f:seek("set") end
+  local text, rerr = f:read("*a")
+  f:close()
+  if type(text) ~= "string" then return nil, tostring(rerr) end
+  return text
+end
+
+-- The map table from a table, or from a path: a `.json` or `.tmj` file
+-- as Tiled's JSON export, any other as Tiled's Lua export, both read as
+-- data by obb.mapdata. A map file is never run: it is what mods ship.
+local function read_map(map, opts, level)
   if type(map) == "table" then return map end
   if type(map) ~= "string" then
     error(format("obb.tiled: map must be a table or the path of a Lua file, got %s", type(map)), level + 1)
   end
-  local love = rawget(_G, "love")
-  local chunk, err
-  if type(love) == "table" and type(love.filesystem) == "table" and love.filesystem.load then
-    local ok
-    ok, chunk, err = pcall(love.filesystem.load, map)
-    if not ok then chunk, err = nil, chunk end
-  else
-    chunk, err = loadfile(map)
+  local lower = map:lower()
+  if lower:find("%.tmx$") then
+    fail("map %s is Tiled's XML format (.tmx), which is not read: export it from Tiled as Lua " ..
+      "(File > Export As > Lua files) or JSON (.tmj)", map)
   end
-  if not chunk then fail("cannot load map %s: %s", map, tostring(err)) end
-  local ok, result = pcall(chunk)
-  if not ok then fail("map %s raised an error: %s", map, tostring(result)) end
+  local text, err = read_file(map, opts.max_bytes)
+  if not text then fail("cannot load map %s: %s", map, tostring(err)) end
+  local json = lower:find("%.json$") or lower:find("%.tmj$")
+  local ok, result = pcall(json and mapdata.json or mapdata.lua_table, text, {
+    source = map, max_bytes = opts.max_bytes, max_depth = opts.max_depth, max_values = opts.max_values,
+  })
+  if not ok then fail("cannot load map: reading it as data raised an error: %s", tostring(result)) end
   if type(result) ~= "table" then
-    fail("map %s returned %s, not a table (a Tiled Lua export returns one)", map, type(result))
+    fail("map %s returned %s, not a table (a Tiled JSON export is one object)", map, type(result))
   end
+  if json then result = from_json(result) end
   return result
 end
 
@@ -365,8 +609,16 @@ end
 local Load = {}
 Load.__index = Load
 
-function Load:add(item, cx, cy, hx, hy, angle)
-  self.world:add(item, cx, cy, hx, hy, angle)
+-- Adds an item's box, or raises naming the place: a box whose numbers
+-- overflow (a width of 1e308 at x = 1e308) or that the world refuses is
+-- the map's fault, and the map's place says where.
+function Load:add(item, where, cx, cy, hx, hy, angle)
+  if not (finite(cx) and finite(cy) and finite(hx) and finite(hy) and finite(angle)) then
+    fail("%s: its box is not finite (center %s, %s, half sizes %s, %s): its numbers are too large",
+      where, tostring(cx), tostring(cy), tostring(hx), tostring(hy))
+  end
+  local ok, err = pcall(self.world.add, self.world, item, cx, cy, hx, hy, angle)
+  if not ok then fail("%s: the world refused its box: %s", where, tostring(err)) end
   self.items[#self.items + 1] = item
 end
 
@@ -380,10 +632,26 @@ function Load:keep(item, layer)
   return self.opts.filter == nil or self.opts.filter(item, layer)
 end
 
+-- Whether `what` (a kind of report) was already made for this layer name
+-- and tileset: such reports come once per layer and tileset.
+function Load:once(what, name, ts)
+  local by_kind = self.reported[what]
+  if by_kind == nil then by_kind = {}; self.reported[what] = by_kind end
+  local key = name
+  if key == nil then key = false end -- a layer without a name
+  local by_name = by_kind[key]
+  if by_name == nil then by_name = {}; by_kind[key] = by_name end
+  if by_name[ts] then return false end
+  by_name[ts] = true
+  return true
+end
+
 function Load:objects(layer, name, dx, dy, where)
-  local objects = table_field(layer, "objects", where)
-  for i, object in ipairs(objects) do
-    local owhere = format("%s.objects[%d]", where, i)
+  local objects, n = list_field(layer, "objects", where)
+  local list_where = at(where, ".objects")
+  for i = 1, n do
+    local object = objects[i]
+    local owhere = at(list_where, i)
     if type(object) ~= "table" then fail("%s must be a table, got %s", owhere, type(object)) end
     local props = object.properties
     if props ~= nil and type(props) ~= "table" then
@@ -395,7 +663,7 @@ function Load:objects(layer, name, dx, dy, where)
       if cx == nil then
         self:skip(item, cy, owhere)
       else
-        self:add(item, cx + dx, cy + dy, hx, hy, angle)
+        self:add(item, owhere, cx + dx, cy + dy, hx, hy, angle)
       end
     end
   end
@@ -408,9 +676,7 @@ function Load:cell(layer, name, raw, col, row, dx, dy, where)
   if gid == 0 then return end
   local ts, id, tswhere = self.find(gid, where)
   if external(ts) then
-    local key = name .. "\0" .. tswhere
-    if not self.reported[key] then
-      self.reported[key] = true
+    if self:once("external", name, ts) then
       self:skip({ layer = name, tileset = ts.name },
         format("tileset %s is in an external file (%s): export the map with 'Embed tilesets'",
           describe_value(ts.name), tostring(ts.filename)), where)
@@ -419,32 +685,35 @@ function Load:cell(layer, name, raw, col, row, dx, dy, where)
   end
   local tile = tile_of(self.tile_index, ts, id, tswhere)
   -- an image collection's tiles have their own sizes
-  local tw, th = number(ts, "tilewidth", tswhere), number(ts, "tileheight", tswhere)
+  local tw, th = size(ts, "tilewidth", tswhere), size(ts, "tileheight", tswhere)
   if tile ~= nil then
-    tw = number(tile, "width", tswhere .. " tile " .. id, tw)
-    th = number(tile, "height", tswhere .. " tile " .. id, th)
+    local twhere = at(tswhere, format(" tile %d", id))
+    tw = number(tile, "width", twhere, tw)
+    th = number(tile, "height", twhere, th)
+    if tw < 0 or th < 0 then
+      fail("%s: its size %s x %s must not be negative", twhere, describe_value(tw), describe_value(th))
+    end
   end
   local cache = self.shape_cache[ts]
   if cache == nil then cache = {}; self.shape_cache[ts] = cache end
   local shapes = cache[id]
   if shapes == nil then
-    shapes = tile_shapes(tile, tw, th, self.opts.tile_property, format("%s (tile %d)", tswhere, id))
+    shapes = tile_shapes(tile, tw, th, self.opts.tile_property, at(tswhere, format(" (tile %d)", id)))
     cache[id] = shapes
   end
   if #shapes == 0 then return end
   if ts.tilerendersize == "grid" and (tw ~= self.tw or th ~= self.th) then
-    local key2 = name .. "\0" .. tswhere .. "\0grid"
-    if not self.reported[key2] then
-      self.reported[key2] = true
+    if self:once("grid", name, ts) then
       self:skip({ layer = name, tileset = ts.name },
         format("tileset %s draws its %gx%g tiles at the map's %gx%g grid size (tilerendersize 'grid'): not supported",
           describe_value(ts.name), tw, th, self.tw, self.th), where)
     end
     return
   end
-  local offset = ts.tileoffset
-  local ox = offset and number(offset, "x", tswhere .. ".tileoffset", 0) or 0
-  local oy = offset and number(offset, "y", tswhere .. ".tileoffset", 0) or 0
+  local offset = table_field(ts, "tileoffset", tswhere, true)
+  local owhere = offset and at(tswhere, ".tileoffset")
+  local ox = offset and number(offset, "x", owhere, 0) or 0
+  local oy = offset and number(offset, "y", owhere, 0) or 0
   -- drawn with its bottom-left corner at the cell's bottom-left corner
   local x = col * self.tw + ox + dx
   local y = (row + 1) * self.th - th + oy + dy
@@ -474,7 +743,7 @@ function Load:cell(layer, name, raw, col, row, dx, dy, where)
         if fd then cx, cy, hx, hy, deg = cy, cx, hy, hx, -deg end
         if fh then cx, deg = tw - cx, -deg end
         if fv then cy, deg = th - cy, -deg end
-        self:add(item, x + cx, y + cy, hx, hy, deg == 0 and 0 or rad(deg))
+        self:add(item, where, x + cx, y + cy, hx, hy, deg == 0 and 0 or rad(deg))
       end
     end
   end
@@ -487,8 +756,8 @@ function Load:tiles(layer, name, dx, dy, where)
     return
   end
   if self.tw == nil then
-    self.tw = number(self.map, "tilewidth", "map")
-    self.th = number(self.map, "tileheight", "map")
+    self.tw = size(self.map, "tilewidth", "map")
+    self.th = size(self.map, "tileheight", "map")
   end
   local function grid(t, cols, x0, y0, gwhere)
     local data = t.data
@@ -498,61 +767,97 @@ function Load:tiles(layer, name, dx, dy, where)
           type(data), describe_value(t.encoding or layer.encoding)), gwhere)
       return
     end
-    for i, raw in ipairs(data) do
+    local data_where = at(gwhere, ".data")
+    for i = 1, list_length(data, data_where) do
+      local raw = data[i]
       if raw ~= 0 then
         local k = i - 1
-        self:cell(layer, name, raw, x0 + k % cols, y0 + floor(k / cols), dx, dy,
-          format("%s.data[%d]", gwhere, i))
+        self:cell(layer, name, raw, x0 + k % cols, y0 + floor(k / cols), dx, dy, at(data_where, i))
       end
     end
   end
   if layer.chunks ~= nil then
-    for i, chunk in ipairs(table_field(layer, "chunks", where)) do
-      local cwhere = format("%s.chunks[%d]", where, i)
+    local chunks, n = list_field(layer, "chunks", where)
+    local list_where = at(where, ".chunks")
+    for i = 1, n do
+      local chunk = chunks[i]
+      local cwhere = at(list_where, i)
       if type(chunk) ~= "table" then fail("%s must be a table, got %s", cwhere, type(chunk)) end
-      grid(chunk, number(chunk, "width", cwhere), number(chunk, "x", cwhere), number(chunk, "y", cwhere), cwhere)
+      -- whole numbers: cells are counted in whole columns and rows
+      grid(chunk, integer(chunk, "width", cwhere, 1), integer(chunk, "x", cwhere, -huge),
+        integer(chunk, "y", cwhere, -huge), cwhere)
     end
   else
-    grid(layer, number(layer, "width", where), 0, 0, where)
+    grid(layer, integer(layer, "width", where, 1), 0, 0, where)
   end
 end
 
+-- Walks the layers, and the layers of groups, in the file's order.
 -- Whether a layer is chosen: by its name or an enclosing group's (the
 -- `layers` option), and by its or an enclosing group's property (the
 -- `property` option); both when both are given.
-function Load:walk(layers, where, dx, dy, by_name, by_property)
+--
+-- A loop over an explicit stack of groups, not recursion: a map's depth
+-- is bounded by options.max_depth, not by the Lua stack. A table given
+-- as a map may hold itself (a group among its own layers): a group seen
+-- again is refused, so the walk always ends, and takes time linear in
+-- the map's tables.
+function Load:walk(layers, n)
   local opts = self.opts
-  for i, layer in ipairs(layers) do
-    local lwhere = format("%s[%d]", where, i)
-    if type(layer) ~= "table" then fail("%s must be a table, got %s", lwhere, type(layer)) end
-    local name = layer.name
-    if name ~= nil and type(name) ~= "string" then
-      fail("%s.name must be a string, got %s", lwhere, type(name))
-    end
-    local props = layer.properties
-    if props ~= nil and type(props) ~= "table" then
-      fail("%s.properties must be a table, got %s", lwhere, type(props))
-    end
-    local named = by_name
-    if opts.names and name ~= nil and opts.names[name] ~= nil then
-      opts.names[name] = true
-      named = true
-    end
-    local has = by_property or (opts.property ~= nil and props ~= nil and
-      props[opts.property] ~= nil and props[opts.property] ~= false)
-    local lx = dx + number(layer, "offsetx", lwhere, 0)
-    local ly = dy + number(layer, "offsety", lwhere, 0)
-    local chosen = (opts.names == nil or named) and (opts.property == nil or has)
-    local kind = layer.type
-    if kind == "group" then
-      self:walk(table_field(layer, "layers", lwhere), lwhere .. ".layers", lx, ly, named, has)
-    elseif chosen and kind == "objectgroup" then
-      self:objects(layer, name, lx, ly, lwhere)
-    elseif chosen and kind == "tilelayer" then
-      self:tiles(layer, name, lx, ly, lwhere)
-    elseif kind ~= "objectgroup" and kind ~= "tilelayer" and kind ~= "imagelayer" then
-      fail("%s.type must be \"objectgroup\", \"tilelayer\", \"imagelayer\" or \"group\", got %s",
-        lwhere, describe_value(kind))
+  local seen = { [self.map] = "map" } -- group tables met so far -> their place
+  local on_path = { [self.map] = true } -- the groups around the current layer
+  local frame = { list = layers, n = n, i = 0, where = at("map", ".layers"),
+    dx = 0, dy = 0, named = false, has = false, depth = 0 }
+  while frame do
+    local i = frame.i + 1
+    frame.i = i
+    if i > frame.n then
+      if frame.group then on_path[frame.group] = nil end
+      frame = frame.parent
+    else
+      local layer = frame.list[i]
+      local lwhere = at(frame.where, i)
+      if type(layer) ~= "table" then fail("%s must be a table, got %s", lwhere, type(layer)) end
+      local name = layer.name
+      if name ~= nil and type(name) ~= "string" then
+        fail("%s.name must be a string, got %s", lwhere, type(name))
+      end
+      local props = layer.properties
+      if props ~= nil and type(props) ~= "table" then
+        fail("%s.properties must be a table, got %s", lwhere, type(props))
+      end
+      local named = frame.named
+      if opts.names and name ~= nil and opts.names[name] ~= nil then
+        opts.names[name] = true
+        named = true
+      end
+      local has = frame.has or (opts.property ~= nil and props ~= nil and
+        props[opts.property] ~= nil and props[opts.property] ~= false)
+      local lx = frame.dx + number(layer, "offsetx", lwhere, 0)
+      local ly = frame.dy + number(layer, "offsety", lwhere, 0)
+      local chosen = (opts.names == nil or named) and (opts.property == nil or has)
+      local kind = layer.type
+      if kind == "group" then
+        if on_path[layer] then
+          fail("%s contains itself: it is the group %s around it", lwhere, seen[layer])
+        elseif seen[layer] then
+          fail("%s is the group %s again: a group may be in a map once", lwhere, seen[layer])
+        end
+        if frame.depth >= opts.max_depth then
+          fail("%s: groups nested more than %d deep (options.max_depth)", lwhere, opts.max_depth)
+        end
+        local sub, count = list_field(layer, "layers", lwhere)
+        seen[layer], on_path[layer] = lwhere, true
+        frame = { parent = frame, list = sub, n = count, i = 0, where = at(lwhere, ".layers"),
+          dx = lx, dy = ly, named = named, has = has, depth = frame.depth + 1, group = layer }
+      elseif chosen and kind == "objectgroup" then
+        self:objects(layer, name, lx, ly, lwhere)
+      elseif chosen and kind == "tilelayer" then
+        self:tiles(layer, name, lx, ly, lwhere)
+      elseif kind ~= "objectgroup" and kind ~= "tilelayer" and kind ~= "imagelayer" then
+        fail("%s.type must be \"objectgroup\", \"tilelayer\", \"imagelayer\" or \"group\", got %s",
+          lwhere, describe_value(kind))
+      end
     end
   end
 end
@@ -560,13 +865,17 @@ end
 local function add(world, map, opts, level)
   check_world(world, level + 1)
   opts = check_options(opts, level + 1)
-  map = read_map(map, level + 1)
+  map = read_map(map, opts, level + 1)
   local layers = map.layers
   if type(layers) ~= "table" then
     fail("map.layers must be a table (is this a Tiled Lua export?), got %s", type(layers))
   end
+  local n = list_length(layers, "map.layers")
   local orientation = map.orientation
   if orientation == nil then orientation = "orthogonal" end
+  if type(orientation) ~= "string" then
+    fail("map.orientation must be a string, got %s", type(orientation))
+  end
   if orientation == "isometric" then
     fail("isometric maps are not supported: their objects' coordinates are not screen pixels")
   end
@@ -578,11 +887,11 @@ local function add(world, map, opts, level)
   -- A call that raises (a bad map, strict, a filter's error) takes out
   -- what it added: the world is as it was.
   local ok, err = pcall(function()
-    self:walk(layers, "map.layers", 0, 0, false, false)
+    self:walk(layers, n)
     if opts.names then
       local missing = {}
-      for n, seen in pairs(opts.names) do
-        if not seen then missing[#missing + 1] = format("%q", n) end
+      for name, found in pairs(opts.names) do
+        if not found then missing[#missing + 1] = format("%q", name) end
       end
       if #missing > 0 then
         table.sort(missing)
