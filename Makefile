@@ -135,6 +135,7 @@ love-test:
 #   make sanitize     the whole suite against an ASan+UBSan build of obb.so
 #   make valgrind     the whole suite under memcheck: no errors, no definite leaks
 #   make fuzz         each libFuzzer harness in fuzz/ for FUZZ_SECONDS
+#   make fuzz-map     obb.tiled fed mutated maps for FUZZ_SECONDS (pure Lua)
 #   make fuzz-core-msan  fuzz_core built with MemorySanitizer over its seeds
 #                     and corpus (then MSAN_SECONDS of fuzzing, if set):
 #                     an output computed from uninitialised memory fails
@@ -169,7 +170,7 @@ MSAN_FLAGS  ?= -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer,memory \
                -fsanitize-memory-track-origins -fno-sanitize-recover=all
 MSAN_SECONDS ?= 0
 
-.PHONY: sanitize valgrind fuzz fuzz-build fuzz-regress fuzz-lua fuzz-core-msan
+.PHONY: sanitize valgrind fuzz fuzz-build fuzz-regress fuzz-lua fuzz-core-msan fuzz-map
 
 sanitize:
 	@sh .ci/deps-harden.sh sanitize $(SAN_CC)
@@ -232,6 +233,13 @@ fuzz-lua: fuzz-build
 	$(FUZZ_BUILD)/fuzz_lua -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 	  -seed=$(FUZZ_SEED) -rss_limit_mb=1024 -artifact_prefix=$(FUZZ_BUILD)/ \
 	  $(FUZZ_BUILD)/corpus-lua fuzz/seed-lua
+
+# obb.tiled on mutated and random maps, as text and as tables
+# (fuzz/fuzz_map.lua, pure Lua): FUZZ_SECONDS, seed FUZZ_SEED (0: the clock).
+# A failing map is saved (the script says where) and the run fails.
+fuzz-map: deps-build
+	$(MAKE) all
+	$(RUN_LUA) fuzz/fuzz_map.lua $(FUZZ_SECONDS) $(if $(filter 0,$(FUZZ_SEED)),,$(FUZZ_SEED))
 
 # New findings land in $(FUZZ_BUILD) as crash-*/leak-*/timeout-* files.
 fuzz: fuzz-regress

@@ -68,6 +68,7 @@ build = {
       ["obb.svg"] = "lua/obb/svg.lua",
       -- Tiled maps (Lua export) into worlds (docs/tiled.md)
       ["obb.tiled"] = "lua/obb/tiled.lua",
+      ["obb.mapdata"] = "lua/obb/mapdata.lua",
       -- LuaJIT's FFI fast path and the LOVE drawing helper (docs/love.md)
       ["obb.jit"] = "lua/obb/jit.lua",
       ["obb.jit_sigs"] = "lua/obb/jit_sigs.lua",

@@ -364,10 +364,21 @@ describe("obb.tiled options and worlds", function()
     assert.are.equal(0, #tiled.load(map, { layers = "ground" }))
   end)
 
-  it("loads through love.filesystem.load inside LÖVE", function()
+  -- As data: love.filesystem.read, never love.filesystem.load (a map must
+  -- not run; issue 25).
+  it("reads through love.filesystem.read inside LÖVE", function()
     local asked
     local saved = rawget(_G, "love")
-    rawset(_G, "love", { filesystem = { load = function(path) asked = path; return loadfile(path) end } })
+    rawset(_G, "love", { filesystem = {
+      read = function(path)
+        asked = path
+        local f = assert(io.open(path, "rb"))
+        local text = f:read("*a")
+        f:close()
+        return text
+      end,
+      load = function() error("a map was run") end,
+    } })
     local ok, world = pcall(tiled.load, MAP)
     rawset(_G, "love", saved)
     assert.is_true(ok, world)

@@ -39,6 +39,7 @@
 
 local obb = require "obb"
 local tiled = require "obb.tiled"
+local mapdata = require "obb.mapdata"
 
 local M = {}
 
@@ -105,13 +106,17 @@ local function add(g, e)
   return e
 end
 
--- The map's table: the map itself, or read from a path with Lua's loadfile
+-- The map's table: the map itself, or read from a path as data (a map
+-- never runs: obb.mapdata reads the Lua export's table syntax), with io
 -- (inside LÖVE too: love.filesystem sees only the game's own folder).
 function M.read_map(map)
   if type(map) == "table" then return map end
-  local chunk, err = loadfile(map or M.MAP)
-  if not chunk then error("platformer: cannot read the map: " .. tostring(err), 2) end
-  return chunk()
+  local path = map or M.MAP
+  local f, err = io.open(path, "rb")
+  if not f then error("platformer: cannot read the map: " .. tostring(err), 2) end
+  local text = f:read("*a")
+  f:close()
+  return mapdata.lua_table(text, { source = path })
 end
 
 -- What the game makes of an item of obb.tiled: a tile of the tile layer,
