@@ -117,6 +117,37 @@ OBB_API int obb_world_cast_turning(obb_world *w, const void *box,
                                    const double *d, const double *turn,
                                    obb_world_sweep_fn f, void *ctx);
 
+/* ---- the movement math (obb_clip.c): pure, no world -------------------- */
+
+/* v (dim numbers) less times its part into the normal n when it goes into
+** it (v . n < 0), else v, into out: times 1 clips (slides along n's
+** plane), 2 mirrors (bounces). n need not be unit, but not zero: returns
+** 0 (out = v) for a zero or NaN normal, else 1. A component where n is 0
+** stays v's, bit for bit; out may overflow for huge v (check it). */
+OBB_API int obb_clip(int dim, const double *v, const double *n, double times,
+                     double *out);
+
+/* A move's goal, from the point from, clipped (times 1) or mirrored
+** (times 2) against the plane of the unit normal n (3 numbers, z = 0 in
+** 2D) when goal - from goes into it: goal -= times ((goal - from) . n) n,
+** in place. Clipping the goal rather than the remainder keeps its
+** coordinates along the plane bit for bit. Returns 1 when it changed
+** the goal. */
+OBB_API int obb_clip_goal(int dim, const double *from, double *goal,
+                          const double n[3], double times);
+
+/* A move's goal, from the point from, against every plane it has met
+** (unit normals, z = 0 in 2D), Quake's slide move: unchanged when
+** goal - from goes into none of them (2^-40 of its length is rounding);
+** else clipped against the first plane after which it goes into none and
+** still forward (along primal, the move's direction); else, in 3D, along
+** the crease line of the first such pair of planes. Returns 1, or 0 when
+** nothing remains (goal = from: wedged into a corner, a move stops rather
+** than creep back out). goal has 3 numbers in 3D. */
+OBB_API int obb_clip_planes(int dim, const double *from, double *goal,
+                            const double (*planes)[3], int nplanes,
+                            const double primal[3]);
+
 /* What a moving item does at another item. */
 enum {
   OBB_IGNORE = 0, /* passes through, unreported */

@@ -43,6 +43,31 @@ static int move_check(void) {
   return bad;
 }
 
+/* The movement math without a world (obb_clip.c): a velocity clipped
+** against an axis-aligned normal loses exactly that component and keeps
+** the other bit for bit; a goal clipped against a wall keeps its
+** coordinate along the wall exactly; a move into a corner stops; in 3D a
+** move into two walls slides along their crease. */
+static int clip_check(void) {
+  double v[2] = {3.0000000000000004, -7.1}, n[2] = {0, 5}, out[3];
+  double from[3] = {0.1, 0.2, 0}, goal[3] = {1.7000000000000002, -2.3, 0};
+  double up[3] = {0, 1, 0}, corner[2][3] = {{0, 1, 0}, {-1, 0, 0}};
+  double crease[2][3] = {{0, 1, 0}, {-1, 0, 0}}, g3[3] = {1, -1, 5};
+  double f3[3] = {0, 0, 0}, primal[3] = {1, -1, 0}, forward[3] = {1, -1, 5};
+  int bad = 0;
+  bad += obb_clip(2, v, n, 1, out) != 1 || out[0] != v[0] || out[1] != 0;
+  bad += obb_clip(2, v, n, 2, out) != 1 || out[0] != v[0] || out[1] != 7.1;
+  bad += obb_clip(2, v, f3, 1, out) != 0 || out[0] != v[0]; /* zero normal */
+  bad += obb_clip_goal(2, from, goal, up, 1) != 1;
+  bad += goal[0] != 1.7000000000000002 || fabs(goal[1] - 0.2) > 1e-15;
+  goal[0] = 1; goal[1] = -1;
+  bad += obb_clip_planes(2, from, goal, (const double(*)[3])corner, 2,
+                         primal) != 0 || goal[0] != from[0] || goal[1] != from[1];
+  bad += obb_clip_planes(3, f3, g3, (const double(*)[3])crease, 2, forward) != 1;
+  bad += g3[0] != 0 || g3[1] != 0 || g3[2] != 5;
+  return bad;
+}
+
 int main(void) {
   obb2 car, wall;
   obb3 crate, probe;
@@ -89,6 +114,7 @@ int main(void) {
   }
 
   bad += move_check();
+  bad += clip_check();
 
   if (bad) {
     fprintf(stderr, "core_only: %d check(s) failed\n", bad);

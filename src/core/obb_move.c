@@ -1,6 +1,6 @@
 /*
 ** obb_move.c: moving an item through its world (bump.lua's world:move,
-** for turned boxes), casting a box through it, pushing an item out.
+** for turned boxes), and pushing an item out of what it overlaps.
 **
 ** A move is a series of legs. On each, the item (its box at the leg's
 ** start, moved by the remainder r) is swept against every other the
@@ -33,8 +33,8 @@
 #include "obb_touch.h"
 #include "obb_world_impl.h"
 
-/* How far, relative to its length, a remainder may go into a plane and
-** still count as along it (rounding of the clip itself). */
+/* How close to 1 the dot product of two unit normals is for them to be the
+** same (rounding). */
 #define INTO_TOL 0x1p-40
 /* Planes kept per move: one per leg and per overlapped other, far more
 ** than any crease needs; beyond it the move stops. */
@@ -346,17 +346,7 @@ static void report(mover *m, met *e, const cand *c) {
   m->report(m->ctx, &hit);
 }
 
-/* ---- clipping against the planes met --------------------------------- */
-
-
-/* Whether v goes into none of the planes (beyond rounding). */
-static int free_of(const mover *m, const double v[3]) {
-  double tol = INTO_TOL * sqrt(obb_dot3(v, v));
-  int i;
-  for (i = 0; i < m->nplanes; i++)
-    if (obb_dot3(v, m->planes[i]) < -tol) return 0;
-  return 1;
-}
+/* ---- what remains of the move (obb_clip.c) ----------------------------- */
 
 static void aim(mover *m) {
   int q;
@@ -376,41 +366,14 @@ static void retarget(mover *m) {
   if (!obb_all_finite(m->dest, 3) || !obb_all_finite(m->r, 3)) stop(m);
 }
 
-/* The remainder less its part into the planes: first against each plane
-** alone, then (3D) along the crease of each pair; else nothing remains.
-** Nor does anything when what would remain turns back against the move's
-** own direction (Quake's rule: an item wedged into a corner stops rather
-** than creeping back out of it). */
+/* The remainder less its part into the planes met (Quake's slide move,
+** never turning back against the move's direction); else nothing. */
 static void clip(mover *m) {
-  double v[3], d[3], k;
-  int i, j, q;
-  if (free_of(m, m->r)) return;
-  for (i = 0; i < m->nplanes; i++) {
-    k = obb_dot3(m->r, m->planes[i]);
-    if (k >= 0) continue;
-    for (q = 0; q < 3; q++) v[q] = m->r[q] - k * m->planes[i][q];
-    if (free_of(m, v) && obb_dot3(v, m->primal) > 0) {
-      for (q = 0; q < m->dim; q++) m->dest[q] -= k * m->planes[i][q];
-      retarget(m);
-      return;
-    }
-  }
-  if (m->dim == 3) {
-    for (i = 0; i < m->nplanes; i++) {
-      for (j = i + 1; j < m->nplanes; j++) {
-        obb_cross3(m->planes[i], m->planes[j], d);
-        if (!obb_normalize3(d)) continue;
-        k = obb_dot3(m->r, d);
-        for (q = 0; q < 3; q++) v[q] = k * d[q];
-        if (free_of(m, v) && obb_dot3(v, m->primal) > 0) {
-          for (q = 0; q < 3; q++) m->dest[q] = m->pos[q] + v[q];
-          retarget(m);
-          return;
-        }
-      }
-    }
-  }
-  stop(m);
+  if (obb_clip_planes(m->dim, m->pos, m->dest,
+                      (const double(*)[3])m->planes, m->nplanes, m->primal))
+    retarget(m);
+  else
+    stop(m);
 }
 
 static int add_plane(mover *m, const double n[3]) {
@@ -569,14 +532,9 @@ static int meet_blockers(mover *m, int *i) {
     stop(m);
     return LEG_NEXT;
   }
-  if (bounced) {
-    double k = 2 * obb_dot3(m->r, bounce);
-    int q;
-    if (k < 0) {
-      for (q = 0; q < m->dim; q++) m->dest[q] -= k * bounce[q];
-      retarget(m);
-      memcpy(m->primal, m->r, sizeof m->primal);
-    }
+  if (bounced && obb_clip_goal(m->dim, m->pos, m->dest, bounce, 2)) {
+    retarget(m); /* the mirrored rest is the move's direction now */
+    memcpy(m->primal, m->r, sizeof m->primal);
   }
   clip(m);
   return LEG_NEXT;
@@ -763,107 +721,4 @@ int obb_world_push(obb_world *w, int id, double max_dist,
   if (q < 0) return q;
   *moved = done;
   return steps;
-}
-
-/* ---- cast ------------------------------------------------------------- */
-
-typedef struct caster {
-  obb_world *w;
-  const void *box;
-  double d[3];
-  double turn[3]; /* cast_turning: 2D the angle in turn[0], 3D the vector */
-  int limits;     /* cast_turning: items answered OBB_SWEEP_LIMIT */
-  obb_world_sweep_fn f;
-  void *ctx;
-} caster;
-
-static void on_cast(void *ctx, int id) {
-  caster *c = (caster *)ctx;
-  const void *other = obb_world_box(c->w, id);
-  double zero[3] = {0, 0, 0}, t, n[3] = {0, 0, 0};
-  int hit = obb_world_dim(c->w) == 2
-      ? obb2_sweep((const obb2 *)c->box, (const obb2 *)other, c->d, zero, &t, n)
-      : obb3_sweep((const obb3 *)c->box, (const obb3 *)other, c->d, zero, &t, n);
-  if (hit) c->f(c->ctx, id, t, n);
-}
-
-int obb_world_cast(obb_world *w, const void *box, const double *d,
-                   obb_world_sweep_fn f, void *ctx) {
-  caster c;
-  double bounds[6];
-  int q, dim = obb_world_dim(w);
-  c.w = w; c.box = box; c.f = f; c.ctx = ctx;
-  c.d[0] = d[0]; c.d[1] = d[1]; c.d[2] = dim == 3 ? d[2] : 0;
-  if (dim == 2) obb2_bounds((const obb2 *)box, bounds);
-  else obb3_bounds((const obb3 *)box, bounds);
-  for (q = 0; q < 3; q++) {
-    if (c.d[q] < 0) bounds[q] += c.d[q];
-    else bounds[q + 3] += c.d[q];
-  }
-  return obb_world_query_bounds(w, bounds, on_cast, &c);
-}
-
-/* ---- cast, turning ---------------------------------------------------- */
-
-static void on_cast_turning(void *ctx, int id) {
-  caster *c = (caster *)ctx;
-  const void *other = obb_world_box(c->w, id);
-  double zero[3] = {0, 0, 0}, t, n[3] = {0, 0, 0};
-  int r = obb_world_dim(c->w) == 2
-      ? obb2_sweep_turning((const obb2 *)c->box, (const obb2 *)other, c->d,
-                           zero, c->turn[0], 0.0, &t, n)
-      : obb3_sweep_turning((const obb3 *)c->box, (const obb3 *)other, c->d,
-                           zero, c->turn, zero, &t, n);
-  if (r == OBB_SWEEP_NONE) return;
-  if (r == OBB_SWEEP_LIMIT) c->limits++;
-  c->f(c->ctx, id, t, n);
-}
-
-/* The bounds of everything the turning box can reach: whatever its
-** rotation, every point of it lies within rho (the length of its half
-** extents) of its center, which runs along the segment from c to c + d;
-** so the box fits, at every time of the step, in the square (cube) of
-** half side rho about a point of that segment. Those at both ends are
-** padded as obb_bounds.h pads a box's (with the half sides rho, whose sum
-** is at least the sum of the half extents that a pair's band counts) and
-** joined: the padding only grows with the coordinates, so the ends' cover
-** the points between. */
-static void turning_bounds(int dim, const void *box, const double d[3],
-                           double out[6]) {
-  const double *c = center_of(dim, box), *e = extents(dim, box);
-  double h[3], c0[3], c1[3], b[6], rho = 0;
-  int q;
-  for (q = 0; q < dim; q++) rho += e[q] * e[q];
-  rho = sqrt(rho) * (1 + 0x1p-50); /* above the rounded root */
-  for (q = 0; q < 3; q++) {
-    h[q] = q < dim ? rho : 0;
-    c0[q] = q < dim ? c[q] : 0;
-    c1[q] = q < dim ? c[q] + d[q] : 0;
-  }
-  obb_pad_bounds(c0, h, out);
-  obb_pad_bounds(c1, h, b);
-  for (q = 0; q < 3; q++) {
-    if (b[q] < out[q]) out[q] = b[q];
-    if (b[q + 3] > out[q + 3]) out[q + 3] = b[q + 3];
-  }
-}
-
-int obb_world_cast_turning(obb_world *w, const void *box, const double *d,
-                           const double *turn, obb_world_sweep_fn f,
-                           void *ctx) {
-  caster c;
-  double bounds[6];
-  int q, dim = obb_world_dim(w), turns = dim == 2 ? 1 : 3, still = 1;
-  for (q = 0; q < turns; q++)
-    if (turn[q] != 0) still = 0;
-  if (still) /* no turn: the translational cast, bit for bit */
-    return obb_world_cast(w, box, d, f, ctx) != 0 ? -1 : 0;
-  c.w = w; c.box = box; c.f = f; c.ctx = ctx; c.limits = 0;
-  for (q = 0; q < 3; q++) {
-    c.d[q] = q < dim ? d[q] : 0;
-    c.turn[q] = q < turns ? turn[q] : 0;
-  }
-  turning_bounds(dim, box, c.d, bounds);
-  if (obb_world_query_bounds(w, bounds, on_cast_turning, &c) != 0) return -1;
-  return c.limits;
 }
