@@ -274,7 +274,7 @@ static void index_met(mover *m, int i) {
 /* The met index at twice the met's capacity, filled again. */
 static int reindex_met(mover *m) {
   size_t n = 2 * (size_t)m->met_cap;
-  int i, *p = (int *)obb_world_scratch(m->w, 3, n * sizeof(int));
+  int i, *p = (int *)obb_world_scratch(m->w, OBB_SCRATCH_MET_INDEX, n * sizeof(int));
   if (p == NULL) {
     m->oom = 1;
     return 0;
@@ -288,7 +288,7 @@ static int reindex_met(mover *m) {
 
 static met *add_met(mover *m, int id) {
   if (m->nmet == m->met_cap) {
-    met *p = (met *)grow(m, 1, &m->met_cap, sizeof(met));
+    met *p = (met *)grow(m, OBB_SCRATCH_MET, &m->met_cap, sizeof(met));
     if (p == NULL) return NULL;
     m->met = p;
     if (!reindex_met(m)) return NULL;
@@ -300,25 +300,32 @@ static met *add_met(mover *m, int id) {
   return &m->met[m->nmet++];
 }
 
+/* What the filter and the report are told of candidate c. */
+static void hit_of(const mover *m, const cand *c, int response,
+                   obb_move_hit *hit) {
+  int q;
+  hit->other = c->id;
+  hit->response = response;
+  hit->t = c->t;
+  hit->depth = c->depth;
+  for (q = 0; q < 3; q++) {
+    hit->n[q] = c->n[q];
+    hit->p[q] = m->pos[q] + c->t * m->r[q];
+  }
+}
+
 /* The other's response, asking the filter the first time it is met (c
 ** holds what is reported to it). NULL: out of memory or aborted. */
 static met *respond(mover *m, const cand *c) {
   met *e = find_met(m, c->id);
   obb_move_hit hit;
-  int q, resp;
+  int resp;
   if (e != NULL) return e;
   e = add_met(m, c->id);
   if (e == NULL) return NULL;
   e->response = OBB_SLIDE;
   if (m->filter == NULL) return e;
-  hit.other = c->id;
-  hit.response = OBB_SLIDE;
-  hit.t = c->t;
-  hit.depth = c->depth;
-  for (q = 0; q < 3; q++) {
-    hit.n[q] = c->n[q];
-    hit.p[q] = m->pos[q] + c->t * m->r[q];
-  }
+  hit_of(m, c, OBB_SLIDE, &hit);
   resp = m->filter(m->ctx, m->self, &hit);
   if (resp < 0) {
     m->aborted = 1;
@@ -330,19 +337,11 @@ static met *respond(mover *m, const cand *c) {
 
 static void report(mover *m, met *e, const cand *c) {
   obb_move_hit hit;
-  int q;
   if (e->reported || e->response == OBB_IGNORE) return;
   e->reported = 1;
   m->nreported++;
   if (m->report == NULL) return;
-  hit.other = c->id;
-  hit.response = e->response;
-  hit.t = c->t;
-  hit.depth = c->depth;
-  for (q = 0; q < 3; q++) {
-    hit.n[q] = c->n[q];
-    hit.p[q] = m->pos[q] + c->t * m->r[q];
-  }
+  hit_of(m, c, e->response, &hit);
   m->report(m->ctx, &hit);
 }
 
@@ -401,7 +400,7 @@ static void leg_bounds(mover *m, double out[6]) {
 /* Appends c to the leg's candidates. */
 static void keep(mover *m, const cand *c) {
   if (m->ncands == m->cand_cap) {
-    cand *p = (cand *)grow(m, 0, &m->cand_cap, sizeof(cand));
+    cand *p = (cand *)grow(m, OBB_SCRATCH_CANDS, &m->cand_cap, sizeof(cand));
     if (p == NULL) return;
     m->cands = p;
   }
@@ -415,7 +414,7 @@ static void on_near(void *ctx, int id) {
   mover *m = (mover *)ctx;
   if (id == m->self || m->oom) return;
   if (m->nnear == m->near_cap) {
-    int *p = (int *)grow(m, 2, &m->near_cap, sizeof(int));
+    int *p = (int *)grow(m, OBB_SCRATCH_NEAR, &m->near_cap, sizeof(int));
     if (p == NULL) return;
     m->near = p;
   }
@@ -603,9 +602,9 @@ static int start(mover *m, obb_world *w, int id, obb_move_filter_fn filter,
   for (q = 0; q < m->dim; q++) m->pos[q] = center(m)[q];
   m->filter = filter;
   m->ctx = ctx;
-  m->cands = (cand *)obb_world_scratch(w, 0, 64 * sizeof(cand));
-  m->met = (met *)obb_world_scratch(w, 1, 64 * sizeof(met));
-  m->near = (int *)obb_world_scratch(w, 2, 64 * sizeof(int));
+  m->cands = (cand *)obb_world_scratch(w, OBB_SCRATCH_CANDS, 64 * sizeof(cand));
+  m->met = (met *)obb_world_scratch(w, OBB_SCRATCH_MET, 64 * sizeof(met));
+  m->near = (int *)obb_world_scratch(w, OBB_SCRATCH_NEAR, 64 * sizeof(int));
   m->cand_cap = m->met_cap = m->near_cap = 64;
   return m->cands != NULL && m->met != NULL && m->near != NULL &&
          reindex_met(m);

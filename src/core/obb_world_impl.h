@@ -7,10 +7,18 @@
 
 #include "obb_world.h"
 
-/* The number of scratch buffers a world keeps for its movers. */
-#define OBB_WORLD_SCRATCH 4
+/* The scratch buffers a world keeps for its movers (obb_move.c): the
+** candidates of a leg, the others met in a move and their index by id,
+** and the others within reach of the whole move. */
+enum {
+  OBB_SCRATCH_CANDS,
+  OBB_SCRATCH_MET,
+  OBB_SCRATCH_NEAR,
+  OBB_SCRATCH_MET_INDEX,
+  OBB_WORLD_SCRATCH /* how many */
+};
 
-/* Buffer k (0 to OBB_WORLD_SCRATCH - 1) of the world, at least size bytes, grown through the
+/* Buffer k (an OBB_SCRATCH_ name) of the world, at least size bytes, grown through the
 ** world's allocator and kept for the next call (so a mover in a steady
 ** state allocates nothing); NULL when memory runs out. Its contents are
 ** the caller's until the next call with the same k. */
