@@ -28,6 +28,15 @@ local function show(...)
 end
 ]]
 
+-- A child that printed "<calls> <bad>": ended normally, made every call,
+-- and none was bad.
+local function assert_none_bad(out, status, calls)
+  assert.are.equal(0, status, out)
+  local n, bad = out:match("(%d+)%s+(%d+)")
+  assert.are.equal(tostring(calls), n, out)
+  assert.are.equal("0", bad, out)
+end
+
 local function lines(out)
   local t = {}
   for l in out:gmatch("[^\n]+") do t[#t + 1] = l end
@@ -112,17 +121,14 @@ describe("round four: moves that overflow", function()
       end
       print(calls, bad)
     ]], 120)
-    assert.are.equal(0, status, out)
-    local calls, bad = out:match("(%d+)%s+(%d+)")
-    assert.are.equal("2400", calls, out)
-    assert.are.equal("0", bad, out)
+    assert_none_bad(out, status, 2400)
   end)
 end)
 
 describe("round four: a move through a crowd", function()
   -- Others answered "cross" were found again by a linear scan of those met
   -- (a move through 64,000 stacked items took 0.9 s); they are now found
-  -- by hash. The time is the bench's (bench/moves.lua, "crowd" rows); this
+  -- by hash. The time is the bench's (bench/move.lua, the crowd row); this
   -- checks the answers.
   it("reports every item of a crowd it crosses, once each, and ends at the goal", function()
     local w = obb.world2()
@@ -298,10 +304,7 @@ describe("round four: finalizers between an FFI call and its results", function(
       alive = false
       print(calls, bad)
     ]], 120)
-    assert.are.equal(0, status, out)
-    local calls, bad = out:match("(%d+)%s+(%d+)")
-    assert.are.equal("20000", calls, out)
-    assert.are.equal("0", bad, out)
+    assert_none_bad(out, status, 20000)
   end)
 end)
 
