@@ -7,7 +7,9 @@
 -- (src/binding/lobb_jit.c). install puts Lua functions in place of the hot
 -- methods of obb.obb2, obb.obb3 and worlds; they call the same C core
 -- functions through the FFI, over the same userdata, so a trace compiles
--- the whole call instead of leaving it for the C API.
+-- the whole call instead of leaving it for the C API. The box methods are
+-- generated from one table of rows (lua/obb/jit_sigs.lua, which the specs
+-- read too); the world methods, each its own shape, are written here.
 --
 -- Every replacement has one fast case: arguments exactly as the classic
 -- binding takes them (boxes of the right type, finite numbers, the right
