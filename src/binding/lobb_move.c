@@ -25,8 +25,6 @@ static const char *const response_names[] = {
   NULL, "touch", "cross", "slide", "bounce"
 };
 
-#define MOVE_STRIDE(dim) ((dim) == 2 ? 8 : 10)
-
 typedef struct lmove {
   lua_State *L;
   lworld *lw;
@@ -103,14 +101,15 @@ static void on_report(void *ctx, const obb_move_hit *hit) {
   memcpy(lw->buf.p + m->nhits++ * sizeof(obb_move_hit), hit, sizeof *hit);
 }
 
-/* Writes the collisions into out (at 4), raw, and clears what an earlier,
-** longer result left behind. */
+/* Writes the collisions into out (at 4), raw, MOVE_STRIDE(dim) numbers
+** each, and clears what an earlier, longer result left behind. */
 static void write_hits(lua_State *L, const lmove *m) {
   const obb_move_hit *h = (const obb_move_hit *)m->lw->buf.p;
   lua_Integer k = 0;
   size_t i;
   int q;
   for (i = 0; i < m->nhits; i++, h++) {
+    k = (lua_Integer)i * MOVE_STRIDE(m->dim);
     lua_rawgeti(L, 5, h->other + 1);
     lua_rawseti(L, 4, ++k);
     lua_pushstring(L, response_names[h->response]);
@@ -136,7 +135,7 @@ static void write_hits(lua_State *L, const lmove *m) {
 /* No pointer crosses Lua: run reached by hand (debug.getupvalue) finds the
 ** move through the world, and only while that move runs and once. */
 int lobb_move_run(lua_State *L) {
-  lworld *lw = lobb_checkworld(L, NULL);
+  lworld *lw = lobb_world_checkopen(L);
   lmove *m = lw->move;
   if (m == NULL || m->L != NULL)
     return luaL_error(L, "obb: run called outside a move");
@@ -190,14 +189,14 @@ static void run_locked(lua_State *L, lmove *m, int filter, int out) {
   else lua_pushnil(L);
   if (out) lua_pushvalue(L, out);
   else lua_pushnil(L);
-  lobb_pushitems(L, UV_BYID);
+  lobb_world_pushitems(L, UV_BYID);
   lua_pushnil(L); /* slot 6: a bad answer, kept alive */
   m->lw->lock++;
   m->lw->move = m;
   st = lua_pcall(L, 6, 1, 0);
   m->lw->move = NULL;
   m->lw->lock--;
-  if (st != 0) lobb_filtererror(L);
+  if (st != 0) lobb_world_filtererror(L);
   if (m->bad != NULL) {
     if (m->bad_type == 1)
       luaL_argerror(L, filter, lua_pushfstring(L,
@@ -228,13 +227,13 @@ static void commit_move(lmove *m) {
 /* w:move / w:check (item, gx, gy[, gz] [, filter [, out]])
 ** -> ax, ay[, az], n */
 static int move(lua_State *L, int apply) {
-  lworld *lw = lobb_checkworld(L, "move");
+  lworld *lw = lobb_world_checkmutable(L, "move");
   lmove m;
   int dim = lw->dim, filter = 3 + dim, out = 4 + dim;
   memset(&m, 0, sizeof m);
   m.lw = lw;
   m.dim = dim;
-  m.id = lobb_checkitemid(L, 2);
+  m.id = lobb_world_checkid(L, 2);
   lobb_checkvec(L, 3, dim, m.goal);
   check_filter(L, filter, &m);
   lobb_checknargs(L, out);
@@ -252,13 +251,13 @@ int lobb_world_check(lua_State *L) { return move(L, 0); }
 
 /* w:push(item [, filter [, max_dist]]) -> ax, ay[, az], moved, inside */
 int lobb_world_push(lua_State *L) {
-  lworld *lw = lobb_checkworld(L, "push");
+  lworld *lw = lobb_world_checkmutable(L, "push");
   lmove m;
   memset(&m, 0, sizeof m);
   m.lw = lw;
   m.dim = lw->dim;
   m.push = 1;
-  m.id = lobb_checkitemid(L, 2);
+  m.id = lobb_world_checkid(L, 2);
   check_filter(L, 3, &m);
   m.max_dist = HUGE_VAL;
   if (!lua_isnoneornil(L, 4)) {
@@ -323,7 +322,7 @@ static void ffi_report(void *ctx, const obb_move_hit *h) {
   double *r;
   int q;
   if (f->n++ >= f->cap) return; /* counted: the caller then runs classic */
-  r = f->hits + 10 * (f->n - 1);
+  r = f->hits + MOVE_STRIDE(3) * (f->n - 1); /* 3D's layout in 2D too */
   r[0] = h->other;
   r[1] = h->response;
   r[2] = h->t;
@@ -337,7 +336,7 @@ static void ffi_report(void *ctx, const obb_move_hit *h) {
 int lobb_ffi_world_move(void *world, double id, const double *goal, int dim,
                         int response, double *hits, int cap, double *actual) {
   int k, n;
-  lworld *lw = dim == 2 || dim == 3 ? lobb_ffi_world(world, dim, id, &k)
+  lworld *lw = dim == 2 || dim == 3 ? lobb_world_usableid(world, dim, id, &k)
                                     : NULL;
   lmove m;
   ffi_hits f;
@@ -359,7 +358,7 @@ int lobb_ffi_world_move(void *world, double id, const double *goal, int dim,
 int lobb_ffi_world_commit(void *world, double id, double x, double y,
                           double z, double stamp) {
   int k;
-  lworld *lw = lobb_ffi_world(world, 0, id, &k);
+  lworld *lw = lobb_world_usableid(world, 0, id, &k);
   lmove m;
   if (lw == NULL || obb_world_changes(lw->w) != stamp) return 0;
   memset(&m, 0, sizeof m);

@@ -42,20 +42,20 @@ static lworld *to_world(lua_State *L, int idx) {
 /* Pushes the world's table k (UV_BYITEM or UV_BYID). The debug library
 ** can replace a user value with anything; that is an error, never a read
 ** of a non-table. */
-static void push_items(lua_State *L, int k) {
+void lobb_world_pushitems(lua_State *L, int k) {
   lobb_getuv(L, 1, k);
   if (!lua_istable(L, -1)) luaL_error(L, "world's item tables were replaced");
 }
 
-static lworld *check_world(lua_State *L) {
+lworld *lobb_world_checkopen(lua_State *L) {
   lworld *lw = to_world(L, 1);
   if (lw == NULL) lobb_typeerror(L, 1, LOBB_WORLD);
   if (lw->w == NULL) luaL_error(L, "world is closed");
   return lw;
 }
 
-static lworld *check_mutable(lua_State *L, const char *what) {
-  lworld *lw = check_world(L);
+lworld *lobb_world_checkmutable(lua_State *L, const char *what) {
+  lworld *lw = lobb_world_checkopen(L);
   if (lw->lock > 0)
     luaL_error(L, "cannot %s items of a world during its query", what);
   if (lw->busy > 0)
@@ -84,7 +84,7 @@ static int live_id(const lworld *lw, lua_Number x) {
 /* The item's id, or -1 when it is not in the world. */
 static int item_id(lua_State *L, int idx) {
   int id = -1;
-  push_items(L, UV_BYITEM);
+  lobb_world_pushitems(L, UV_BYITEM);
   lua_pushvalue(L, idx);
   lua_rawget(L, -2);
   if (lua_type(L, -1) == LUA_TNUMBER)
@@ -93,7 +93,7 @@ static int item_id(lua_State *L, int idx) {
   return id;
 }
 
-static int check_id(lua_State *L, int idx) {
+int lobb_world_checkid(lua_State *L, int idx) {
   int id;
   check_item(L, idx);
   id = item_id(L, idx);
@@ -224,10 +224,10 @@ static int world_tostring(lua_State *L) {
 static int write_item(lua_State *L) {
   int id = (int)lua_tointeger(L, 3);
   if (to_world(L, 1) == NULL) return 0; /* called by hand: nothing to do */
-  push_items(L, UV_BYID);
+  lobb_world_pushitems(L, UV_BYID);
   lua_pushvalue(L, 2);
   lua_rawseti(L, -2, id + 1);
-  push_items(L, UV_BYITEM);
+  lobb_world_pushitems(L, UV_BYITEM);
   lua_pushvalue(L, 2);
   lua_pushinteger(L, id);
   lua_rawset(L, -3);
@@ -283,7 +283,7 @@ static int enter_item(lua_State *L, lworld *lw, const anybox *b) {
 
 /* w:add(item, box | numbers) -> w */
 static int world_add(lua_State *L) {
-  lworld *lw = check_mutable(L, "add");
+  lworld *lw = lobb_world_checkmutable(L, "add");
   anybox b;
   check_item(L, 2);
   if (item_id(L, 2) >= 0) return luaL_argerror(L, 2, "item is already in the world");
@@ -294,7 +294,7 @@ static int world_add(lua_State *L) {
 /* The world at p when a fast path (update2_fast, the FFI's) may change or
 ** read it: a world (by its tag), open, not in a query nor adding, of
 ** dimension dim (0: any). */
-static lworld *usable_world(void *p, int dim) {
+lworld *lobb_world_usable(void *p, int dim) {
   lworld *lw = (lworld *)p;
   return lw != NULL && lw->tag == &world_tag && lw->w != NULL &&
                  lw->lock == 0 && lw->busy == 0 &&
@@ -357,7 +357,7 @@ static int box_numbers(int dim, const void *src, double *v) {
 ** reports). Without an angle the box keeps its rotation, and no sine or
 ** cosine is taken. */
 static int update2_fast(lua_State *L) {
-  lworld *lw = usable_world(to_world(L, 1), 2);
+  lworld *lw = lobb_world_usable(to_world(L, 1), 2);
   double v[5];
   anybox b;
   int i, id, nv = lua_gettop(L) - 2;
@@ -381,9 +381,9 @@ static int update2_fast(lua_State *L) {
 
 /* ---- the LuaJIT FFI fast path (include/lobb_ffi.h) ------------------- */
 
-/* usable_world, and id a live id of it (*out_id). */
-static lworld *usable_world_id(void *p, int dim, double id, int *out_id) {
-  lworld *lw = usable_world(p, dim);
+/* lobb_world_usable, and id a live id of it (*out_id). */
+lworld *lobb_world_usableid(void *p, int dim, double id, int *out_id) {
+  lworld *lw = lobb_world_usable(p, dim);
   *out_id = lw != NULL ? live_id(lw, id) : -1;
   return *out_id >= 0 ? lw : NULL;
 }
@@ -394,7 +394,7 @@ static int jit_dim(int nv) {
 
 int lobb_ffi_world_update(void *world, double id, const double *v, int nv) {
   int k, dim = jit_dim(nv);
-  lworld *lw = dim != 0 ? usable_world_id(world, dim, id, &k) : NULL;
+  lworld *lw = dim != 0 ? lobb_world_usableid(world, dim, id, &k) : NULL;
   anybox b;
   if (lw == NULL ||
       !box_from_numbers(dim, v, nv, obb_world_box(lw->w, k), &b))
@@ -405,7 +405,7 @@ int lobb_ffi_world_update(void *world, double id, const double *v, int nv) {
 
 int lobb_ffi_world_reserve(void *world, const double *v, int nv) {
   int dim = jit_dim(nv);
-  lworld *lw = dim != 0 ? usable_world(world, dim) : NULL;
+  lworld *lw = dim != 0 ? lobb_world_usable(world, dim) : NULL;
   anybox b;
   if (lw == NULL || !box_from_numbers(dim, v, nv, NULL, &b) ||
       obb_world_reserve(lw->w) < 0)
@@ -425,7 +425,7 @@ int lobb_ffi_world_reserve(void *world, const double *v, int nv) {
 ** (debug.getupvalue), it can only enter an item that add would take with
 ** a box made from numbers add would take. */
 static int world_ffi_add(lua_State *L) {
-  lworld *lw = usable_world(to_world(L, 1), 0);
+  lworld *lw = lobb_world_usable(to_world(L, 1), 0);
   anybox b;
   int ok = lw != NULL && lw->pending_ticket != 0 &&
            lua_type(L, 3) == LUA_TNUMBER &&
@@ -446,7 +446,7 @@ static int world_ffi_add(lua_State *L) {
 
 int lobb_ffi_world_get(void *world, double id, double *out) {
   int k;
-  lworld *lw = usable_world_id(world, 0, id, &k);
+  lworld *lw = lobb_world_usableid(world, 0, id, &k);
   return lw != NULL ? box_numbers(lw->dim, obb_world_box(lw->w, k), out) : 0;
 }
 
@@ -457,8 +457,8 @@ static int world_update(lua_State *L) {
   anybox b;
   if (update2_fast(L)) return 1;
   lua_settop(L, top);
-  lw = check_mutable(L, "update");
-  id = check_id(L, 2);
+  lw = lobb_world_checkmutable(L, "update");
+  id = lobb_world_checkid(L, 2);
   box_args(L, lw, 3, &b, obb_world_box(lw->w, id));
   obb_world_update(lw->w, id, &b);
   lua_settop(L, 1);
@@ -471,7 +471,7 @@ static int world_update(lua_State *L) {
 ** world, so everything is checked again after. From the checks on,
 ** nothing allocates until the core and the tables agree again. */
 static int world_remove(lua_State *L) {
-  lworld *lw = check_mutable(L, "remove");
+  lworld *lw = lobb_world_checkmutable(L, "remove");
   int id, fresh;
   check_item(L, 2);
   lobb_checknargs(L, 2);
@@ -480,13 +480,13 @@ static int world_remove(lua_State *L) {
     lua_newtable(L); /* at 3: by item */
     lua_newtable(L); /* at 4: by id */
   }
-  lw = check_mutable(L, "remove");
-  id = check_id(L, 2);
-  push_items(L, UV_BYITEM);
+  lw = lobb_world_checkmutable(L, "remove");
+  id = lobb_world_checkid(L, 2);
+  lobb_world_pushitems(L, UV_BYITEM);
   lua_pushvalue(L, 2);
   lua_pushnil(L);
   lua_rawset(L, -3); /* clearing a key never allocates */
-  push_items(L, UV_BYID);
+  lobb_world_pushitems(L, UV_BYID);
   lua_pushnil(L);
   lua_rawseti(L, -2, id + 1);
   obb_world_remove(lw->w, id);
@@ -506,7 +506,7 @@ static int world_remove(lua_State *L) {
 /* w:has(item) -> boolean (false for nil and NaN, never an error) */
 static int world_has(lua_State *L) {
   int in = 0;
-  check_world(L);
+  lobb_world_checkopen(L);
   lobb_checknargs(L, 2);
   if (!lua_isnoneornil(L, 2) &&
       !(lua_type(L, 2) == LUA_TNUMBER && lua_tonumber(L, 2) != lua_tonumber(L, 2)))
@@ -516,7 +516,7 @@ static int world_has(lua_State *L) {
 }
 
 static int world_count(lua_State *L) {
-  lworld *lw = check_world(L);
+  lworld *lw = lobb_world_checkopen(L);
   lobb_checknargs(L, 1);
   lua_pushinteger(L, obb_world_count(lw->w));
   return 1;
@@ -524,14 +524,14 @@ static int world_count(lua_State *L) {
 
 /* #w: Lua passes the world twice (5.2 on), so no argument count here. */
 static int world_len(lua_State *L) {
-  lua_pushinteger(L, obb_world_count(check_world(L)->w));
+  lua_pushinteger(L, obb_world_count(lobb_world_checkopen(L)->w));
   return 1;
 }
 
 /* w:memory() -> bytes the world holds outside Lua's heap (its C arrays
 ** and scratch; collectgarbage("count") does not see them) */
 static int world_memory(lua_State *L) {
-  lworld *lw = check_world(L);
+  lworld *lw = lobb_world_checkopen(L);
   lobb_checknargs(L, 1);
   lua_pushnumber(L, (lua_Number)(obb_world_memory(lw->w) + lw->buf.cap));
   return 1;
@@ -539,8 +539,8 @@ static int world_memory(lua_State *L) {
 
 /* w:get(item) -> numbers as add takes them; w:get(item, box) -> box, set */
 static int world_get(lua_State *L) {
-  lworld *lw = check_world(L);
-  int id = check_id(L, 2), i, n;
+  lworld *lw = lobb_world_checkopen(L);
+  int id = lobb_world_checkid(L, 2), i, n;
   const void *src = obb_world_box(lw->w, id);
   double v[10];
   lobb_checknargs(L, 3);
@@ -684,7 +684,7 @@ static int fill(lua_State *L) {
   filter = !lua_isnil(L, 3);
   nv = j->dim;
   lua_settop(L, 3);
-  push_items(L, UV_BYID); /* at 4 */
+  lobb_world_pushitems(L, UV_BYID); /* at 4 */
   for (i = 0; i < j->n; i++) {
     const int *ids = NULL;
     const ray_rec *r = NULL;
@@ -732,7 +732,7 @@ static int fill(lua_State *L) {
 /* Raises the error at the top, which a filter (or a finalizer) raised. A
 ** filter runs inside the query's C call, so it cannot yield: Lua's own
 ** message says "across a C-call boundary", which this one explains. */
-static int filter_error(lua_State *L) {
+int lobb_world_filtererror(lua_State *L) {
   if (lua_type(L, -1) == LUA_TSTRING &&
       strstr(lua_tostring(L, -1), "yield across") != NULL)
     return luaL_error(L, "a world query's filter cannot yield (%s)",
@@ -770,7 +770,7 @@ static int finish(lua_State *L, lworld *lw, search *q, int kind, int out,
   lw->job = prev;
   if (q->s != &lw->buf && q->s->p != NULL)
     lw->alloc(lw->ud, q->s->p, q->s->cap, 0);
-  if (st != 0) return filter_error(L);
+  if (st != 0) return lobb_world_filtererror(L);
   return 1;
 }
 
@@ -800,7 +800,7 @@ static int search_failed(lua_State *L, lworld *lw, search *q) {
 
 /* w:query_box(box, out [, filter]) -> n */
 static int world_query_box(lua_State *L) {
-  lworld *lw = check_world(L);
+  lworld *lw = lobb_world_checkopen(L);
   search q;
   scratch own;
   const void *box = lobb_checkbox(L, 2, lw->dim);
@@ -812,7 +812,7 @@ static int world_query_box(lua_State *L) {
 
 /* w:query_point(x, y[, z], out [, filter]) -> n */
 static int world_query_point(lua_State *L) {
-  lworld *lw = check_world(L);
+  lworld *lw = lobb_world_checkopen(L);
   search q;
   scratch own;
   double p[3];
@@ -827,7 +827,7 @@ static int world_query_point(lua_State *L) {
 /* w:raycast(ox, oy[, oz], dx, dy[, dz], max_t | nil, out [, filter]) -> n;
 ** out gets item, t, nx, ny[, nz] per hit, nearest first. */
 static int world_raycast(lua_State *L) {
-  lworld *lw = check_world(L);
+  lworld *lw = lobb_world_checkopen(L);
   search q;
   scratch own;
   double o[3], d[3], maxt;
@@ -845,7 +845,7 @@ static int world_raycast(lua_State *L) {
 ** ny[, nz] per item the box touches when moved by d, first met first
 ** (ties: nearer centers first). */
 static int world_cast(lua_State *L) {
-  lworld *lw = check_world(L);
+  lworld *lw = lobb_world_checkopen(L);
   search q;
   scratch own;
   double d[3] = {0, 0, 0};
@@ -865,7 +865,7 @@ static int world_cast(lua_State *L) {
 ** (3D) as it moves, each item as obbN_sweep_turning answers it (an item
 ** it could not decide at its safe time). */
 static int world_cast_turning(lua_State *L) {
-  lworld *lw = check_world(L);
+  lworld *lw = lobb_world_checkopen(L);
   search q;
   scratch own;
   double d[3] = {0, 0, 0}, r[3] = {0, 0, 0};
@@ -882,7 +882,7 @@ static int world_cast_turning(lua_State *L) {
 
 /* w:pairs(out [, filter]) -> n; out gets a1, b1, a2, b2, ... */
 static int world_pairs(lua_State *L) {
-  lworld *lw = check_world(L);
+  lworld *lw = lobb_world_checkopen(L);
   search q;
   scratch own;
   int filter = begin(L, lw, &q, &own, 2, 2 * sizeof(int));
@@ -894,10 +894,10 @@ static int world_pairs(lua_State *L) {
 /* w:collisions(item, out [, filter]) -> n; out gets other, dx, dy[, dz]
 ** per item the given one intersects, (dx, dy[, dz]) moving it out. */
 static int world_collisions(lua_State *L) {
-  lworld *lw = check_world(L);
+  lworld *lw = lobb_world_checkopen(L);
   search q;
   scratch own;
-  int id = check_id(L, 2);
+  int id = lobb_world_checkid(L, 2);
   int filter = begin(L, lw, &q, &own, 3, sizeof(ray_rec));
   q.self = id;
   q.box = obb_world_box(lw->w, id);
@@ -909,7 +909,7 @@ static int world_collisions(lua_State *L) {
 /* The FFI's casts: turn NULL for w:cast, else w:cast_turning's turn. */
 static int ffi_cast(void *world, const void *box, const double *d,
                     const double *turn, int dim, double *hits, int cap) {
-  lworld *lw = usable_world(world, dim);
+  lworld *lw = lobb_world_usable(world, dim);
   search q;
   size_t i;
   int k, st;
@@ -932,9 +932,10 @@ static int ffi_cast(void *world, const void *box, const double *d,
   if (q.n > 1) qsort(q.s->p, q.n, q.size, cmp_ray);
   for (i = 0; i < q.n; i++) {
     const ray_rec *r = (const ray_rec *)q.s->p + i;
-    hits[5 * i] = r->id;
-    hits[5 * i + 1] = r->t;
-    for (k = 0; k < 3; k++) hits[5 * i + 2 + k] = r->n[k];
+    double *h = hits + CAST_STRIDE(3) * i; /* 3D's layout in 2D too */
+    h[0] = r->id;
+    h[1] = r->t;
+    for (k = 0; k < 3; k++) h[2 + k] = r->n[k];
   }
   return (int)q.n;
 }
@@ -961,20 +962,6 @@ void lobb_cleartail(lua_State *L, int t, lua_Integer k) {
     lua_rawseti(L, t, k);
   }
   lua_pop(L, 1);
-}
-
-lworld *lobb_checkworld(lua_State *L, const char *what) {
-  return what != NULL ? check_mutable(L, what) : check_world(L);
-}
-
-int lobb_checkitemid(lua_State *L, int idx) { return check_id(L, idx); }
-
-void lobb_pushitems(lua_State *L, int k) { push_items(L, k); }
-
-int lobb_filtererror(lua_State *L) { return filter_error(L); }
-
-lworld *lobb_ffi_world(void *p, int dim, double id, int *out_id) {
-  return usable_world_id(p, dim, id, out_id);
 }
 
 /* ---- registration ------------------------------------------------------ */

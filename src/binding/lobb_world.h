@@ -19,6 +19,13 @@
 #define UV_BYITEM 1 /* user values of a world */
 #define UV_BYID 2
 
+/* Numbers per record in the tables w:move (item, response, t, normal,
+** point, depth) and w:cast (item, t, normal) fill: obb.MOVE_STRIDE2 and
+** so on. The FFI's records (lobb_ffi.h) are 3D's in either dimension,
+** the item's id for the item and a number for the response. */
+#define MOVE_STRIDE(dim) ((dim) == 2 ? 8 : 10)
+#define CAST_STRIDE(dim) ((dim) == 2 ? 4 : 5)
+
 typedef struct scratch {
   unsigned char *p;
   size_t cap;
@@ -48,23 +55,27 @@ typedef struct lworld {
   const void *tag; /* &world_tag, last as in every obb type (lobb_box.h) */
 } lworld;
 
-/* The world at argument 1, open; with what != NULL also not locked by a
-** query or an add ("cannot <what> items of a world during its query"). */
-lworld *lobb_checkworld(lua_State *L, const char *what);
-/* The id of the item at idx, or an argument error. */
-int lobb_checkitemid(lua_State *L, int idx);
+/* The world at argument 1, open. */
+lworld *lobb_world_checkopen(lua_State *L);
+/* lobb_world_checkopen, and not locked by a query nor busy with an add
+** ("cannot <what> items of a world during its query"). */
+lworld *lobb_world_checkmutable(lua_State *L, const char *what);
+/* The id of the item at idx in the world at argument 1, or an argument
+** error. */
+int lobb_world_checkid(lua_State *L, int idx);
 /* Pushes the world's (argument 1) table k, UV_BYITEM or UV_BYID. */
-void lobb_pushitems(lua_State *L, int k);
+void lobb_world_pushitems(lua_State *L, int k);
 /* Sets to nil the entries of the table at t from k + 1 on, up to the first
 ** nil: what an earlier, longer result left behind, so #out is right. */
 void lobb_cleartail(lua_State *L, int t, lua_Integer k);
 /* Raises the error at the top, which a filter raised (explaining yields). */
-int lobb_filtererror(lua_State *L);
+int lobb_world_filtererror(lua_State *L);
 
-/* For the FFI entry points: the world at p when it is open, of dimension
-** dim (0: either), neither locked nor busy, and id a live id of it
-** (*out_id); else NULL. */
-lworld *lobb_ffi_world(void *p, int dim, double id, int *out_id);
+/* For the fast paths (w:update's, the FFI's): the world at p when it is
+** open, of dimension dim (0: either), neither locked nor busy; else NULL. */
+lworld *lobb_world_usable(void *p, int dim);
+/* lobb_world_usable, and id a live id of it (*out_id); else NULL. */
+lworld *lobb_world_usableid(void *p, int dim, double id, int *out_id);
 
 /* The movers' methods, listed among the world's (lobb_move.c). */
 int lobb_world_move(lua_State *L);
