@@ -3,7 +3,7 @@
 ** w:push, and obb.clip / obb.reflect for the velocities a game keeps.
 **
 ** A move runs the core mover inside lua_pcall with the world locked, as
-** a query's second phase does (lobb_world.c): the filter is Lua, so it
+** a query's second phase does (lobb_world_pcall): the filter is Lua, so it
 ** may raise, yield or try to change the world; the lock turns the change
 ** into a clear error, and the pcall releases the lock before any error
 ** goes on. The world itself changes only after the mover has finished
@@ -25,11 +25,17 @@ static const char *const response_names[] = {
   NULL, "touch", "cross", "slide", "bounce"
 };
 
+/* The stack of the protected half, run(world, item, filter, out, byid,
+** bad), as run_locked passes it: the world, the item, the filter function
+** (or nil), the table for the collisions (or nil), the world's id -> item
+** table, and a slot that keeps a filter's bad answer alive. */
+enum { RUN_WORLD = 1, RUN_ITEM, RUN_FILTER, RUN_OUT, RUN_BYID, RUN_BAD };
+
 typedef struct lmove {
   lua_State *L;
   lworld *lw;
   int dim, id;
-  int filter;         /* 1: call the Lua filter (argument 3 of run) */
+  int filter;         /* 1: call the Lua filter (RUN_FILTER) */
   int response;       /* without one: every other's response */
   int push;           /* 1: a push, else a move */
   double goal[3], actual[3], max_dist, moved;
@@ -68,16 +74,16 @@ static int on_filter(void *ctx, int item, const obb_move_hit *hit) {
   int r;
   (void)item;
   if (!m->filter) return m->response;
-  lua_pushvalue(L, 3);
-  lua_pushvalue(L, 2);
-  lua_rawgeti(L, 5, hit->other + 1);
+  lua_pushvalue(L, RUN_FILTER);
+  lua_pushvalue(L, RUN_ITEM);
+  lua_rawgeti(L, RUN_BYID, hit->other + 1);
   lobb_pushnumbers(L, hit->n, m->dim);
   lua_pushnumber(L, hit->t);
   lua_pushnumber(L, hit->depth);
   lua_call(L, 4 + m->dim, 1);
   r = response_of(L, -1, m);
   if (r < 0) {
-    lua_replace(L, 6); /* keeps a bad string alive until it is copied */
+    lua_replace(L, RUN_BAD); /* keeps a bad string alive until it is copied */
     return -1;
   }
   lua_pop(L, 1);
@@ -101,7 +107,7 @@ static void on_report(void *ctx, const obb_move_hit *hit) {
   memcpy(lw->buf.p + m->nhits++ * sizeof(obb_move_hit), hit, sizeof *hit);
 }
 
-/* Writes the collisions into out (at 4), raw, MOVE_STRIDE(dim) numbers
+/* Writes the collisions into out (RUN_OUT), raw, MOVE_STRIDE(dim) numbers
 ** each, and clears what an earlier, longer result left behind. */
 static void write_hits(lua_State *L, const lmove *m) {
   const obb_move_hit *h = (const obb_move_hit *)m->lw->buf.p;
@@ -110,27 +116,27 @@ static void write_hits(lua_State *L, const lmove *m) {
   int q;
   for (i = 0; i < m->nhits; i++, h++) {
     k = (lua_Integer)i * MOVE_STRIDE(m->dim);
-    lua_rawgeti(L, 5, h->other + 1);
-    lua_rawseti(L, 4, ++k);
+    lua_rawgeti(L, RUN_BYID, h->other + 1);
+    lua_rawseti(L, RUN_OUT, ++k);
     lua_pushstring(L, response_names[h->response]);
-    lua_rawseti(L, 4, ++k);
+    lua_rawseti(L, RUN_OUT, ++k);
     lua_pushnumber(L, h->t);
-    lua_rawseti(L, 4, ++k);
+    lua_rawseti(L, RUN_OUT, ++k);
     for (q = 0; q < m->dim; q++) {
       lua_pushnumber(L, h->n[q]);
-      lua_rawseti(L, 4, ++k);
+      lua_rawseti(L, RUN_OUT, ++k);
     }
     for (q = 0; q < m->dim; q++) {
       lua_pushnumber(L, h->p[q]);
-      lua_rawseti(L, 4, ++k);
+      lua_rawseti(L, RUN_OUT, ++k);
     }
     lua_pushnumber(L, h->depth);
-    lua_rawseti(L, 4, ++k);
+    lua_rawseti(L, RUN_OUT, ++k);
   }
-  lobb_cleartail(L, 4, k);
+  lobb_cleartail(L, RUN_OUT, k);
 }
 
-/* Protected: run(world, item, filter, out, byid, slot) runs the world's
+/* Protected: run(world, item, filter, out, byid, bad) runs the world's
 ** move (lw->move) and writes out. Nothing here changes the world. */
 /* No pointer crosses Lua: run reached by hand (debug.getupvalue) finds the
 ** move through the world, and only while that move runs and once. */
@@ -146,9 +152,9 @@ int lobb_move_run(lua_State *L) {
   else
     m->n = obb_world_move(m->lw->w, m->id, m->goal, on_filter, on_report, m,
                           m->actual);
-  if (m->n >= 0 && !m->oom && !m->push && lua_istable(L, 4))
+  if (m->n >= 0 && !m->oom && !m->push && lua_istable(L, RUN_OUT))
     write_hits(L, m);
-  lua_pushvalue(L, 6); /* a bad answer outlives the call on the stack */
+  lua_pushvalue(L, RUN_BAD); /* a bad answer outlives the call on the stack */
   return 1;
 }
 
@@ -177,12 +183,10 @@ static void check_filter(lua_State *L, int idx, lmove *m) {
 /* Runs m (item at 2, filter at filter, out at out or 0) protected, with
 ** the world locked; raises what the filter raised or answered wrongly. */
 static void run_locked(lua_State *L, lmove *m, int filter, int out) {
-  int st;
   m->oom = 0;
   m->nhits = 0;
   m->bad = NULL;
   m->L = NULL;
-  lua_pushvalue(L, lua_upvalueindex(UV_RUN));
   lua_pushvalue(L, 1);
   lua_pushvalue(L, 2);
   if (m->filter) lua_pushvalue(L, filter);
@@ -190,13 +194,8 @@ static void run_locked(lua_State *L, lmove *m, int filter, int out) {
   if (out) lua_pushvalue(L, out);
   else lua_pushnil(L);
   lobb_world_pushitems(L, UV_BYID);
-  lua_pushnil(L); /* slot 6: a bad answer, kept alive */
-  m->lw->lock++;
-  m->lw->move = m;
-  st = lua_pcall(L, 6, 1, 0);
-  m->lw->move = NULL;
-  m->lw->lock--;
-  if (st != 0) lobb_world_filtererror(L);
+  lua_pushnil(L); /* RUN_BAD: a bad answer, kept alive */
+  lobb_world_pcall(L, m->lw, UV_RUN, RUN_BAD, m, NULL); /* RUN_BAD args */
   if (m->bad != NULL) {
     if (m->bad_type == 1)
       luaL_argerror(L, filter, lua_pushfstring(L,

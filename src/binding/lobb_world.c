@@ -740,13 +740,29 @@ int lobb_world_filtererror(lua_State *L) {
   return lua_error(L); /* any other error value goes on unchanged */
 }
 
+void lobb_world_pcall(lua_State *L, lworld *lw, int uv, int nargs,
+                      void *state, scratch *own) {
+  const struct job *job = lw->job; /* a query from a filter nests */
+  struct lmove *move = lw->move;
+  int st;
+  lua_pushvalue(L, lua_upvalueindex(uv));
+  lua_insert(L, -nargs - 1);
+  if (uv == UV_FILL) lw->job = (const struct job *)state;
+  else lw->move = (struct lmove *)state;
+  lw->lock++;
+  st = lua_pcall(L, nargs, 1, 0);
+  lw->lock--;
+  lw->job = job;
+  lw->move = move;
+  if (own != NULL && own->p != NULL) lw->alloc(lw->ud, own->p, own->cap, 0);
+  if (st != 0) lobb_world_filtererror(L);
+}
+
 /* Runs the search s (already done into q) through phase 2 and returns the
 ** count, or raises; frees a private buffer either way. */
 static int finish(lua_State *L, lworld *lw, search *q, int kind, int out,
                   int filter) {
   job j;
-  const job *prev;
-  int st;
   if (q->oom) {
     if (q->s != &lw->buf && q->s->p != NULL)
       lw->alloc(lw->ud, q->s->p, q->s->cap, 0);
@@ -757,20 +773,11 @@ static int finish(lua_State *L, lworld *lw, search *q, int kind, int out,
   j.recs = q->s->p;
   j.n = q->n;
   if (kind == K_RAYS && q->n > 1) qsort(q->s->p, q->n, q->size, cmp_ray);
-  lua_pushvalue(L, lua_upvalueindex(UV_FILL));
   lua_pushvalue(L, 1);
   lua_pushvalue(L, out);
   if (filter) lua_pushvalue(L, filter);
   else lua_pushnil(L);
-  prev = lw->job; /* a query from a filter nests */
-  lw->job = &j;
-  lw->lock++;
-  st = lua_pcall(L, 3, 1, 0);
-  lw->lock--;
-  lw->job = prev;
-  if (q->s != &lw->buf && q->s->p != NULL)
-    lw->alloc(lw->ud, q->s->p, q->s->cap, 0);
-  if (st != 0) return lobb_world_filtererror(L);
+  lobb_world_pcall(L, lw, UV_FILL, 3, &j, q->s != &lw->buf ? q->s : NULL);
   return 1;
 }
 

@@ -70,6 +70,16 @@ void lobb_world_pushitems(lua_State *L, int k);
 void lobb_cleartail(lua_State *L, int t, lua_Integer k);
 /* Raises the error at the top, which a filter raised (explaining yields). */
 int lobb_world_filtererror(lua_State *L);
+/* The protected halves' one protocol (a query's fill, a move's run): calls
+** the function at upvalue uv (UV_FILL or UV_RUN) with the nargs values on
+** top of the stack, for one result, inside lua_pcall with the world
+** locked and state set as lw->job (UV_FILL) or lw->move (UV_RUN); then
+** restores both and the lock, frees own (a query's private buffer, or
+** NULL) and raises what the call raised, through lobb_world_filtererror.
+** (An add's write_item runs busy, not locked, and takes its entry out
+** again before its error goes on: enter_item.) */
+void lobb_world_pcall(lua_State *L, lworld *lw, int uv, int nargs,
+                      void *state, scratch *own);
 
 /* For the fast paths (w:update's, the FFI's): the world at p when it is
 ** open, of dimension dim (0: either), neither locked nor busy; else NULL. */
