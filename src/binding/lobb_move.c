@@ -10,12 +10,12 @@
 ** and everything was checked: a move that raises leaves the item where
 ** it was. Collisions are gathered in the world's scratch buffer and
 ** written raw into the caller's table, so a move with a reused table
-** makes no garbage.
+** makes no garbage. The FFI's moves (lobb_ffi_world.c) share only the
+** commit.
 */
 #include <math.h>
 #include <string.h>
 
-#include "lobb_ffi.h"
 #include "lobb_world.h"
 #include "obb_math.h"
 
@@ -209,17 +209,16 @@ static void run_locked(lua_State *L, lmove *m, int filter, int out) {
     luaL_error(L, "result is not finite");
 }
 
-/* Puts the item's box at m->actual. */
-static void commit_move(lmove *m) {
-  const void *old = obb_world_box(m->lw->w, m->id);
-  if (m->dim == 2) {
+void lobb_move_commit(lworld *lw, int id, const double *center) {
+  const void *old = obb_world_box(lw->w, id);
+  if (lw->dim == 2) {
     obb2 b = *(const obb2 *)old;
-    memcpy(b.c, m->actual, sizeof b.c);
-    obb_world_update(m->lw->w, m->id, &b);
+    memcpy(b.c, center, sizeof b.c);
+    obb_world_update(lw->w, id, &b);
   } else {
     obb3 b = *(const obb3 *)old;
-    memcpy(b.c, m->actual, sizeof b.c);
-    obb_world_update(m->lw->w, m->id, &b);
+    memcpy(b.c, center, sizeof b.c);
+    obb_world_update(lw->w, id, &b);
   }
 }
 
@@ -239,7 +238,7 @@ static int move(lua_State *L, int apply) {
   if (!lua_isnoneornil(L, out) && lua_type(L, out) != LUA_TTABLE)
     lobb_typeerror(L, out, "table or nil");
   run_locked(L, &m, filter, lua_istable(L, out) ? out : 0);
-  if (apply) commit_move(&m);
+  if (apply) lobb_move_commit(lw, m.id, m.actual);
   lobb_pushnumbers(L, m.actual, dim);
   lua_pushinteger(L, m.n);
   return dim + 1;
@@ -267,7 +266,7 @@ int lobb_world_push(lua_State *L) {
   }
   lobb_checknargs(L, 4);
   run_locked(L, &m, 3, 0);
-  commit_move(&m);
+  lobb_move_commit(lw, m.id, m.actual);
   lobb_pushnumbers(L, m.actual, m.dim);
   lua_pushnumber(L, m.moved);
   lua_pushboolean(L, m.inside);
@@ -302,71 +301,3 @@ static int velocity(lua_State *L, double times) {
 
 int lobb_mod_clip(lua_State *L) { return velocity(L, 1); }
 int lobb_mod_reflect(lua_State *L) { return velocity(L, 2); }
-
-/* ---- the FFI fast path (include/lobb_ffi.h) ----------------------------- */
-
-typedef struct ffi_hits {
-  double *hits;
-  int n, cap, response;
-} ffi_hits;
-
-static int ffi_filter(void *ctx, int item, const obb_move_hit *hit) {
-  (void)item;
-  (void)hit;
-  return ((ffi_hits *)ctx)->response;
-}
-
-static void ffi_report(void *ctx, const obb_move_hit *h) {
-  ffi_hits *f = (ffi_hits *)ctx;
-  double *r;
-  int q;
-  if (f->n++ >= f->cap) return; /* counted: the caller then runs classic */
-  r = f->hits + MOVE_STRIDE(3) * (f->n - 1); /* 3D's layout in 2D too */
-  r[0] = h->other;
-  r[1] = h->response;
-  r[2] = h->t;
-  for (q = 0; q < 3; q++) {
-    r[3 + q] = h->n[q];
-    r[6 + q] = h->p[q];
-  }
-  r[9] = h->depth;
-}
-
-int lobb_ffi_world_move(void *world, double id, const double *goal, int dim,
-                        int response, double *hits, int cap, double *actual) {
-  int k, n;
-  lworld *lw = dim == 2 || dim == 3 ? lobb_world_usableid(world, dim, id, &k)
-                                    : NULL;
-  lmove m;
-  ffi_hits f;
-  if (lw == NULL || response < OBB_TOUCH || response > OBB_BOUNCE ||
-      !obb_all_finite(goal, (size_t)dim) || cap < 0)
-    return -1;
-  memset(&m, 0, sizeof m);
-  f.hits = hits;
-  f.n = 0;
-  f.cap = cap;
-  f.response = response;
-  n = obb_world_move(lw->w, k, goal, ffi_filter, ffi_report, &f, m.actual);
-  if (n < 0 || f.n > cap || !obb_all_finite(m.actual, (size_t)dim)) return -1;
-  memcpy(actual, m.actual, (size_t)dim * sizeof(double));
-  actual[dim] = obb_world_changes(lw->w);
-  return n;
-}
-
-int lobb_ffi_world_commit(void *world, double id, double x, double y,
-                          double z, double stamp) {
-  int k;
-  lworld *lw = lobb_world_usableid(world, 0, id, &k);
-  lmove m;
-  if (lw == NULL || obb_world_changes(lw->w) != stamp) return 0;
-  memset(&m, 0, sizeof m);
-  m.lw = lw;
-  m.id = k;
-  m.dim = lw->dim;
-  m.actual[0] = x;
-  m.actual[1] = y;
-  m.actual[2] = z;
-  commit_move(&m);
-  return 1;
-}
