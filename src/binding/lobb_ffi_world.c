@@ -2,8 +2,8 @@
 ** lobb_ffi_world.c: the world entry points of the LuaJIT FFI fast path
 ** (include/lobb_ffi.h), in the header's order, and the C half of its add.
 **
-** Each does what its classic method (lobb_world.c, lobb_move.c) does in
-** the one fast case, with the same checks on
+** Each does what its classic method (lobb_world.c, lobb_move.c,
+** lobb_world_query.c) does in the one fast case, with the same checks on
 ** the same helpers, or reports that it did nothing, having changed
 ** nothing: obb.jit (lua/obb/jit.lua) then calls the classic method. A
 ** world is recognised by its tag (lobb_world_usable), after jit.lua has

@@ -1,7 +1,7 @@
 /*
 ** lobb_world.h: a world's userdata and what the files behind its methods
-** share (internal): lobb_world.c (life, items, the guards, queries),
-** lobb_move.c (moves, pushes) and
+** share (internal): lobb_world.c (life, items, the guards),
+** lobb_world_query.c (queries), lobb_move.c (moves, pushes) and
 ** lobb_ffi_world.c (the FFI's entry points).
 */
 #ifndef LOBB_WORLD_H
@@ -112,7 +112,7 @@ int lobb_world_tobox(int dim, const double *v, int nv, const void *old,
 /* The numbers w:get returns for the box at src, into v; their count. */
 int lobb_world_tonumbers(int dim, const void *src, double *v);
 
-/* ---- lobb_world.c: queries ---- */
+/* ---- lobb_world_query.c ---- */
 
 /* The query methods, listed among the world's. */
 int lobb_world_query_box(lua_State *L);
