@@ -1,5 +1,6 @@
 /*
-** lobb_jit.h: the LuaJIT FFI fast path's C half (internal; lobb_jit.c).
+** lobb_jit.h: the start of the LuaJIT FFI fast path (internal;
+** lobb_jit.c).
 */
 #ifndef LOBB_JIT_H
 #define LOBB_JIT_H
