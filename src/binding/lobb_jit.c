@@ -1,7 +1,8 @@
 /*
-** lobb_jit.c: the C half of the LuaJIT FFI fast path (lua/obb/jit.lua):
+** lobb_jit.c: the start of the LuaJIT FFI fast path (lua/obb/jit.lua):
 ** handing the module table to obb.jit, with the file this module was
-** loaded from, the way require found it.
+** loaded from, the way require found it. The entry points obb.jit calls
+** are lobb_ffi_box.c's and lobb_ffi_world.c's.
 **
 ** package.searchpath could name another copy of obb.so (a different
 ** directory first on the path, a loader of the host's own such as LOVE's),

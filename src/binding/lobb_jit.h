@@ -1,5 +1,6 @@
 /*
-** lobb_jit.h: the LuaJIT FFI fast path's C half (internal; lobb_jit.c).
+** lobb_jit.h: the start of the LuaJIT FFI fast path (internal;
+** lobb_jit.c).
 */
 #ifndef LOBB_JIT_H
 #define LOBB_JIT_H
@@ -7,9 +8,9 @@
 #include "lua.h"
 
 /* Under LuaJIT, hands the module table at lib, the three metatables at
-** mt2, mt3, mtw and the FFI add's second half at ffi_add (lobb_world.c)
-** to obb.jit (lua/obb/jit.lua), which installs the FFI-backed methods;
-** elsewhere, or when anything fails, does nothing. */
+** mt2, mt3, mtw and the FFI add's second half at ffi_add
+** (lobb_ffi_world.c) to obb.jit (lua/obb/jit.lua), which installs the
+** FFI-backed methods; elsewhere, or when anything fails, does nothing. */
 void lobb_open_jit(lua_State *L, int lib, int mt2, int mt3, int mtw,
                    int ffi_add);
 

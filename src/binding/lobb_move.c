@@ -3,19 +3,19 @@
 ** w:push, and obb.clip / obb.reflect for the velocities a game keeps.
 **
 ** A move runs the core mover inside lua_pcall with the world locked, as
-** a query's second phase does (lobb_world.c): the filter is Lua, so it
+** a query's second phase does (lobb_world_pcall): the filter is Lua, so it
 ** may raise, yield or try to change the world; the lock turns the change
 ** into a clear error, and the pcall releases the lock before any error
 ** goes on. The world itself changes only after the mover has finished
 ** and everything was checked: a move that raises leaves the item where
 ** it was. Collisions are gathered in the world's scratch buffer and
 ** written raw into the caller's table, so a move with a reused table
-** makes no garbage.
+** makes no garbage. The FFI's moves (lobb_ffi_world.c) share only the
+** commit.
 */
 #include <math.h>
 #include <string.h>
 
-#include "lobb_ffi.h"
 #include "lobb_world.h"
 #include "obb_math.h"
 
@@ -25,13 +25,17 @@ static const char *const response_names[] = {
   NULL, "touch", "cross", "slide", "bounce"
 };
 
-#define MOVE_STRIDE(dim) ((dim) == 2 ? 8 : 10)
+/* The stack of the protected half, run(world, item, filter, out, byid,
+** bad), as run_locked passes it: the world, the item, the filter function
+** (or nil), the table for the collisions (or nil), the world's id -> item
+** table, and a slot that keeps a filter's bad answer alive. */
+enum { RUN_WORLD = 1, RUN_ITEM, RUN_FILTER, RUN_OUT, RUN_BYID, RUN_BAD };
 
 typedef struct lmove {
   lua_State *L;
   lworld *lw;
   int dim, id;
-  int filter;         /* 1: call the Lua filter (argument 3 of run) */
+  int filter;         /* 1: call the Lua filter (RUN_FILTER) */
   int response;       /* without one: every other's response */
   int push;           /* 1: a push, else a move */
   double goal[3], actual[3], max_dist, moved;
@@ -70,16 +74,16 @@ static int on_filter(void *ctx, int item, const obb_move_hit *hit) {
   int r;
   (void)item;
   if (!m->filter) return m->response;
-  lua_pushvalue(L, 3);
-  lua_pushvalue(L, 2);
-  lua_rawgeti(L, 5, hit->other + 1);
+  lua_pushvalue(L, RUN_FILTER);
+  lua_pushvalue(L, RUN_ITEM);
+  lua_rawgeti(L, RUN_BYID, hit->other + 1);
   lobb_pushnumbers(L, hit->n, m->dim);
   lua_pushnumber(L, hit->t);
   lua_pushnumber(L, hit->depth);
   lua_call(L, 4 + m->dim, 1);
   r = response_of(L, -1, m);
   if (r < 0) {
-    lua_replace(L, 6); /* keeps a bad string alive until it is copied */
+    lua_replace(L, RUN_BAD); /* keeps a bad string alive until it is copied */
     return -1;
   }
   lua_pop(L, 1);
@@ -103,40 +107,41 @@ static void on_report(void *ctx, const obb_move_hit *hit) {
   memcpy(lw->buf.p + m->nhits++ * sizeof(obb_move_hit), hit, sizeof *hit);
 }
 
-/* Writes the collisions into out (at 4), raw, and clears what an earlier,
-** longer result left behind. */
+/* Writes the collisions into out (RUN_OUT), raw, MOVE_STRIDE(dim) numbers
+** each, and clears what an earlier, longer result left behind. */
 static void write_hits(lua_State *L, const lmove *m) {
   const obb_move_hit *h = (const obb_move_hit *)m->lw->buf.p;
   lua_Integer k = 0;
   size_t i;
   int q;
   for (i = 0; i < m->nhits; i++, h++) {
-    lua_rawgeti(L, 5, h->other + 1);
-    lua_rawseti(L, 4, ++k);
+    k = (lua_Integer)i * MOVE_STRIDE(m->dim);
+    lua_rawgeti(L, RUN_BYID, h->other + 1);
+    lua_rawseti(L, RUN_OUT, ++k);
     lua_pushstring(L, response_names[h->response]);
-    lua_rawseti(L, 4, ++k);
+    lua_rawseti(L, RUN_OUT, ++k);
     lua_pushnumber(L, h->t);
-    lua_rawseti(L, 4, ++k);
+    lua_rawseti(L, RUN_OUT, ++k);
     for (q = 0; q < m->dim; q++) {
       lua_pushnumber(L, h->n[q]);
-      lua_rawseti(L, 4, ++k);
+      lua_rawseti(L, RUN_OUT, ++k);
     }
     for (q = 0; q < m->dim; q++) {
       lua_pushnumber(L, h->p[q]);
-      lua_rawseti(L, 4, ++k);
+      lua_rawseti(L, RUN_OUT, ++k);
     }
     lua_pushnumber(L, h->depth);
-    lua_rawseti(L, 4, ++k);
+    lua_rawseti(L, RUN_OUT, ++k);
   }
-  lobb_cleartail(L, 4, k);
+  lobb_cleartail(L, RUN_OUT, k);
 }
 
-/* Protected: run(world, item, filter, out, byid, slot) runs the world's
+/* Protected: run(world, item, filter, out, byid, bad) runs the world's
 ** move (lw->move) and writes out. Nothing here changes the world. */
 /* No pointer crosses Lua: run reached by hand (debug.getupvalue) finds the
 ** move through the world, and only while that move runs and once. */
 int lobb_move_run(lua_State *L) {
-  lworld *lw = lobb_checkworld(L, NULL);
+  lworld *lw = lobb_world_checkopen(L);
   lmove *m = lw->move;
   if (m == NULL || m->L != NULL)
     return luaL_error(L, "obb: run called outside a move");
@@ -147,9 +152,9 @@ int lobb_move_run(lua_State *L) {
   else
     m->n = obb_world_move(m->lw->w, m->id, m->goal, on_filter, on_report, m,
                           m->actual);
-  if (m->n >= 0 && !m->oom && !m->push && lua_istable(L, 4))
+  if (m->n >= 0 && !m->oom && !m->push && lua_istable(L, RUN_OUT))
     write_hits(L, m);
-  lua_pushvalue(L, 6); /* a bad answer outlives the call on the stack */
+  lua_pushvalue(L, RUN_BAD); /* a bad answer outlives the call on the stack */
   return 1;
 }
 
@@ -178,26 +183,19 @@ static void check_filter(lua_State *L, int idx, lmove *m) {
 /* Runs m (item at 2, filter at filter, out at out or 0) protected, with
 ** the world locked; raises what the filter raised or answered wrongly. */
 static void run_locked(lua_State *L, lmove *m, int filter, int out) {
-  int st;
   m->oom = 0;
   m->nhits = 0;
   m->bad = NULL;
   m->L = NULL;
-  lua_pushvalue(L, lua_upvalueindex(UV_RUN));
   lua_pushvalue(L, 1);
   lua_pushvalue(L, 2);
   if (m->filter) lua_pushvalue(L, filter);
   else lua_pushnil(L);
   if (out) lua_pushvalue(L, out);
   else lua_pushnil(L);
-  lobb_pushitems(L, UV_BYID);
-  lua_pushnil(L); /* slot 6: a bad answer, kept alive */
-  m->lw->lock++;
-  m->lw->move = m;
-  st = lua_pcall(L, 6, 1, 0);
-  m->lw->move = NULL;
-  m->lw->lock--;
-  if (st != 0) lobb_filtererror(L);
+  lobb_world_pushitems(L, UV_BYID);
+  lua_pushnil(L); /* RUN_BAD: a bad answer, kept alive */
+  lobb_world_pcall(L, m->lw, UV_RUN, RUN_BAD, m, NULL); /* RUN_BAD args */
   if (m->bad != NULL) {
     if (m->bad_type == 1)
       luaL_argerror(L, filter, lua_pushfstring(L,
@@ -211,37 +209,36 @@ static void run_locked(lua_State *L, lmove *m, int filter, int out) {
     luaL_error(L, "result is not finite");
 }
 
-/* Puts the item's box at m->actual. */
-static void commit_move(lmove *m) {
-  const void *old = obb_world_box(m->lw->w, m->id);
-  if (m->dim == 2) {
+void lobb_move_commit(lworld *lw, int id, const double *center) {
+  const void *old = obb_world_box(lw->w, id);
+  if (lw->dim == 2) {
     obb2 b = *(const obb2 *)old;
-    memcpy(b.c, m->actual, sizeof b.c);
-    obb_world_update(m->lw->w, m->id, &b);
+    memcpy(b.c, center, sizeof b.c);
+    obb_world_update(lw->w, id, &b);
   } else {
     obb3 b = *(const obb3 *)old;
-    memcpy(b.c, m->actual, sizeof b.c);
-    obb_world_update(m->lw->w, m->id, &b);
+    memcpy(b.c, center, sizeof b.c);
+    obb_world_update(lw->w, id, &b);
   }
 }
 
 /* w:move / w:check (item, gx, gy[, gz] [, filter [, out]])
 ** -> ax, ay[, az], n */
 static int move(lua_State *L, int apply) {
-  lworld *lw = lobb_checkworld(L, "move");
+  lworld *lw = lobb_world_checkmutable(L, "move");
   lmove m;
   int dim = lw->dim, filter = 3 + dim, out = 4 + dim;
   memset(&m, 0, sizeof m);
   m.lw = lw;
   m.dim = dim;
-  m.id = lobb_checkitemid(L, 2);
+  m.id = lobb_world_checkid(L, 2);
   lobb_checkvec(L, 3, dim, m.goal);
   check_filter(L, filter, &m);
   lobb_checknargs(L, out);
   if (!lua_isnoneornil(L, out) && lua_type(L, out) != LUA_TTABLE)
     lobb_typeerror(L, out, "table or nil");
   run_locked(L, &m, filter, lua_istable(L, out) ? out : 0);
-  if (apply) commit_move(&m);
+  if (apply) lobb_move_commit(lw, m.id, m.actual);
   lobb_pushnumbers(L, m.actual, dim);
   lua_pushinteger(L, m.n);
   return dim + 1;
@@ -252,13 +249,13 @@ int lobb_world_check(lua_State *L) { return move(L, 0); }
 
 /* w:push(item [, filter [, max_dist]]) -> ax, ay[, az], moved, inside */
 int lobb_world_push(lua_State *L) {
-  lworld *lw = lobb_checkworld(L, "push");
+  lworld *lw = lobb_world_checkmutable(L, "push");
   lmove m;
   memset(&m, 0, sizeof m);
   m.lw = lw;
   m.dim = lw->dim;
   m.push = 1;
-  m.id = lobb_checkitemid(L, 2);
+  m.id = lobb_world_checkid(L, 2);
   check_filter(L, 3, &m);
   m.max_dist = HUGE_VAL;
   if (!lua_isnoneornil(L, 4)) {
@@ -269,7 +266,7 @@ int lobb_world_push(lua_State *L) {
   }
   lobb_checknargs(L, 4);
   run_locked(L, &m, 3, 0);
-  commit_move(&m);
+  lobb_move_commit(lw, m.id, m.actual);
   lobb_pushnumbers(L, m.actual, m.dim);
   lua_pushnumber(L, m.moved);
   lua_pushboolean(L, m.inside);
@@ -304,71 +301,3 @@ static int velocity(lua_State *L, double times) {
 
 int lobb_mod_clip(lua_State *L) { return velocity(L, 1); }
 int lobb_mod_reflect(lua_State *L) { return velocity(L, 2); }
-
-/* ---- the FFI fast path (include/lobb_ffi.h) ----------------------------- */
-
-typedef struct ffi_hits {
-  double *hits;
-  int n, cap, response;
-} ffi_hits;
-
-static int ffi_filter(void *ctx, int item, const obb_move_hit *hit) {
-  (void)item;
-  (void)hit;
-  return ((ffi_hits *)ctx)->response;
-}
-
-static void ffi_report(void *ctx, const obb_move_hit *h) {
-  ffi_hits *f = (ffi_hits *)ctx;
-  double *r;
-  int q;
-  if (f->n++ >= f->cap) return; /* counted: the caller then runs classic */
-  r = f->hits + 10 * (f->n - 1);
-  r[0] = h->other;
-  r[1] = h->response;
-  r[2] = h->t;
-  for (q = 0; q < 3; q++) {
-    r[3 + q] = h->n[q];
-    r[6 + q] = h->p[q];
-  }
-  r[9] = h->depth;
-}
-
-int lobb_ffi_world_move(void *world, double id, const double *goal, int dim,
-                        int response, double *hits, int cap, double *actual) {
-  int k, n;
-  lworld *lw = dim == 2 || dim == 3 ? lobb_ffi_world(world, dim, id, &k)
-                                    : NULL;
-  lmove m;
-  ffi_hits f;
-  if (lw == NULL || response < OBB_TOUCH || response > OBB_BOUNCE ||
-      !obb_all_finite(goal, (size_t)dim) || cap < 0)
-    return -1;
-  memset(&m, 0, sizeof m);
-  f.hits = hits;
-  f.n = 0;
-  f.cap = cap;
-  f.response = response;
-  n = obb_world_move(lw->w, k, goal, ffi_filter, ffi_report, &f, m.actual);
-  if (n < 0 || f.n > cap || !obb_all_finite(m.actual, (size_t)dim)) return -1;
-  memcpy(actual, m.actual, (size_t)dim * sizeof(double));
-  actual[dim] = obb_world_changes(lw->w);
-  return n;
-}
-
-int lobb_ffi_world_commit(void *world, double id, double x, double y,
-                          double z, double stamp) {
-  int k;
-  lworld *lw = lobb_ffi_world(world, 0, id, &k);
-  lmove m;
-  if (lw == NULL || obb_world_changes(lw->w) != stamp) return 0;
-  memset(&m, 0, sizeof m);
-  m.lw = lw;
-  m.id = k;
-  m.dim = lw->dim;
-  m.actual[0] = x;
-  m.actual[1] = y;
-  m.actual[2] = z;
-  commit_move(&m);
-  return 1;
-}

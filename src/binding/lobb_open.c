@@ -22,6 +22,7 @@
 */
 #include "lobb_box.h"
 #include "lobb_jit.h"
+#include "lobb_world.h"
 
 /* This copy's mark: only the address matters. */
 #define OWN_MARK ((void *)lobb_box_tags)
@@ -79,13 +80,13 @@ int luaopen_obb(lua_State *L) {
   lua_pushnumber(L, OBB_TOUCH_FLOOR);
   lua_setfield(L, lib, "TOUCH_FLOOR");
   /* the strides of the tables world:move and world:cast fill */
-  lua_pushinteger(L, 8);
+  lua_pushinteger(L, MOVE_STRIDE(2));
   lua_setfield(L, lib, "MOVE_STRIDE2");
-  lua_pushinteger(L, 10);
+  lua_pushinteger(L, MOVE_STRIDE(3));
   lua_setfield(L, lib, "MOVE_STRIDE3");
-  lua_pushinteger(L, 4);
+  lua_pushinteger(L, CAST_STRIDE(2));
   lua_setfield(L, lib, "CAST_STRIDE2");
-  lua_pushinteger(L, 5);
+  lua_pushinteger(L, CAST_STRIDE(3));
   lua_setfield(L, lib, "CAST_STRIDE3");
   /* the FFI fast path, under LuaJIT */
   lobb_open_jit(L, lib, mt2, mt3, mtw, ffi_add);

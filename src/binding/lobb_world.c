@@ -1,28 +1,23 @@
 /*
-** lobb_world.c: the Lua face of worlds (obb.world2, obb.world3).
+** lobb_world.c: the Lua face of worlds (obb.world2, obb.world3): their
+** life and their items, and the guards every world file shares.
 **
 ** A world userdata points to a core obb_world (obb_world.c) and keeps two
 ** user values: a table item -> id and an array id + 1 -> item. Items are
 ** any Lua values but nil and NaN; the core only sees ids, so no C pointer to
 ** a Lua value is ever kept.
 **
-** Every query runs in two phases. The search walks the tree in C and
-** records ids (or pairs, or ray hits) in a scratch buffer, calling no Lua
-** at all, so nothing can change the world under it. The results are then
-** copied into the caller's table, and the filter called, inside lua_pcall
-** with the world locked: a filter that tries to add, update, remove or
-** close gets a clear error, and the lock is released whatever happens
-** (even a filter error) before the error goes on. The scratch buffer
-** belongs to the world and grows as needed, so a query in a steady state
-** allocates nothing; a query made while another fills its results (from a
-** filter, or from a finalizer) uses a buffer of its own, freed after.
+** The guards: a world is recognised by its tag. It is locked while a
+** query copies out its results or a move runs its filter
+** (lobb_world_query.c, lobb_move.c), both inside lobb_world_pcall, and
+** busy while add writes its tables; a locked or busy world cannot be
+** changed or closed, and the fast paths leave it to the classic methods.
+** The queries, the movers and the FFI's entry points (lobb_ffi_world.c)
+** are in files of their own; this one registers all of their methods.
 */
 #include <limits.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "lobb_box.h"
-#include "lobb_ffi.h"
 #include "lobb_world.h"
 #include "obb_math.h"
 
@@ -33,7 +28,7 @@
 ** into a userdata, nor other modules know the address. */
 static const char world_tag = 'w';
 
-static lworld *to_world(lua_State *L, int idx) {
+lworld *lobb_world_test(lua_State *L, int idx) {
   lworld *lw = (lworld *)lua_touserdata(L, idx);
   return lw != NULL && lobb_rawlen(L, idx) == sizeof(lworld) &&
                  lw->tag == &world_tag ? lw : NULL;
@@ -42,20 +37,20 @@ static lworld *to_world(lua_State *L, int idx) {
 /* Pushes the world's table k (UV_BYITEM or UV_BYID). The debug library
 ** can replace a user value with anything; that is an error, never a read
 ** of a non-table. */
-static void push_items(lua_State *L, int k) {
+void lobb_world_pushitems(lua_State *L, int k) {
   lobb_getuv(L, 1, k);
   if (!lua_istable(L, -1)) luaL_error(L, "world's item tables were replaced");
 }
 
-static lworld *check_world(lua_State *L) {
-  lworld *lw = to_world(L, 1);
+lworld *lobb_world_checkopen(lua_State *L) {
+  lworld *lw = lobb_world_test(L, 1);
   if (lw == NULL) lobb_typeerror(L, 1, LOBB_WORLD);
   if (lw->w == NULL) luaL_error(L, "world is closed");
   return lw;
 }
 
-static lworld *check_mutable(lua_State *L, const char *what) {
-  lworld *lw = check_world(L);
+lworld *lobb_world_checkmutable(lua_State *L, const char *what) {
+  lworld *lw = lobb_world_checkopen(L);
   if (lw->lock > 0)
     luaL_error(L, "cannot %s items of a world during its query", what);
   if (lw->busy > 0)
@@ -81,22 +76,21 @@ static int live_id(const lworld *lw, lua_Number x) {
              ? id : -1;
 }
 
-/* The item's id, or -1 when it is not in the world. */
-static int item_id(lua_State *L, int idx) {
+int lobb_world_itemid(lua_State *L, int idx) {
   int id = -1;
-  push_items(L, UV_BYITEM);
+  lobb_world_pushitems(L, UV_BYITEM);
   lua_pushvalue(L, idx);
   lua_rawget(L, -2);
   if (lua_type(L, -1) == LUA_TNUMBER)
-    id = live_id(to_world(L, 1), lua_tonumber(L, -1));
+    id = live_id(lobb_world_test(L, 1), lua_tonumber(L, -1));
   lua_pop(L, 2);
   return id;
 }
 
-static int check_id(lua_State *L, int idx) {
+int lobb_world_checkid(lua_State *L, int idx) {
   int id;
   check_item(L, idx);
-  id = item_id(L, idx);
+  id = lobb_world_itemid(L, idx);
   if (id < 0) luaL_argerror(L, idx, "item is not in the world");
   return id;
 }
@@ -183,7 +177,7 @@ static void check_closable(lua_State *L, const lworld *lw) {
 ** world like close, with the same refusals. Any other argument is
 ** ignored, and a second call does nothing. */
 static int world_gc(lua_State *L) {
-  lworld *lw = to_world(L, 1);
+  lworld *lw = lobb_world_test(L, 1);
   if (lw != NULL) {
     check_closable(L, lw);
     release(lw);
@@ -194,7 +188,7 @@ static int world_gc(lua_State *L) {
 /* w:close() and __close: frees the world now; later calls raise "world is
 ** closed". Closing twice is harmless. */
 static int world_close(lua_State *L) {
-  lworld *lw = to_world(L, 1);
+  lworld *lw = lobb_world_test(L, 1);
   if (lw == NULL) return lobb_typeerror(L, 1, LOBB_WORLD);
   check_closable(L, lw);
   release(lw);
@@ -206,7 +200,7 @@ static int world_close(lua_State *L) {
 }
 
 static int world_tostring(lua_State *L) {
-  lworld *lw = to_world(L, 1);
+  lworld *lw = lobb_world_test(L, 1);
   if (lw == NULL) return lobb_typeerror(L, 1, LOBB_WORLD);
   if (lw->w == NULL)
     lua_pushfstring(L, LOBB_WORLD "%d (closed)", lw->dim);
@@ -223,11 +217,11 @@ static int world_tostring(lua_State *L) {
 ** was; it is marked busy meanwhile, so they cannot change it. */
 static int write_item(lua_State *L) {
   int id = (int)lua_tointeger(L, 3);
-  if (to_world(L, 1) == NULL) return 0; /* called by hand: nothing to do */
-  push_items(L, UV_BYID);
+  if (lobb_world_test(L, 1) == NULL) return 0; /* called by hand */
+  lobb_world_pushitems(L, UV_BYID);
   lua_pushvalue(L, 2);
   lua_rawseti(L, -2, id + 1);
-  push_items(L, UV_BYITEM);
+  lobb_world_pushitems(L, UV_BYITEM);
   lua_pushvalue(L, 2);
   lua_pushinteger(L, id);
   lua_rawset(L, -3);
@@ -262,7 +256,7 @@ static void unwrite_item(lua_State *L, int id) {
 ** only for live ids; the item -> id entry is taken out again). The world
 ** is busy only inside this call, so however the error comes, it is never
 ** left busy. */
-static int enter_item(lua_State *L, lworld *lw, const anybox *b) {
+int lobb_world_enter(lua_State *L, lworld *lw, const anybox *b) {
   int id = obb_world_reserve(lw->w), st;
   if (id < 0) return luaL_error(L, "not enough memory");
   lua_pushvalue(L, lua_upvalueindex(UV_WRITE));
@@ -283,29 +277,36 @@ static int enter_item(lua_State *L, lworld *lw, const anybox *b) {
 
 /* w:add(item, box | numbers) -> w */
 static int world_add(lua_State *L) {
-  lworld *lw = check_mutable(L, "add");
+  lworld *lw = lobb_world_checkmutable(L, "add");
   anybox b;
   check_item(L, 2);
-  if (item_id(L, 2) >= 0) return luaL_argerror(L, 2, "item is already in the world");
+  if (lobb_world_itemid(L, 2) >= 0)
+    return luaL_argerror(L, 2, "item is already in the world");
   box_args(L, lw, 3, &b, NULL);
-  return enter_item(L, lw, &b);
+  return lobb_world_enter(L, lw, &b);
 }
 
 /* The world at p when a fast path (update2_fast, the FFI's) may change or
 ** read it: a world (by its tag), open, not in a query nor adding, of
 ** dimension dim (0: any). */
-static lworld *usable_world(void *p, int dim) {
+lworld *lobb_world_usable(void *p, int dim) {
   lworld *lw = (lworld *)p;
   return lw != NULL && lw->tag == &world_tag && lw->w != NULL &&
                  lw->lock == 0 && lw->busy == 0 &&
                  (dim == 0 || lw->dim == dim) ? lw : NULL;
 }
 
+lworld *lobb_world_usableid(void *p, int dim, double id, int *out_id) {
+  lworld *lw = lobb_world_usable(p, dim);
+  *out_id = lw != NULL ? live_id(lw, id) : -1;
+  return *out_id >= 0 ? lw : NULL;
+}
+
 /* The box from the nv numbers v after the item (as update and add take
 ** them), keeping old's rotation when none is given (old NULL: no rotation
 ** is then the identity, as add makes it); 0 for numbers the general path
 ** refuses (and reports). */
-static int box_from_numbers(int dim, const double *v, int nv,
+int lobb_world_tobox(int dim, const double *v, int nv,
                             const void *old, anybox *b) {
   int i;
   for (i = 0; i < nv; i++)
@@ -333,8 +334,7 @@ static int box_from_numbers(int dim, const double *v, int nv,
   }
 }
 
-/* The numbers w:get returns for the box at src, into v; their count. */
-static int box_numbers(int dim, const void *src, double *v) {
+int lobb_world_tonumbers(int dim, const void *src, double *v) {
   int i;
   if (dim == 2) {
     const obb2 *b = (const obb2 *)src;
@@ -357,7 +357,7 @@ static int box_numbers(int dim, const void *src, double *v) {
 ** reports). Without an angle the box keeps its rotation, and no sine or
 ** cosine is taken. */
 static int update2_fast(lua_State *L) {
-  lworld *lw = usable_world(to_world(L, 1), 2);
+  lworld *lw = lobb_world_usable(lobb_world_test(L, 1), 2);
   double v[5];
   anybox b;
   int i, id, nv = lua_gettop(L) - 2;
@@ -372,82 +372,11 @@ static int update2_fast(lua_State *L) {
   lua_rawget(L, -2);
   if (lua_type(L, -1) != LUA_TNUMBER) return 0;
   id = live_id(lw, lua_tonumber(L, -1));
-  if (id < 0 || !box_from_numbers(2, v, nv, obb_world_box(lw->w, id), &b))
+  if (id < 0 || !lobb_world_tobox(2, v, nv, obb_world_box(lw->w, id), &b))
     return 0;
   obb_world_update(lw->w, id, &b);
   lua_settop(L, 1);
   return 1;
-}
-
-/* ---- the LuaJIT FFI fast path (include/lobb_ffi.h) ------------------- */
-
-/* usable_world, and id a live id of it (*out_id). */
-static lworld *usable_world_id(void *p, int dim, double id, int *out_id) {
-  lworld *lw = usable_world(p, dim);
-  *out_id = lw != NULL ? live_id(lw, id) : -1;
-  return *out_id >= 0 ? lw : NULL;
-}
-
-static int jit_dim(int nv) {
-  return nv == 4 || nv == 5 ? 2 : nv == 6 || nv == 10 ? 3 : 0;
-}
-
-int lobb_ffi_world_update(void *world, double id, const double *v, int nv) {
-  int k, dim = jit_dim(nv);
-  lworld *lw = dim != 0 ? usable_world_id(world, dim, id, &k) : NULL;
-  anybox b;
-  if (lw == NULL ||
-      !box_from_numbers(dim, v, nv, obb_world_box(lw->w, k), &b))
-    return 0;
-  obb_world_update(lw->w, k, &b);
-  return 1;
-}
-
-int lobb_ffi_world_reserve(void *world, const double *v, int nv) {
-  int dim = jit_dim(nv);
-  lworld *lw = dim != 0 ? usable_world(world, dim) : NULL;
-  anybox b;
-  if (lw == NULL || !box_from_numbers(dim, v, nv, NULL, &b) ||
-      obb_world_reserve(lw->w) < 0)
-    return -1;
-  lw->pending = b;
-  lw->ticket = lw->ticket < INT_MAX ? lw->ticket + 1 : 1;
-  lw->pending_ticket = lw->ticket;
-  return lw->ticket;
-}
-
-/* The FFI add's second half, add(w, item, ticket) (lobb_ffi.h): enters
-** the item and the box that lobb_ffi_world_reserve kept under ticket, as
-** world_add does, and returns the world; false (having changed nothing)
-** when that box is no longer waiting (another add came between, or the
-** ticket is not the last one given) or the world or the item is not as
-** the fast path checked: the classic add then runs. Reached by hand
-** (debug.getupvalue), it can only enter an item that add would take with
-** a box made from numbers add would take. */
-static int world_ffi_add(lua_State *L) {
-  lworld *lw = usable_world(to_world(L, 1), 0);
-  anybox b;
-  int ok = lw != NULL && lw->pending_ticket != 0 &&
-           lua_type(L, 3) == LUA_TNUMBER &&
-           lua_tonumber(L, 3) == (lua_Number)lw->pending_ticket;
-  if (ok) {
-    b = lw->pending;
-    lw->pending_ticket = 0;
-    ok = !lua_isnoneornil(L, 2) &&
-         !(lua_type(L, 2) == LUA_TNUMBER && lua_tonumber(L, 2) != lua_tonumber(L, 2));
-  }
-  lua_settop(L, 2);
-  if (!ok || item_id(L, 2) >= 0) {
-    lua_pushboolean(L, 0);
-    return 1;
-  }
-  return enter_item(L, lw, &b);
-}
-
-int lobb_ffi_world_get(void *world, double id, double *out) {
-  int k;
-  lworld *lw = usable_world_id(world, 0, id, &k);
-  return lw != NULL ? box_numbers(lw->dim, obb_world_box(lw->w, k), out) : 0;
 }
 
 /* w:update(item, box | numbers) -> w */
@@ -457,8 +386,8 @@ static int world_update(lua_State *L) {
   anybox b;
   if (update2_fast(L)) return 1;
   lua_settop(L, top);
-  lw = check_mutable(L, "update");
-  id = check_id(L, 2);
+  lw = lobb_world_checkmutable(L, "update");
+  id = lobb_world_checkid(L, 2);
   box_args(L, lw, 3, &b, obb_world_box(lw->w, id));
   obb_world_update(lw->w, id, &b);
   lua_settop(L, 1);
@@ -471,7 +400,7 @@ static int world_update(lua_State *L) {
 ** world, so everything is checked again after. From the checks on,
 ** nothing allocates until the core and the tables agree again. */
 static int world_remove(lua_State *L) {
-  lworld *lw = check_mutable(L, "remove");
+  lworld *lw = lobb_world_checkmutable(L, "remove");
   int id, fresh;
   check_item(L, 2);
   lobb_checknargs(L, 2);
@@ -480,13 +409,13 @@ static int world_remove(lua_State *L) {
     lua_newtable(L); /* at 3: by item */
     lua_newtable(L); /* at 4: by id */
   }
-  lw = check_mutable(L, "remove");
-  id = check_id(L, 2);
-  push_items(L, UV_BYITEM);
+  lw = lobb_world_checkmutable(L, "remove");
+  id = lobb_world_checkid(L, 2);
+  lobb_world_pushitems(L, UV_BYITEM);
   lua_pushvalue(L, 2);
   lua_pushnil(L);
   lua_rawset(L, -3); /* clearing a key never allocates */
-  push_items(L, UV_BYID);
+  lobb_world_pushitems(L, UV_BYID);
   lua_pushnil(L);
   lua_rawseti(L, -2, id + 1);
   obb_world_remove(lw->w, id);
@@ -506,17 +435,17 @@ static int world_remove(lua_State *L) {
 /* w:has(item) -> boolean (false for nil and NaN, never an error) */
 static int world_has(lua_State *L) {
   int in = 0;
-  check_world(L);
+  lobb_world_checkopen(L);
   lobb_checknargs(L, 2);
   if (!lua_isnoneornil(L, 2) &&
       !(lua_type(L, 2) == LUA_TNUMBER && lua_tonumber(L, 2) != lua_tonumber(L, 2)))
-    in = item_id(L, 2) >= 0;
+    in = lobb_world_itemid(L, 2) >= 0;
   lua_pushboolean(L, in);
   return 1;
 }
 
 static int world_count(lua_State *L) {
-  lworld *lw = check_world(L);
+  lworld *lw = lobb_world_checkopen(L);
   lobb_checknargs(L, 1);
   lua_pushinteger(L, obb_world_count(lw->w));
   return 1;
@@ -524,14 +453,14 @@ static int world_count(lua_State *L) {
 
 /* #w: Lua passes the world twice (5.2 on), so no argument count here. */
 static int world_len(lua_State *L) {
-  lua_pushinteger(L, obb_world_count(check_world(L)->w));
+  lua_pushinteger(L, obb_world_count(lobb_world_checkopen(L)->w));
   return 1;
 }
 
 /* w:memory() -> bytes the world holds outside Lua's heap (its C arrays
 ** and scratch; collectgarbage("count") does not see them) */
 static int world_memory(lua_State *L) {
-  lworld *lw = check_world(L);
+  lworld *lw = lobb_world_checkopen(L);
   lobb_checknargs(L, 1);
   lua_pushnumber(L, (lua_Number)(obb_world_memory(lw->w) + lw->buf.cap));
   return 1;
@@ -539,8 +468,8 @@ static int world_memory(lua_State *L) {
 
 /* w:get(item) -> numbers as add takes them; w:get(item, box) -> box, set */
 static int world_get(lua_State *L) {
-  lworld *lw = check_world(L);
-  int id = check_id(L, 2), i, n;
+  lworld *lw = lobb_world_checkopen(L);
+  int id = lobb_world_checkid(L, 2), i, n;
   const void *src = obb_world_box(lw->w, id);
   double v[10];
   lobb_checknargs(L, 3);
@@ -551,188 +480,18 @@ static int world_get(lua_State *L) {
     lua_settop(L, 3);
     return 1;
   }
-  n = box_numbers(lw->dim, src, v);
+  n = lobb_world_tonumbers(lw->dim, src, v);
   luaL_checkstack(L, n, NULL);
   for (i = 0; i < n; i++) lua_pushnumber(L, v[i]);
   return n;
 }
 
-/* ---- queries: phase 1, the search into a scratch buffer ---------------- */
-
-enum { K_IDS, K_PAIRS, K_RAYS, K_CONTACTS };
-
-typedef struct ray_rec { /* a ray or cast hit; also a contact (t unused) */
-  double t, n[3];
-  double dist; /* casts: squared distance between centers, for ties */
-  int id;
-} ray_rec;
-
-typedef struct search {
-  lworld *lw;
-  scratch *s;
-  size_t n, size; /* records so far, bytes per record */
-  int oom;
-  int self;         /* collisions: the item's own id, skipped */
-  const void *box;  /* collisions: the item's box */
-} search;
-
-static void *next_rec(search *q) {
-  size_t need = (q->n + 1) * q->size;
-  if (need > q->s->cap) {
-    size_t cap = q->s->cap < 256 ? 256 : q->s->cap;
-    void *p;
-    while (cap < need) {
-      if (cap > ((size_t)-1) / 2) { q->oom = 1; return NULL; }
-      cap *= 2;
-    }
-    p = q->lw->alloc(q->lw->ud, q->s->p, q->s->cap, cap);
-    if (p == NULL) { q->oom = 1; return NULL; }
-    q->s->p = (unsigned char *)p;
-    q->s->cap = cap;
-  }
-  return q->s->p + q->n++ * q->size;
-}
-
-static void on_id(void *ctx, int id) {
-  int *r = (int *)next_rec((search *)ctx);
-  if (r != NULL) *r = id;
-}
-
-static void on_pair(void *ctx, int a, int b) {
-  int *r = (int *)next_rec((search *)ctx);
-  if (r != NULL) { r[0] = a; r[1] = b; }
-}
-
-static double on_ray(void *ctx, int id, double t, const double n[3],
-                     double maxt) {
-  ray_rec *r = (ray_rec *)next_rec((search *)ctx);
-  if (r != NULL) {
-    r->t = t; r->id = id; r->dist = 0;
-    r->n[0] = n[0]; r->n[1] = n[1]; r->n[2] = n[2];
-  }
-  return maxt;
-}
-
-/* A cast's hit, with the squared distance from the cast box's center. */
-static void on_cast(void *ctx, int id, double t, const double n[3]) {
-  search *q = (search *)ctx;
-  const double *a = q->lw->dim == 2 ? ((const obb2 *)q->box)->c
-                                    : ((const obb3 *)q->box)->c;
-  const void *other = obb_world_box(q->lw->w, id);
-  const double *b = q->lw->dim == 2 ? ((const obb2 *)other)->c
-                                    : ((const obb3 *)other)->c;
-  ray_rec *r = (ray_rec *)next_rec(q);
-  int i;
-  if (r == NULL) return;
-  r->t = t; r->id = id; r->dist = 0;
-  for (i = 0; i < 3; i++) r->n[i] = n[i];
-  for (i = 0; i < q->lw->dim; i++) r->dist += (b[i] - a[i]) * (b[i] - a[i]);
-}
-
-/* The other item's id and the vector that moves the item out of it:
-** penetration normal times depth, as a:penetration(b) gives them. */
-static void on_contact(void *ctx, int id) {
-  search *q = (search *)ctx;
-  const void *other;
-  ray_rec *r;
-  double n[3] = {0, 0, 0}, depth = 0;
-  int i;
-  if (id == q->self) return;
-  other = obb_world_box(q->lw->w, id);
-  if (q->lw->dim == 2) {
-    if (!obb2_penetration((const obb2 *)q->box, (const obb2 *)other, n, &depth))
-      depth = 0; /* intersects said yes: a touch too close to call */
-  } else if (!obb3_penetration((const obb3 *)q->box, (const obb3 *)other, n,
-                               &depth)) {
-    depth = 0;
-  }
-  r = (ray_rec *)next_rec(q);
-  if (r == NULL) return;
-  r->id = id;
-  r->t = 0;
-  r->dist = 0;
-  for (i = 0; i < 3; i++) r->n[i] = n[i] * depth + 0.0;
-}
-
-static int cmp_ray(const void *a, const void *b) {
-  const ray_rec *x = (const ray_rec *)a, *y = (const ray_rec *)b;
-  if (x->t != y->t) return x->t < y->t ? -1 : 1;
-  if (x->dist != y->dist) return x->dist < y->dist ? -1 : 1;
-  return (x->id > y->id) - (x->id < y->id);
-}
-
-/* ---- queries: phase 2, results into the caller's table ----------------- */
-
-typedef struct job { /* the results a query found, for fill() */
-  int kind, dim;
-  const unsigned char *recs;
-  size_t n;
-} job;
-
-/* Protected: fill(world, out, filter) -> count, the results of the query
-** the world is running (lw->job). No pointer crosses Lua: fill reached by
-** hand (debug.getupvalue) can only copy out the current query's results,
-** or raise. */
-static int fill(lua_State *L) {
-  lworld *lw = to_world(L, 1);
-  const job *j = lw != NULL ? lw->job : NULL;
-  int filter, nv;
-  lua_Integer k = 0, count = 0;
-  size_t i;
-  if (j == NULL || lua_type(L, 2) != LUA_TTABLE)
-    return luaL_error(L, "obb: fill called outside a world query");
-  filter = !lua_isnil(L, 3);
-  nv = j->dim;
-  lua_settop(L, 3);
-  push_items(L, UV_BYID); /* at 4 */
-  for (i = 0; i < j->n; i++) {
-    const int *ids = NULL;
-    const ray_rec *r = NULL;
-    int a, nitems = j->kind == K_PAIRS ? 2 : 1, m;
-    if (j->kind == K_IDS) {
-      a = ((const int *)j->recs)[i];
-    } else if (j->kind == K_PAIRS) {
-      ids = (const int *)j->recs + 2 * i;
-      a = ids[0];
-    } else {
-      r = (const ray_rec *)j->recs + i;
-      a = r->id;
-    }
-    if (filter) {
-      lua_pushvalue(L, 3);
-      lua_rawgeti(L, 4, a + 1);
-      if (nitems == 2) lua_rawgeti(L, 4, ids[1] + 1);
-      lua_call(L, nitems, 1);
-      m = lua_toboolean(L, -1);
-      lua_pop(L, 1);
-      if (!m) continue;
-    }
-    lua_rawgeti(L, 4, a + 1);
-    lua_rawseti(L, 2, ++k);
-    if (j->kind == K_PAIRS) {
-      lua_rawgeti(L, 4, ids[1] + 1);
-      lua_rawseti(L, 2, ++k);
-    } else if (j->kind == K_RAYS) {
-      lua_pushnumber(L, r->t);
-      lua_rawseti(L, 2, ++k);
-    }
-    if (j->kind == K_RAYS || j->kind == K_CONTACTS) {
-      for (m = 0; m < nv; m++) {
-        lua_pushnumber(L, r->n[m]);
-        lua_rawseti(L, 2, ++k);
-      }
-    }
-    count++;
-  }
-  lobb_cleartail(L, 2, k);
-  lua_pushinteger(L, count);
-  return 1;
-}
+/* ---- the protected halves ----------------------------------------------- */
 
 /* Raises the error at the top, which a filter (or a finalizer) raised. A
 ** filter runs inside the query's C call, so it cannot yield: Lua's own
 ** message says "across a C-call boundary", which this one explains. */
-static int filter_error(lua_State *L) {
+int lobb_world_filtererror(lua_State *L) {
   if (lua_type(L, -1) == LUA_TSTRING &&
       strstr(lua_tostring(L, -1), "yield across") != NULL)
     return luaL_error(L, "a world query's filter cannot yield (%s)",
@@ -740,217 +499,25 @@ static int filter_error(lua_State *L) {
   return lua_error(L); /* any other error value goes on unchanged */
 }
 
-/* Runs the search s (already done into q) through phase 2 and returns the
-** count, or raises; frees a private buffer either way. */
-static int finish(lua_State *L, lworld *lw, search *q, int kind, int out,
-                  int filter) {
-  job j;
-  const job *prev;
+void lobb_world_pcall(lua_State *L, lworld *lw, int uv, int nargs,
+                      void *state, scratch *own) {
+  const struct job *job = lw->job; /* a query from a filter nests */
+  struct lmove *move = lw->move;
   int st;
-  if (q->oom) {
-    if (q->s != &lw->buf && q->s->p != NULL)
-      lw->alloc(lw->ud, q->s->p, q->s->cap, 0);
-    return luaL_error(L, "not enough memory");
-  }
-  j.kind = kind;
-  j.dim = lw->dim;
-  j.recs = q->s->p;
-  j.n = q->n;
-  if (kind == K_RAYS && q->n > 1) qsort(q->s->p, q->n, q->size, cmp_ray);
-  lua_pushvalue(L, lua_upvalueindex(UV_FILL));
-  lua_pushvalue(L, 1);
-  lua_pushvalue(L, out);
-  if (filter) lua_pushvalue(L, filter);
-  else lua_pushnil(L);
-  prev = lw->job; /* a query from a filter nests */
-  lw->job = &j;
+  lua_pushvalue(L, lua_upvalueindex(uv));
+  lua_insert(L, -nargs - 1);
+  if (uv == UV_FILL) lw->job = (const struct job *)state;
+  else lw->move = (struct lmove *)state;
   lw->lock++;
-  st = lua_pcall(L, 3, 1, 0);
+  st = lua_pcall(L, nargs, 1, 0);
   lw->lock--;
-  lw->job = prev;
-  if (q->s != &lw->buf && q->s->p != NULL)
-    lw->alloc(lw->ud, q->s->p, q->s->cap, 0);
-  if (st != 0) return filter_error(L);
-  return 1;
+  lw->job = job;
+  lw->move = move;
+  if (own != NULL && own->p != NULL) lw->alloc(lw->ud, own->p, own->cap, 0);
+  if (st != 0) lobb_world_filtererror(L);
 }
 
-/* Checks out (a table) and filter (a function or nil) at out, out + 1,
-** and prepares the search; returns the filter's index or 0. */
-static int begin(lua_State *L, lworld *lw, search *q, scratch *own, int out,
-                 size_t size) {
-  luaL_checktype(L, out, LUA_TTABLE);
-  lobb_checknargs(L, out + 1);
-  if (!lua_isnoneornil(L, out + 1)) luaL_checktype(L, out + 1, LUA_TFUNCTION);
-  q->lw = lw;
-  q->n = 0;
-  q->size = size;
-  q->oom = 0;
-  q->self = -1;
-  own->p = NULL;
-  own->cap = 0;
-  q->s = lw->lock > 0 ? own : &lw->buf; /* the world's buffer is in use */
-  return lua_isnoneornil(L, out + 1) ? 0 : out + 1;
-}
-
-static int search_failed(lua_State *L, lworld *lw, search *q) {
-  if (q->s != &lw->buf && q->s->p != NULL)
-    lw->alloc(lw->ud, q->s->p, q->s->cap, 0);
-  return luaL_error(L, "not enough memory");
-}
-
-/* w:query_box(box, out [, filter]) -> n */
-static int world_query_box(lua_State *L) {
-  lworld *lw = check_world(L);
-  search q;
-  scratch own;
-  const void *box = lobb_checkbox(L, 2, lw->dim);
-  int filter = begin(L, lw, &q, &own, 3, sizeof(int));
-  if (obb_world_query_box(lw->w, box, on_id, &q) != 0)
-    return search_failed(L, lw, &q);
-  return finish(L, lw, &q, K_IDS, 3, filter);
-}
-
-/* w:query_point(x, y[, z], out [, filter]) -> n */
-static int world_query_point(lua_State *L) {
-  lworld *lw = check_world(L);
-  search q;
-  scratch own;
-  double p[3];
-  int filter;
-  lobb_checkvec(L, 2, lw->dim, p);
-  filter = begin(L, lw, &q, &own, 2 + lw->dim, sizeof(int));
-  if (obb_world_query_point(lw->w, p, on_id, &q) != 0)
-    return search_failed(L, lw, &q);
-  return finish(L, lw, &q, K_IDS, 2 + lw->dim, filter);
-}
-
-/* w:raycast(ox, oy[, oz], dx, dy[, dz], max_t | nil, out [, filter]) -> n;
-** out gets item, t, nx, ny[, nz] per hit, nearest first. */
-static int world_raycast(lua_State *L) {
-  lworld *lw = check_world(L);
-  search q;
-  scratch own;
-  double o[3], d[3], maxt;
-  int dim = lw->dim, filter, out = 3 + 2 * dim;
-  lobb_checkvec(L, 2, dim, o);
-  lobb_checkdirection(L, 2 + dim, dim, d);
-  maxt = lobb_checkmaxt(L, out - 1); /* as b:raycast takes it */
-  filter = begin(L, lw, &q, &own, out, sizeof(ray_rec));
-  if (obb_world_raycast(lw->w, o, d, maxt, on_ray, &q) != 0)
-    return search_failed(L, lw, &q);
-  return finish(L, lw, &q, K_RAYS, out, filter);
-}
-
-/* w:cast(box, dx, dy[, dz], out [, filter]) -> n; out gets item, t, nx,
-** ny[, nz] per item the box touches when moved by d, first met first
-** (ties: nearer centers first). */
-static int world_cast(lua_State *L) {
-  lworld *lw = check_world(L);
-  search q;
-  scratch own;
-  double d[3] = {0, 0, 0};
-  int dim = lw->dim, filter, out = 3 + dim;
-  const void *box = lobb_checkbox(L, 2, dim);
-  lobb_checkvec(L, 3, dim, d);
-  filter = begin(L, lw, &q, &own, out, sizeof(ray_rec));
-  q.box = box;
-  if (obb_world_cast(lw->w, q.box, d, on_cast, &q) != 0)
-    return search_failed(L, lw, &q);
-  return finish(L, lw, &q, K_RAYS, out, filter);
-}
-
-/* w:cast_turning(box, dx, dy, w, out [, filter]) and
-** w:cast_turning(box, dx, dy, dz, rx, ry, rz, out [, filter]) -> n: as
-** w:cast, with the box turning by w radians (2D) or the rotation vector r
-** (3D) as it moves, each item as obbN_sweep_turning answers it (an item
-** it could not decide at its safe time). */
-static int world_cast_turning(lua_State *L) {
-  lworld *lw = check_world(L);
-  search q;
-  scratch own;
-  double d[3] = {0, 0, 0}, r[3] = {0, 0, 0};
-  int dim = lw->dim, turns = dim == 2 ? 1 : 3, filter, out = 3 + dim + turns;
-  const void *box = lobb_checkbox(L, 2, dim);
-  lobb_checkvec(L, 3, dim, d);
-  lobb_checkvec(L, 3 + dim, turns, r);
-  filter = begin(L, lw, &q, &own, out, sizeof(ray_rec));
-  q.box = box;
-  if (obb_world_cast_turning(lw->w, q.box, d, r, on_cast, &q) < 0)
-    return search_failed(L, lw, &q);
-  return finish(L, lw, &q, K_RAYS, out, filter);
-}
-
-/* w:pairs(out [, filter]) -> n; out gets a1, b1, a2, b2, ... */
-static int world_pairs(lua_State *L) {
-  lworld *lw = check_world(L);
-  search q;
-  scratch own;
-  int filter = begin(L, lw, &q, &own, 2, 2 * sizeof(int));
-  if (obb_world_pairs(lw->w, on_pair, &q) != 0)
-    return search_failed(L, lw, &q);
-  return finish(L, lw, &q, K_PAIRS, 2, filter);
-}
-
-/* w:collisions(item, out [, filter]) -> n; out gets other, dx, dy[, dz]
-** per item the given one intersects, (dx, dy[, dz]) moving it out. */
-static int world_collisions(lua_State *L) {
-  lworld *lw = check_world(L);
-  search q;
-  scratch own;
-  int id = check_id(L, 2);
-  int filter = begin(L, lw, &q, &own, 3, sizeof(ray_rec));
-  q.self = id;
-  q.box = obb_world_box(lw->w, id);
-  if (obb_world_query_box(lw->w, q.box, on_contact, &q) != 0)
-    return search_failed(L, lw, &q);
-  return finish(L, lw, &q, K_CONTACTS, 3, filter);
-}
-
-/* The FFI's casts: turn NULL for w:cast, else w:cast_turning's turn. */
-static int ffi_cast(void *world, const void *box, const double *d,
-                    const double *turn, int dim, double *hits, int cap) {
-  lworld *lw = usable_world(world, dim);
-  search q;
-  size_t i;
-  int k, st;
-  if (lw == NULL || cap < 0 || !obb_all_finite(d, (size_t)dim) ||
-      (turn != NULL && !obb_all_finite(turn, dim == 2 ? 1 : 3)))
-    return -1;
-  if (dim == 2 ? ((const lobb_ud2 *)box)->tag != LOBB_TAG2
-               : ((const lobb_ud3 *)box)->tag != LOBB_TAG3)
-    return -1;
-  q.lw = lw;
-  q.s = &lw->buf;
-  q.n = 0;
-  q.size = sizeof(ray_rec);
-  q.oom = 0;
-  q.self = -1;
-  q.box = box; /* the box is the userdata's first field */
-  st = turn == NULL ? obb_world_cast(lw->w, q.box, d, on_cast, &q)
-                    : obb_world_cast_turning(lw->w, q.box, d, turn, on_cast, &q);
-  if (st < 0 || q.oom || q.n > (size_t)cap) return -1;
-  if (q.n > 1) qsort(q.s->p, q.n, q.size, cmp_ray);
-  for (i = 0; i < q.n; i++) {
-    const ray_rec *r = (const ray_rec *)q.s->p + i;
-    hits[5 * i] = r->id;
-    hits[5 * i + 1] = r->t;
-    for (k = 0; k < 3; k++) hits[5 * i + 2 + k] = r->n[k];
-  }
-  return (int)q.n;
-}
-
-int lobb_ffi_world_cast(void *world, const void *box, const double *d,
-                        int dim, double *hits, int cap) {
-  return ffi_cast(world, box, d, NULL, dim, hits, cap);
-}
-
-int lobb_ffi_world_cast_turning(void *world, const void *box,
-                                const double *d, const double *turn, int dim,
-                                double *hits, int cap) {
-  return ffi_cast(world, box, d, turn, dim, hits, cap);
-}
-
-/* ---- what lobb_move.c shares (lobb_world.h) ---------------------------- */
+/* ---- for the results' tables ------------------------------------------ */
 
 void lobb_cleartail(lua_State *L, int t, lua_Integer k) {
   for (;;) {
@@ -963,20 +530,6 @@ void lobb_cleartail(lua_State *L, int t, lua_Integer k) {
   lua_pop(L, 1);
 }
 
-lworld *lobb_checkworld(lua_State *L, const char *what) {
-  return what != NULL ? check_mutable(L, what) : check_world(L);
-}
-
-int lobb_checkitemid(lua_State *L, int idx) { return check_id(L, idx); }
-
-void lobb_pushitems(lua_State *L, int k) { push_items(L, k); }
-
-int lobb_filtererror(lua_State *L) { return filter_error(L); }
-
-lworld *lobb_ffi_world(void *p, int dim, double id, int *out_id) {
-  return usable_world_id(p, dim, id, out_id);
-}
-
 /* ---- registration ------------------------------------------------------ */
 
 static const luaL_Reg world_methods[] = {
@@ -987,13 +540,13 @@ static const luaL_Reg world_methods[] = {
   {"has", world_has},
   {"get", world_get},
   {"count", world_count},
-  {"query_box", world_query_box},
-  {"query_point", world_query_point},
-  {"raycast", world_raycast},
-  {"pairs", world_pairs},
-  {"collisions", world_collisions},
-  {"cast", world_cast},
-  {"cast_turning", world_cast_turning},
+  {"query_box", lobb_world_query_box},
+  {"query_point", lobb_world_query_point},
+  {"raycast", lobb_world_raycast},
+  {"pairs", lobb_world_pairs},
+  {"collisions", lobb_world_collisions},
+  {"cast", lobb_world_cast},
+  {"cast_turning", lobb_world_cast_turning},
   {"move", lobb_world_move},
   {"check", lobb_world_check},
   {"push", lobb_world_push},
@@ -1024,13 +577,14 @@ static const luaL_Reg world_funcs[] = {
 ** (protected as the boxes' are: getmetatable(w) gives the method table)
 ** and registers world2/world3, every function closed over the two box
 ** metatables, the world metatable and the two protected helpers. Leaves
-** on the stack the second half of the FFI fast path's add (world_ffi_add,
-** for lobb_open_jit), made here with the methods' upvalues. */
+** on the stack the second half of the FFI fast path's add
+** (lobb_world_ffi_add, for lobb_open_jit), made here with the methods'
+** upvalues. */
 void lobb_open_world(lua_State *L, int lib, int mt2, int mt3, int mtw) {
   int fn, wr, run;
   lua_pushliteral(L, LOBB_WORLD);
   lua_setfield(L, mtw, "__name");
-  lua_pushcfunction(L, fill);
+  lua_pushcfunction(L, lobb_world_fill);
   fn = lua_gettop(L);
   lua_pushcfunction(L, write_item);
   wr = lua_gettop(L);
@@ -1054,7 +608,7 @@ void lobb_open_world(lua_State *L, int lib, int mt2, int mt3, int mtw) {
   lobb_setfuncs(L, world_funcs, NUV_WORLD);
   lua_pop(L, 1);
   PUSH_UPVALUES();
-  lua_pushcclosure(L, world_ffi_add, NUV_WORLD);
+  lua_pushcclosure(L, lobb_world_ffi_add, NUV_WORLD);
 #undef PUSH_UPVALUES
   lua_replace(L, fn);
   lua_settop(L, fn);

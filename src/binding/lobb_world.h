@@ -1,7 +1,8 @@
 /*
-** lobb_world.h: a world's userdata and the checks that the files behind
-** its methods share (internal): lobb_world.c (life, items, queries) and
-** lobb_move.c (moves, pushes).
+** lobb_world.h: a world's userdata and what the files behind its methods
+** share (internal): lobb_world.c (life, items, the guards),
+** lobb_world_query.c (queries), lobb_move.c (moves, pushes) and
+** lobb_ffi_world.c (the FFI's entry points).
 */
 #ifndef LOBB_WORLD_H
 #define LOBB_WORLD_H
@@ -10,7 +11,7 @@
 
 
 #define UV_WORLD (LOBB_NUPVALUES + 1) /* the world metatable upvalue */
-#define UV_FILL (LOBB_NUPVALUES + 2)  /* fill() and write_item(), made once:
+#define UV_FILL (LOBB_NUPVALUES + 2)  /* fill and write_item, made once:
                                       ** in 5.1 and LuaJIT pushing a C
                                       ** function allocates a closure */
 #define UV_WRITE (LOBB_NUPVALUES + 3)
@@ -18,6 +19,13 @@
 #define NUV_WORLD (LOBB_NUPVALUES + 4)
 #define UV_BYITEM 1 /* user values of a world */
 #define UV_BYID 2
+
+/* Numbers per record in the tables w:move (item, response, t, normal,
+** point, depth) and w:cast (item, t, normal) fill: obb.MOVE_STRIDE2 and
+** so on. The FFI's records (lobb_ffi.h) are 3D's in either dimension,
+** the item's id for the item and a number for the response. */
+#define MOVE_STRIDE(dim) ((dim) == 2 ? 8 : 10)
+#define CAST_STRIDE(dim) ((dim) == 2 ? 4 : 5)
 
 typedef struct scratch {
   unsigned char *p;
@@ -37,7 +45,7 @@ typedef struct lworld {
   int dim;
   int lock; /* > 0 while results are copied out and filters run */
   int busy; /* > 0 while add writes the item tables (finalizers may run) */
-  const struct job *job; /* the query whose results fill() copies out */
+  const struct job *job; /* the query whose results fill copies out */
   struct lmove *move; /* the move whose protected half runs (lobb_move.c) */
   scratch buf;
   anybox pending; /* the FFI add's box, between its two halves */
@@ -48,25 +56,86 @@ typedef struct lworld {
   const void *tag; /* &world_tag, last as in every obb type (lobb_box.h) */
 } lworld;
 
-/* The world at argument 1, open; with what != NULL also not locked by a
-** query or an add ("cannot <what> items of a world during its query"). */
-lworld *lobb_checkworld(lua_State *L, const char *what);
-/* The id of the item at idx, or an argument error. */
-int lobb_checkitemid(lua_State *L, int idx);
+/* A ray or cast hit of a query's first phase; also a contact (t unused). */
+typedef struct ray_rec {
+  double t, n[3];
+  double dist; /* casts: squared distance between centers, for ties */
+  int id;
+} ray_rec;
+
+/* ---- lobb_world.c ---- */
+
+/* The world at idx (open or closed), or NULL. */
+lworld *lobb_world_test(lua_State *L, int idx);
+/* The world at argument 1, open. */
+lworld *lobb_world_checkopen(lua_State *L);
+/* lobb_world_checkopen, and not locked by a query nor busy with an add
+** ("cannot <what> items of a world during its query"). */
+lworld *lobb_world_checkmutable(lua_State *L, const char *what);
+/* The id of the item at idx in the world at argument 1, or an argument
+** error. */
+int lobb_world_checkid(lua_State *L, int idx);
+/* The id of the item at idx in the world at argument 1, or -1 when it is
+** not in the world. */
+int lobb_world_itemid(lua_State *L, int idx);
 /* Pushes the world's (argument 1) table k, UV_BYITEM or UV_BYID. */
-void lobb_pushitems(lua_State *L, int k);
+void lobb_world_pushitems(lua_State *L, int k);
+/* Enters the item at index 2, not in the world lw at index 1, with box b;
+** returns 1, the world left on the stack (w:add's end). */
+int lobb_world_enter(lua_State *L, lworld *lw, const anybox *b);
 /* Sets to nil the entries of the table at t from k + 1 on, up to the first
 ** nil: what an earlier, longer result left behind, so #out is right. */
 void lobb_cleartail(lua_State *L, int t, lua_Integer k);
 /* Raises the error at the top, which a filter raised (explaining yields). */
-int lobb_filtererror(lua_State *L);
+int lobb_world_filtererror(lua_State *L);
+/* The protected halves' one protocol (a query's fill, a move's run): calls
+** the function at upvalue uv (UV_FILL or UV_RUN) with the nargs values on
+** top of the stack, for one result, inside lua_pcall with the world
+** locked and state set as lw->job (UV_FILL) or lw->move (UV_RUN); then
+** restores both and the lock, frees own (a query's private buffer, or
+** NULL) and raises what the call raised, through lobb_world_filtererror.
+** (An add's write_item runs busy, not locked, and takes its entry out
+** again before its error goes on: lobb_world_enter.) */
+void lobb_world_pcall(lua_State *L, lworld *lw, int uv, int nargs,
+                      void *state, scratch *own);
 
-/* For the FFI entry points: the world at p when it is open, of dimension
-** dim (0: either), neither locked nor busy, and id a live id of it
-** (*out_id); else NULL. */
-lworld *lobb_ffi_world(void *p, int dim, double id, int *out_id);
+/* For the fast paths (w:update's, the FFI's): the world at p when it is
+** open, of dimension dim (0: either), neither locked nor busy; else NULL. */
+lworld *lobb_world_usable(void *p, int dim);
+/* lobb_world_usable, and id a live id of it (*out_id); else NULL. */
+lworld *lobb_world_usableid(void *p, int dim, double id, int *out_id);
+/* The box (into b) from the nv numbers v that w:add and w:update take
+** after the item, old's rotation kept when they give none (old NULL: the
+** identity); 0 for numbers those methods refuse. */
+int lobb_world_tobox(int dim, const double *v, int nv, const void *old,
+                     anybox *b);
+/* The numbers w:get returns for the box at src, into v; their count. */
+int lobb_world_tonumbers(int dim, const void *src, double *v);
 
-/* The movers' methods, listed among the world's (lobb_move.c). */
+/* ---- lobb_world_query.c ---- */
+
+/* The query methods, listed among the world's. */
+int lobb_world_query_box(lua_State *L);
+int lobb_world_query_point(lua_State *L);
+int lobb_world_raycast(lua_State *L);
+int lobb_world_cast(lua_State *L);
+int lobb_world_cast_turning(lua_State *L);
+int lobb_world_pairs(lua_State *L);
+int lobb_world_collisions(lua_State *L);
+/* A query's protected second half, pushed once as the world methods'
+** upvalue UV_FILL. */
+int lobb_world_fill(lua_State *L);
+/* For the FFI's casts: w:cast's first phase (turn NULL) or
+** w:cast_turning's into lw's own buffer (lw as lobb_world_usable gives it,
+** so that buffer is free), and their sort: the hits, first met first,
+** their count at *n; NULL when the core refused or memory ran out. */
+const ray_rec *lobb_world_casthits(lworld *lw, const void *box,
+                                   const double *d, const double *turn,
+                                   size_t *n);
+
+/* ---- lobb_move.c ---- */
+
+/* The movers' methods, listed among the world's. */
 int lobb_world_move(lua_State *L);
 int lobb_world_check(lua_State *L);
 int lobb_world_push(lua_State *L);
@@ -75,5 +144,13 @@ int lobb_mod_reflect(lua_State *L);
 /* The protected half of a move, pushed once as the world methods'
 ** upvalue UV_RUN. */
 int lobb_move_run(lua_State *L);
+/* Puts the center of item id's box at center (dim numbers). */
+void lobb_move_commit(lworld *lw, int id, const double *center);
+
+/* ---- lobb_ffi_world.c ---- */
+
+/* The FFI add's second half (lobb_ffi.h), made by lobb_open_world with
+** the methods' upvalues. */
+int lobb_world_ffi_add(lua_State *L);
 
 #endif

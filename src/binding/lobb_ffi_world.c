@@ -1,0 +1,186 @@
+/*
+** lobb_ffi_world.c: the world entry points of the LuaJIT FFI fast path
+** (include/lobb_ffi.h), in the header's order, and the C half of its add.
+**
+** Each does what its classic method (lobb_world.c, lobb_move.c,
+** lobb_world_query.c) does in the one fast case, with the same checks on
+** the same helpers, or reports that it did nothing, having changed
+** nothing: obb.jit (lua/obb/jit.lua) then calls the classic method. A
+** world is recognised by its tag (lobb_world_usable), after jit.lua has
+** checked its real metatable; it must be open, neither in a query nor
+** adding, since Lua code (a filter, a finalizer) may call here from inside
+** either. No Lua runs in any of them but the add's second half.
+*/
+#include <limits.h>
+#include <string.h>
+
+#include "lobb_ffi.h"
+#include "lobb_world.h"
+#include "obb_math.h"
+
+/* The dimension nv numbers after the item describe (as update and add
+** take them), or 0. */
+static int jit_dim(int nv) {
+  return nv == 4 || nv == 5 ? 2 : nv == 6 || nv == 10 ? 3 : 0;
+}
+
+int lobb_ffi_world_update(void *world, double id, const double *v, int nv) {
+  int k, dim = jit_dim(nv);
+  lworld *lw = dim != 0 ? lobb_world_usableid(world, dim, id, &k) : NULL;
+  anybox b;
+  if (lw == NULL ||
+      !lobb_world_tobox(dim, v, nv, obb_world_box(lw->w, k), &b))
+    return 0;
+  obb_world_update(lw->w, k, &b);
+  return 1;
+}
+
+int lobb_ffi_world_reserve(void *world, const double *v, int nv) {
+  int dim = jit_dim(nv);
+  lworld *lw = dim != 0 ? lobb_world_usable(world, dim) : NULL;
+  anybox b;
+  if (lw == NULL || !lobb_world_tobox(dim, v, nv, NULL, &b) ||
+      obb_world_reserve(lw->w) < 0)
+    return -1;
+  lw->pending = b;
+  lw->ticket = lw->ticket < INT_MAX ? lw->ticket + 1 : 1;
+  lw->pending_ticket = lw->ticket;
+  return lw->ticket;
+}
+
+/* The FFI add's second half, add(w, item, ticket) (lobb_ffi.h): enters
+** the item and the box that lobb_ffi_world_reserve kept under ticket, as
+** world_add does, and returns the world; false (having changed nothing)
+** when that box is no longer waiting (another add came between, or the
+** ticket is not the last one given) or the world or the item is not as
+** the fast path checked: the classic add then runs. Reached by hand
+** (debug.getupvalue), it can only enter an item that add would take with
+** a box made from numbers add would take. */
+int lobb_world_ffi_add(lua_State *L) {
+  lworld *lw = lobb_world_usable(lobb_world_test(L, 1), 0);
+  anybox b;
+  int ok = lw != NULL && lw->pending_ticket != 0 &&
+           lua_type(L, 3) == LUA_TNUMBER &&
+           lua_tonumber(L, 3) == (lua_Number)lw->pending_ticket;
+  if (ok) {
+    b = lw->pending;
+    lw->pending_ticket = 0;
+    ok = !lua_isnoneornil(L, 2) &&
+         !(lua_type(L, 2) == LUA_TNUMBER && lua_tonumber(L, 2) != lua_tonumber(L, 2));
+  }
+  lua_settop(L, 2);
+  if (!ok || lobb_world_itemid(L, 2) >= 0) {
+    lua_pushboolean(L, 0);
+    return 1;
+  }
+  return lobb_world_enter(L, lw, &b);
+}
+
+int lobb_ffi_world_get(void *world, double id, double *out) {
+  int k;
+  lworld *lw = lobb_world_usableid(world, 0, id, &k);
+  return lw != NULL ? lobb_world_tonumbers(lw->dim, obb_world_box(lw->w, k),
+                                           out)
+                    : 0;
+}
+
+/* ---- moves: w:check's first half, then the commit ---------------------- */
+
+typedef struct ffi_hits {
+  double *hits;
+  int n, cap, response;
+} ffi_hits;
+
+static int ffi_filter(void *ctx, int item, const obb_move_hit *hit) {
+  (void)item;
+  (void)hit;
+  return ((ffi_hits *)ctx)->response;
+}
+
+static void ffi_report(void *ctx, const obb_move_hit *h) {
+  ffi_hits *f = (ffi_hits *)ctx;
+  double *r;
+  int q;
+  if (f->n++ >= f->cap) return; /* counted: the caller then runs classic */
+  r = f->hits + MOVE_STRIDE(3) * (f->n - 1); /* 3D's layout in 2D too */
+  r[0] = h->other;
+  r[1] = h->response;
+  r[2] = h->t;
+  for (q = 0; q < 3; q++) {
+    r[3 + q] = h->n[q];
+    r[6 + q] = h->p[q];
+  }
+  r[9] = h->depth;
+}
+
+int lobb_ffi_world_move(void *world, double id, const double *goal, int dim,
+                        int response, double *hits, int cap, double *actual) {
+  int k, n;
+  lworld *lw = dim == 2 || dim == 3 ? lobb_world_usableid(world, dim, id, &k)
+                                    : NULL;
+  double c[3] = {0, 0, 0};
+  ffi_hits f;
+  if (lw == NULL || response < OBB_TOUCH || response > OBB_BOUNCE ||
+      !obb_all_finite(goal, (size_t)dim) || cap < 0)
+    return -1;
+  f.hits = hits;
+  f.n = 0;
+  f.cap = cap;
+  f.response = response;
+  n = obb_world_move(lw->w, k, goal, ffi_filter, ffi_report, &f, c);
+  if (n < 0 || f.n > cap || !obb_all_finite(c, (size_t)dim)) return -1;
+  memcpy(actual, c, (size_t)dim * sizeof(double));
+  actual[dim] = obb_world_changes(lw->w);
+  return n;
+}
+
+int lobb_ffi_world_commit(void *world, double id, double x, double y,
+                          double z, double stamp) {
+  int k;
+  lworld *lw = lobb_world_usableid(world, 0, id, &k);
+  double c[3];
+  if (lw == NULL || obb_world_changes(lw->w) != stamp) return 0;
+  c[0] = x;
+  c[1] = y;
+  c[2] = z;
+  lobb_move_commit(lw, k, c);
+  return 1;
+}
+
+/* ---- casts: phase 1 and the sort of the classic ones, no phase 2 -------- */
+
+/* turn NULL for w:cast, else w:cast_turning's turn. */
+static int ffi_cast(void *world, const void *box, const double *d,
+                    const double *turn, int dim, double *hits, int cap) {
+  lworld *lw = lobb_world_usable(world, dim);
+  const ray_rec *r;
+  size_t i, n;
+  int k;
+  if (lw == NULL || cap < 0 || !obb_all_finite(d, (size_t)dim) ||
+      (turn != NULL && !obb_all_finite(turn, dim == 2 ? 1 : 3)))
+    return -1;
+  if (dim == 2 ? ((const lobb_ud2 *)box)->tag != LOBB_TAG2
+               : ((const lobb_ud3 *)box)->tag != LOBB_TAG3)
+    return -1;
+  /* the box is the userdata's first field */
+  r = lobb_world_casthits(lw, box, d, turn, &n);
+  if (r == NULL || n > (size_t)cap) return -1;
+  for (i = 0; i < n; i++, r++) {
+    double *h = hits + CAST_STRIDE(3) * i; /* 3D's layout in 2D too */
+    h[0] = r->id;
+    h[1] = r->t;
+    for (k = 0; k < 3; k++) h[2 + k] = r->n[k];
+  }
+  return (int)n;
+}
+
+int lobb_ffi_world_cast(void *world, const void *box, const double *d,
+                        int dim, double *hits, int cap) {
+  return ffi_cast(world, box, d, NULL, dim, hits, cap);
+}
+
+int lobb_ffi_world_cast_turning(void *world, const void *box,
+                                const double *d, const double *turn, int dim,
+                                double *hits, int cap) {
+  return ffi_cast(world, box, d, turn, dim, hits, cap);
+}
