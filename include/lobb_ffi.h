@@ -38,7 +38,7 @@ LOBB_API int lobb_ffi_world_update(void *world, double id, const double *v,
 ** update), builds the box and keeps it in the world, with room reserved
 ** for it; returns a ticket (> 0) for it, or -1 having changed nothing but
 ** the room. The second half is a C function of the binding, which obb.jit
-** gets from luaopen_obb (lobb_world.c, world_ffi_add): given the world,
+** gets from luaopen_obb (lobb_ffi_world.c, lobb_world_ffi_add): given the world,
 ** the item and the ticket, it enters the item in the world's tables and
 ** the box in the world, with the world marked busy meanwhile as the
 ** classic add marks it, only inside that one call. A later reserve on the

@@ -152,7 +152,7 @@ int lobb_ffi_world_commit(void *world, double id, double x, double y,
 /* turn NULL for w:cast, else w:cast_turning's turn. */
 static int ffi_cast(void *world, const void *box, const double *d,
                     const double *turn, int dim, double *hits, int cap) {
-  lworld *lw = lobb_world_usable(world, dim);
+  lworld *lw = dim == 2 || dim == 3 ? lobb_world_usable(world, dim) : NULL;
   const ray_rec *r;
   size_t i, n;
   int k;

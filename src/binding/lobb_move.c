@@ -279,24 +279,17 @@ int lobb_world_push(lua_State *L) {
 ** or less twice (reflect) its part into the normal, when it goes into it
 ** (v . n < 0); else v as it is. n need not be unit, but not zero. */
 static int velocity(lua_State *L, double times) {
-  double v[3], n[3], k = 0, nn = 0, big = 0;
-  int dim = lua_gettop(L) == 6 ? 3 : 2, i;
+  double v[3], n[3], out[3];
+  int dim = lua_gettop(L) == 6 ? 3 : 2;
   if (lua_gettop(L) != 4 && lua_gettop(L) != 6)
     return luaL_error(L, "4 numbers (2D) or 6 (3D) expected, got %d",
                       lua_gettop(L));
   lobb_checkvec(L, 1, dim, v);
   lobb_checkvec(L, 1 + dim, dim, n);
-  for (i = 0; i < dim; i++) big = fmax(big, fabs(n[i]));
-  if (big == 0) luaL_argerror(L, 1 + dim, "normal must be non-zero");
-  for (i = 0; i < dim; i++) { /* scaled: |n|^2 cannot overflow */
-    n[i] /= big;
-    nn += n[i] * n[i];
-    k += v[i] * n[i];
-  }
-  if (k < 0)
-    for (i = 0; i < dim; i++) v[i] -= times * (k / nn) * n[i];
-  if (!obb_all_finite(v, (size_t)dim)) luaL_error(L, "result is not finite");
-  return lobb_pushnumbers(L, v, dim);
+  if (!obb_clip(dim, v, n, times, out))
+    luaL_argerror(L, 1 + dim, "normal must be non-zero");
+  if (!obb_all_finite(out, (size_t)dim)) luaL_error(L, "result is not finite");
+  return lobb_pushnumbers(L, out, dim);
 }
 
 int lobb_mod_clip(lua_State *L) { return velocity(L, 1); }
