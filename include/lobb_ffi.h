@@ -18,6 +18,7 @@
 #define LOBB_FFI_H
 
 #include "obb.h"
+#include "obb_world.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -56,6 +57,14 @@ LOBB_API int lobb_ffi_world_get(void *world, double id, double *out);
 ** pair test cheap (docs/love.md, "What it gains"). */
 LOBB_API int lobb_ffi_intersects2(const void *a, const void *b);
 LOBB_API int lobb_ffi_intersects3(const void *a, const void *b);
+
+/* The records the movers and the casts write, in doubles (3D's layout in
+** 2D too): the FFI declares these, and the responses of obb_world.h, so
+** that `make check-ffi` holds obb.jit's reading of them to this header. */
+enum lobb_ffi_record {
+  LOBB_FFI_MOVE_RECORD = 10,
+  LOBB_FFI_CAST_RECORD = 5
+};
 
 /* w:check(item, goal, response) with no filter function: response is
 ** every other's (OBB_TOUCH to OBB_BOUNCE, obb_world.h), goal dim numbers

@@ -174,6 +174,41 @@ local function wrapper_source(row, dim, consts)
   return head .. concat(out, "\n") .. ("\n  return C.%s(...)\nend"):format(row[1])
 end
 
+-- The wrappers of every row, in one chunk so that they share the
+-- generation; what they call is bound to locals (lib.x and st.x too) once.
+-- Returns them by dimension and name ("2intersects").
+local function generate(deps, lib, C2, C3, consts)
+  local src, used = { "local deps, C2, C3 = ...\nlocal gen = 0\nlocal W = {}" }, {}
+  local body = {}
+  for _, row in ipairs(sigs.signatures) do
+    for dim = 2, 3 do
+      if forms_of(row, dim) then
+        body[#body + 1] = ("do\n  local C = C%d\n  W[%q] = (function()\n%s\n  end)()\nend")
+          :format(dim, dim .. row[1], wrapper_source(row, dim, consts[dim - 1]))
+      end
+    end
+  end
+  body = concat(body, "\n"):gsub("(%a+)%.([%w_]+)", function(t, name)
+    if t ~= "lib" and t ~= "st" then return nil end
+    local v = t .. "_" .. name
+    if not used[v] then
+      used[v] = true
+      src[#src + 1] = ("local %s = deps.%s.%s"):format(v, t, name)
+    end
+    return v
+  end)
+  for name in pairs(deps) do
+    if name ~= "st" then src[#src + 1] = ("local %s = deps.%s"):format(name, name) end
+  end
+  deps.lib = lib
+  src[#src + 1] = body
+  src[#src + 1] = "return W"
+  M.source = concat(src, "\n") -- what was loaded, for the curious
+  local chunk = assert(load(M.source, "=obb.jit's box methods", "t", {}))
+  if setfenv then setfenv(chunk, {}) end -- LuaJIT's load takes no environment
+  return chunk(deps, C2, C3)
+end
+
 -- The replacements for obb.obb2 and obb.obb3 (T2, T3), whose boxes carry
 -- the real metatables mt2 and mt3 as getmt (debug.getmetatable) sees
 -- them; returns them and the classic functions, as name -> function.
@@ -264,37 +299,7 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
   for k, f in pairs(T2) do C2[k] = f end
   for k, f in pairs(T3) do C3[k] = f end
 
-  -- One chunk holds every wrapper, so that they share the generation;
-  -- what they call is bound to locals (lib.x and st.x too) once.
-  local src, used = { "local deps, C2, C3 = ...\nlocal gen = 0\nlocal W = {}" }, {}
-  local body = {}
-  for _, row in ipairs(sigs.signatures) do
-    for dim = 2, 3 do
-      if forms_of(row, dim) then
-        body[#body + 1] = ("do\n  local C = C%d\n  W[%q] = (function()\n%s\n  end)()\nend")
-          :format(dim, dim .. row[1], wrapper_source(row, dim, consts[dim - 1]))
-      end
-    end
-  end
-  body = concat(body, "\n"):gsub("(%a+)%.([%w_]+)", function(t, name)
-    if t ~= "lib" and t ~= "st" then return nil end
-    local v = t .. "_" .. name
-    if not used[v] then
-      used[v] = true
-      src[#src + 1] = ("local %s = deps.%s.%s"):format(v, t, name)
-    end
-    return v
-  end)
-  for name in pairs(deps) do
-    if name ~= "st" then src[#src + 1] = ("local %s = deps.%s"):format(name, name) end
-  end
-  deps.lib = lib
-  src[#src + 1] = body
-  src[#src + 1] = "return W"
-  M.source = concat(src, "\n") -- what was loaded, for the curious
-  local chunk = assert(load(M.source, "=obb.jit's box methods", "t", {}))
-  if setfenv then setfenv(chunk, {}) end -- LuaJIT's load takes no environment
-  local W = chunk(deps, C2, C3)
+  local W = generate(deps, lib, C2, C3, consts)
   local F2, F3 = {}, {}
   for key, f in pairs(W) do
     local dim, name = tonumber(key:sub(1, 1)), key:sub(2)
@@ -305,9 +310,10 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
   return F2, F3, C2, C3
 end
 
--- Builds the replacements for the world methods WM (what getmetatable
--- gives for a world, whose real metatable is mtw): add, update and get by
--- numbers, the calls a game makes per item and frame. The item's id comes
+-- ---- the world methods ------------------------------------------------------
+-- The world's methods are replaced (build_world) for add, update and get
+-- by numbers, the calls a game makes per item and frame, and for the
+-- movers and casts without a filter function. The item's id comes
 -- from the world's item table, its first user value (under LuaJIT the
 -- userdata's environment, read with debug.getfenv); the C side
 -- (include/lobb_ffi.h) checks the world and the id as the classic method
@@ -319,19 +325,9 @@ end
 -- item goes), which are read on every call. Only debug.setfenv replaces
 -- it; the fast path then keeps the world's former tables, which can name
 -- only ids the world holds, as a script with the debug library can make
--- any item table name (docs/hardening.md).
-local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
-                           mt3)
-  local update, get = lib.lobb_ffi_world_update, lib.lobb_ffi_world_get
-  local reserve = lib.lobb_ffi_world_reserve
-  local v = ffi.new("double[10]")
-  local out = ffi.new("double[10]")
-  -- the classic methods, looked up when a call falls back (so a spec can
-  -- count those calls)
-  local CW = {}
-  for _, name in ipairs({ "add", "update", "get", "move", "check", "cast", "cast_turning" }) do
-    CW[name] = WM[name]
-  end
+-- any item table name (docs/hardening.md). world_items gives the two
+-- lookups: a world's item tables, and an item's id.
+local function world_items(mtw, getmt, getfenv)
   -- weak both ways: the world holds its environment anyway, and neither
   -- the world nor its items may be kept alive by this cache
   local holders = setmetatable({}, { __mode = "kv" })
@@ -355,7 +351,26 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
     local id = rawget(items, item)
     return type(id) == "number" and id or nil
   end
-  local function num(x) return type(x) == "number" end
+  return holder_of, id_of
+end
+
+local function num(x) return type(x) == "number" end
+
+-- Clears what an earlier, longer result left in dst after index k.
+local function clear_tail(dst, k)
+  k = k + 1
+  while rawget(dst, k) ~= nil do
+    rawset(dst, k, nil)
+    k = k + 1
+  end
+end
+
+-- add, update and get by numbers into F.
+local function build_items(ffi, lib, F, CW, holder_of, id_of, ffi_add)
+  local update, get = lib.lobb_ffi_world_update, lib.lobb_ffi_world_get
+  local reserve = lib.lobb_ffi_world_reserve
+  local v = ffi.new("double[10]")
+  local out = ffi.new("double[10]")
 
   -- The numbers after the item into v: their count when they are numbers
   -- in a count the methods take (2D 4 or 5, 3D 6 or 10), else nil.
@@ -374,7 +389,6 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
     return 10
   end
 
-  local F = {}
   -- The box is built and kept in the world by reserve; ffi_add (C) then
   -- writes the item tables, protected, with the world marked busy only
   -- inside it, as the classic add does, and enters the box, or answers
@@ -425,37 +439,33 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
     end
     return CW.get(...)
   end
+end
+
+-- move and check without a filter into F.
+local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS)
   -- ---- the movers: move, check, cast, cast_turning without a filter ----
-  -- The C side (lobb_move.c) finds where the item ends and writes each
-  -- collision as 10 doubles; here they go into dst, raw, as the classic
+  -- The C side (lobb_ffi_world.c) finds where the item ends and writes
+  -- each collision as a record (include/lobb_ffi.h, LOBB_FFI_MOVE_RECORD
+  -- doubles); here they go into dst, raw, as the classic
   -- method writes them, and then a move is committed, as the classic
   -- method commits after writing its out table, unless the world changed
   -- meanwhile. A filter function, more collisions than the buffer holds,
   -- a finalizer that used the buffers or changed the world between the
   -- halves, or anything the C side refuses: the classic method, with the
   -- same arguments.
-  local move_c, cast_c = lib.lobb_ffi_world_move, lib.lobb_ffi_world_cast
-  local commit_c = lib.lobb_ffi_world_commit
-  local HITS = 64
-  local hits = ffi.new("double[?]", 10 * HITS)
+  local move_c, commit_c = lib.lobb_ffi_world_move, lib.lobb_ffi_world_commit
   local goal = ffi.new("double[3]")
   local actual = ffi.new("double[4]") -- the center, then the change count
-  local RESPONSE = { touch = 1, cross = 2, slide = 3, bounce = 4 }
-  local NAME = { "touch", "cross", "slide", "bounce" }
-
-  -- Clears what an earlier, longer result left in dst after index k.
-  local function clear_tail(dst, k)
-    k = k + 1
-    while rawget(dst, k) ~= nil do
-      rawset(dst, k, nil)
-      k = k + 1
-    end
-  end
+  local RESPONSE = { touch = lib.OBB_TOUCH, cross = lib.OBB_CROSS, slide = lib.OBB_SLIDE,
+                     bounce = lib.OBB_BOUNCE }
+  local NAME = {}
+  for name, r in pairs(RESPONSE) do NAME[r] = name end
+  local REC = lib.LOBB_FFI_MOVE_RECORD
 
   local function write_moves(dst, byid, dim, count)
     local k = 0
     for i = 0, count - 1 do
-      local h = 10 * i
+      local h = REC * i
       rawset(dst, k + 1, rawget(byid, hits[h] + 1))
       rawset(dst, k + 2, NAME[hits[h + 1]])
       rawset(dst, k + 3, hits[h + 2])
@@ -508,13 +518,20 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
   end
   F.move = mover(true, "move")
   F.check = mover(false, "check")
+end
 
-  -- The casts' hits (5 doubles each: id, t, nx, ny, nz) into dst, raw:
+-- cast and cast_turning without a filter into F.
+local function build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, getmt)
+  local cast_c = lib.lobb_ffi_world_cast
+  local goal = ffi.new("double[3]")
+  local REC = lib.LOBB_FFI_CAST_RECORD
+  local cap = HITS * lib.LOBB_FFI_MOVE_RECORD / REC -- the hits buffer holds that many
+  -- The casts' hits (id, t, nx, ny, nz each) into dst, raw:
   -- item, t, nx, ny[, nz] per hit, as the classic methods write them.
   local function write_casts(dst, byid, dim, count)
     local k = 0
     for i = 0, count - 1 do
-      local h = 5 * i
+      local h = REC * i
       rawset(dst, k + 1, rawget(byid, hits[h] + 1))
       rawset(dst, k + 2, hits[h + 1])
       rawset(dst, k + 3, hits[h + 2])
@@ -538,7 +555,7 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
           and getmt(box) == mt then
         local g = gen + 1; gen = g
         goal[0], goal[1], goal[2] = dx, dy, dim == 3 and a or 0
-        local count = cast_c(w, box, goal, dim, hits, HITS * 2)
+        local count = cast_c(w, box, goal, dim, hits, cap)
         if count >= 0 and gen == g then
           write_casts(dst, rawget(holder, 2), dim, count)
           if gen == g then return count end
@@ -570,7 +587,7 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
         else
           goal[0], goal[1], goal[2], turn[0], turn[1], turn[2] = dx, dy, a, b, c, d
         end
-        local count = cast_turning_c(w, box, goal, turn, dim, hits, HITS * 2)
+        local count = cast_turning_c(w, box, goal, turn, dim, hits, cap)
         if count >= 0 and gen == g then
           write_casts(dst, rawget(holder, 2), dim, count)
           if gen == g then return count end
@@ -579,7 +596,24 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
     end
     return CW.cast_turning(...)
   end
+end
 
+-- The replacements for the world methods WM (whose real metatable is mtw),
+-- and the classic ones, looked up when a call falls back (so a spec can
+-- count those calls).
+local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
+                           mt3)
+  local CW, F = {}, {}
+  for _, name in ipairs({ "add", "update", "get", "move", "check", "cast", "cast_turning" }) do
+    CW[name] = WM[name]
+  end
+  local holder_of, id_of = world_items(mtw, getmt, getfenv)
+  -- room for HITS records of a move (a cast's are smaller)
+  local HITS = 64
+  local hits = ffi.new("double[?]", HITS * lib.LOBB_FFI_MOVE_RECORD)
+  build_items(ffi, lib, F, CW, holder_of, id_of, ffi_add)
+  build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS)
+  build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, getmt)
   return F, CW
 end
 

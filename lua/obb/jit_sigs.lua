@@ -80,6 +80,17 @@ int lobb_ffi_world_cast(void *world, const void *box,
 int lobb_ffi_world_cast_turning(void *world, const void *box,
                                          const double *d, const double *turn,
                                          int dim, double *hits, int cap);
+enum {
+  OBB_IGNORE = 0,
+  OBB_TOUCH,
+  OBB_CROSS,
+  OBB_SLIDE,
+  OBB_BOUNCE
+};
+enum lobb_ffi_record {
+  LOBB_FFI_MOVE_RECORD = 10,
+  LOBB_FFI_CAST_RECORD = 5
+};
 int lobb_ffi_intersects2(const void *a, const void *b);
 int lobb_ffi_intersects3(const void *a, const void *b);
 int lobb_ffi_sweep2(const void *a, const void *b, const double *v,

@@ -102,7 +102,7 @@ static void ffi_report(void *ctx, const obb_move_hit *h) {
   double *r;
   int q;
   if (f->n++ >= f->cap) return; /* counted: the caller then runs classic */
-  r = f->hits + MOVE_STRIDE(3) * (f->n - 1); /* 3D's layout in 2D too */
+  r = f->hits + LOBB_FFI_MOVE_RECORD * (f->n - 1); /* 3D's layout in 2D too */
   r[0] = h->other;
   r[1] = h->response;
   r[2] = h->t;
@@ -166,7 +166,7 @@ static int ffi_cast(void *world, const void *box, const double *d,
   r = lobb_world_casthits(lw, box, d, turn, &n);
   if (r == NULL || n > (size_t)cap) return -1;
   for (i = 0; i < n; i++, r++) {
-    double *h = hits + CAST_STRIDE(3) * i; /* 3D's layout in 2D too */
+    double *h = hits + LOBB_FFI_CAST_RECORD * i; /* 3D's layout in 2D too */
     h[0] = r->id;
     h[1] = r->t;
     for (k = 0; k < 3; k++) h[2 + k] = r->n[k];
