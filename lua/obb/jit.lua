@@ -48,7 +48,7 @@ local type, select, rawget, rawequal, pairs, pcall, assert, tostring =
   type, select, rawget, rawequal, pairs, pcall, assert, tostring
 local rawset, ipairs, tonumber, load = rawset, ipairs, tonumber, load
 local setfenv = rawget(_G, "setfenv")
-local concat, max = table.concat, math.max
+local concat, max, unpack = table.concat, math.max, table.unpack or unpack
 local getmetatable, setmetatable, require = getmetatable, setmetatable, require
 local debug_lib = rawget(_G, "debug")
 local raw_getmetatable = type(debug_lib) == "table" and rawget(debug_lib, "getmetatable") or nil
@@ -61,12 +61,11 @@ local has_jit = rawget(_G, "jit") ~= nil
 
 -- The replacements share scratch buffers, and a finalizer can run in the
 -- middle of one (at a GC step of the interpreter, or of a trace's exit)
--- and call another. So each replacement takes a new generation before it
--- writes a buffer, and uses what it read back only if the generation is
--- still its own: results are read into locals first, and anything that
--- commits checks just before it does. Otherwise it runs the classic
--- function, which keeps its results on the Lua stack. The box methods
--- keep theirs in their chunk (below); this is the world methods'.
+-- and call another. So each takes a new generation before it writes a
+-- buffer, reads results back into locals, and uses them (or commits) only
+-- while the generation is still its own; otherwise the classic function
+-- answers, with its results on the Lua stack. This is the world methods'
+-- generation; the box methods' is in their chunk.
 local gen = 0
 
 local M = {}
@@ -75,7 +74,6 @@ local M = {}
 local sigs = require "obb.jit_sigs"
 local KINDS = sigs.KINDS
 M.cdef = sigs.cdef
-M.signatures = sigs.signatures
 
 -- "ffi" once installed, else why the classic path stays.
 M.status = "not installed"
@@ -89,8 +87,7 @@ local function disabled_by_env()
   return v ~= nil and v ~= "" and v ~= "0"
 end
 
--- Declares M.cdef unless an earlier install in this state did (ffi.cdef
--- refuses to declare a type twice).
+-- Declares M.cdef unless an earlier install in this state did (once only).
 local function declare(ffi)
   if not pcall(ffi.typeof, "obb3") then ffi.cdef(M.cdef) end
   assert(ffi.sizeof("obb2") == 48 and ffi.sizeof("obb3") == 120,
@@ -101,12 +98,8 @@ end
 -- Each row's forms become one wrapper per dimension: the tests of its
 -- arguments' kinds, then its body, then the classic method. Generated as
 -- Lua source and loaded once, each wrapper is its own function (LuaJIT
--- records traces per prototype: closures of one factory would share one).
--- All of them are in one chunk, so that they share the generation: each
--- takes a new one before it touches a buffer, and uses what it read back
--- only if the generation is still its own (a finalizer, run at a GC step
--- of the interpreter or of a trace's exit, may call another wrapper in
--- between); otherwise the classic function answers.
+-- records traces per prototype: closures of one factory would share one),
+-- all in one chunk, so that they share a generation as `gen` above.
 
 -- How many arguments a kind takes in dimension dim.
 local function kind_count(kind, dim)
@@ -114,12 +107,10 @@ local function kind_count(kind, dim)
   return type(n) == "table" and n[dim - 1] or n
 end
 
+-- A row's forms in dimension dim, or nil.
 local function forms_of(row, dim)
-  local dims = row.dims
-  if dims ~= nil and dims ~= dim then return nil end
-  local forms = {}
-  for i = 2, #row do forms[i - 1] = row[i] end
-  return forms
+  if row.dims ~= nil and row.dims ~= dim then return nil end
+  return { select(2, unpack(row)) }
 end
 
 -- "a1, a2, ..., an" (from a first index on).
@@ -242,13 +233,11 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
   local function dressed(x, mt)
     return type(x) == "userdata" and getmt(x) == mt
   end
-  -- Whether x is a 2D (3D) box; if so, buf holds a copy of it. The copy
-  -- is made only of a userdata that carries the type's real metatable, so
-  -- only a userdata given it by debug.setmetatable (a 2D box dressed as
-  -- 3D, a file, a proxy) can be read past its end, up to the 128 bytes of
-  -- a 3D box, before it is refused, and only one whose bytes past its end
-  -- happen to hold the tag (a dead box's) is taken for a box
-  -- (docs/hardening.md).
+  -- Whether x is a 2D (3D) box; if so, buf holds a copy of it. Only a
+  -- userdata given the type's real metatable by debug.setmetatable can be
+  -- read past its end (up to a 3D box's 128 bytes) before it is refused,
+  -- and only one whose bytes past its end hold the tag (a dead box's) is
+  -- taken for a box (docs/hardening.md).
   local function is2(x)
     if not dressed(x, mt2) then return false end
     copy(buf, x, size2)
@@ -260,23 +249,22 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
     return w[i3a] == tag3a and w[i3b] == tag3b
   end
   local d = ffi.new("double[4]")
+  -- a finite number (not a numeric string), as lobb_checkfinite takes
+  local function fin(x) return type(x) == "number" and x - x == 0 end
   local deps = {
     is2 = is2, is3 = is3, dressed = dressed, mt2 = mt2, mt3 = mt3, copy = copy, huge = huge,
     select = select, type = type,
     buf = buf, buf2 = ffi.cast("obb2 *", buf), buf3 = ffi.cast("obb3 *", buf),
     p = ffi.new("double[4]"), d = d, e = ffi.new("double[3]"), out = ffi.new("double[24]"),
     pb = ffi.new("double[3]"), t = ffi.new("double[1]"), sv = ffi.new("double[12]"),
-    -- a finite number (not a numeric string), as lobb_checkfinite takes
-    fin = function(x) return type(x) == "number" and x - x == 0 end,
-    extent = function(x) return type(x) == "number" and x - x == 0 and x >= 0 end,
+    fin = fin,
+    extent = function(x) return fin(x) and x >= 0 end,
     maxt = function(x) return x == nil or (type(x) == "number" and x >= 0) end,
     nonzero = function(x, y, z) return x ~= 0 or y ~= 0 or (z ~= nil and z ~= 0) end,
     -- a quaternion as lobb_checkquat takes it: four finite numbers, not all
     -- zero; stored in d
     quat = function(x, y, z, qw)
-      if type(x) == "number" and type(y) == "number" and type(z) == "number"
-          and type(qw) == "number" and x - x == 0 and y - y == 0 and z - z == 0
-          and qw - qw == 0 and (x ~= 0 or y ~= 0 or z ~= 0 or qw ~= 0) then
+      if fin(x) and fin(y) and fin(z) and fin(qw) and (x ~= 0 or y ~= 0 or z ~= 0 or qw ~= 0) then
         d[0], d[1], d[2], d[3] = x, y, z, qw
         return true
       end
