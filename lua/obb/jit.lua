@@ -514,9 +514,12 @@ local function build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, get
   local goal = ffi.new("double[3]")
   local REC = lib.LOBB_FFI_CAST_RECORD
   local cap = HITS * lib.LOBB_FFI_MOVE_RECORD / REC -- the hits buffer holds that many
-  -- The casts' hits (id, t, nx, ny, nz each) into dst, raw:
-  -- item, t, nx, ny[, nz] per hit, as the classic methods write them.
-  local function write_casts(dst, byid, dim, count)
+  -- A cast's count of hits, its hits (id, t, nx, ny, nz each) written
+  -- into dst, raw: item, t, nx, ny[, nz] per hit, as the classic methods
+  -- write them; or nil when the C side refused, or a finalizer used the
+  -- buffer meanwhile (generation g no longer the last).
+  local function cast_result(count, g, dst, byid, dim)
+    if count < 0 or gen ~= g then return nil end
     local k = 0
     for i = 0, count - 1 do
       local h = REC * i
@@ -528,6 +531,7 @@ local function build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, get
       k = k + dim + 2
     end
     clear_tail(dst, k)
+    if gen == g then return count end
   end
 
   -- w:cast(box, dx, dy[, dz], dst): item, t, nx, ny[, nz] per hit.
@@ -543,11 +547,8 @@ local function build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, get
           and getmt(box) == mt then
         local g = gen + 1; gen = g
         goal[0], goal[1], goal[2] = dx, dy, dim == 3 and a or 0
-        local count = cast_c(w, box, goal, dim, hits, cap)
-        if count >= 0 and gen == g then
-          write_casts(dst, rawget(holder, 2), dim, count)
-          if gen == g then return count end
-        end
+        local r = cast_result(cast_c(w, box, goal, dim, hits, cap), g, dst, rawget(holder, 2), dim)
+        if r then return r end
       end
     end
     return CW.cast(...)
@@ -575,11 +576,9 @@ local function build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, get
         else
           goal[0], goal[1], goal[2], turn[0], turn[1], turn[2] = dx, dy, a, b, c, d
         end
-        local count = cast_turning_c(w, box, goal, turn, dim, hits, cap)
-        if count >= 0 and gen == g then
-          write_casts(dst, rawget(holder, 2), dim, count)
-          if gen == g then return count end
-        end
+        local r = cast_result(cast_turning_c(w, box, goal, turn, dim, hits, cap), g, dst,
+                              rawget(holder, 2), dim)
+        if r then return r end
       end
     end
     return CW.cast_turning(...)
