@@ -342,65 +342,88 @@ static inline v2d vabs_up(v2d r) {
 
 static inline int any2(v2i m) { return (m[0] | m[1]) != 0; }
 
-/* Speed: a typical query is a random mix of overlapping and separated
-** pairs, so a branch per axis (as the reference has) mispredicts on most
-** separated pairs, and the ~200 flops then bound what is left. So the six
-** face axes are all evaluated before one branch, the nine edge axes with
-** none (only the rare unsure band branches), and two axes or two entries
-** of R share each instruction. */
-static int intersects_pairs(const obb3 *a, const obb3 *b) {
+/* What the pairs build computes once for a pair: R = a's axes dotted with
+** b's, AR = |R| snapped up, and d on a's axes (t) and on b's (s), two
+** entries to a register. */
+typedef struct frame2 {
+  v2d r0, r1, r2, rc2; /* r_i = (R[i][0], R[i][1]); (R[0][2], R[1][2]) */
+  v2d q0, q1, q2, qc2; /* the same entries of AR */
+  v2d qk0, qk1;        /* (AR[0][0], AR[1][0]), (AR[0][1], AR[1][1]) */
+  v2d t01, s01, ts2;   /* (t0, t1), (s0, s1), (t2, s2) */
+  double r22, q22;     /* R[2][2], AR[2][2] */
+} frame2;
+
+/* Fills f for a and b. */
+static inline void pairs_frame(const obb3 *a, const obb3 *b, frame2 *f) {
 #ifdef __clang__
 #pragma STDC FP_CONTRACT OFF /* gcc -std=c99 never contracts */
 #endif
-  const double *ea = a->e, *eb = b->e;
   const double *a0 = a->u[0], *a1 = a->u[1], *a2 = a->u[2];
   const double *b0 = b->u[0], *b1 = b->u[1], *b2 = b->u[2];
   v2d d01, dx, dy, dz, ac0, ac1, ac2, bc0, bc1, bc2;
-  v2d r0, r1, r2, rc2, t01, s01, ts2, q0, q1, q2, qc2, qk0, qk1;
-  v2d g0, g1, g2, g3, eb12, eb20;
-  v2i apart, unsure;
-  double d2, r22, q22, t0, t1, t2, tol, tolb, g4;
-  double band = obb3_pair_band(a, b);
-  v2d vband = bc(band);
+  double d2;
   d01 = ld2(b->c) - ld2(a->c);
   d2 = b->c[2] - a->c[2];
   dx = bc(d01[0]); dy = bc(d01[1]); dz = bc(d2);
   /* columns of a's and b's first two axes: (a0[k], a1[k]), (b0[k], b1[k]) */
   ac0 = pr(a0[0], a1[0]); ac1 = pr(a0[1], a1[1]); ac2 = pr(a0[2], a1[2]);
   bc0 = pr(b0[0], b1[0]); bc1 = pr(b0[1], b1[1]); bc2 = pr(b0[2], b1[2]);
-  /* r_i = (R[i][0], R[i][1]), rc2 = (R[0][2], R[1][2]), each lane summed
-  ** in the order of obb_dot3 */
-  r0 = bc(a0[0]) * bc0 + bc(a0[1]) * bc1 + bc(a0[2]) * bc2;
-  r1 = bc(a1[0]) * bc0 + bc(a1[1]) * bc1 + bc(a1[2]) * bc2;
-  r2 = bc(a2[0]) * bc0 + bc(a2[1]) * bc1 + bc(a2[2]) * bc2;
-  rc2 = ac0 * bc(b2[0]) + ac1 * bc(b2[1]) + ac2 * bc(b2[2]);
-  r22 = a2[0] * b2[0] + a2[1] * b2[1] + a2[2] * b2[2];
-  /* d on a's axes (t), on b's axes (s): (t0, t1), (s0, s1), (t2, s2) */
-  t01 = dx * ac0 + dy * ac1 + dz * ac2;
-  s01 = dx * bc0 + dy * bc1 + dz * bc2;
-  ts2 = dx * pr(a2[0], b2[0]) + dy * pr(a2[1], b2[1]) + dz * pr(a2[2], b2[2]);
-  q0 = vabs_up(r0); q1 = vabs_up(r1); q2 = vabs_up(r2); qc2 = vabs_up(rc2);
-  q22 = obb_abs_up(r22);
-  qk0 = pr(q0[0], q1[0]); /* (|R00|, |R10|) */
-  qk1 = pr(q0[1], q1[1]); /* (|R01|, |R11|) */
-  /* face axes: a0 and a1; b0 and b1; a2 and b2 */
-  apart = (v2i)(vabs(t01) > ld2(ea) + bc(eb[0]) * qk0 + bc(eb[1]) * qk1 +
-                               bc(eb[2]) * qc2 + vband);
-  apart |= (v2i)(vabs(s01) > ld2(eb) + bc(ea[0]) * q0 + bc(ea[1]) * q1 +
-                                bc(ea[2]) * q2 + vband);
-  apart |= (v2i)(vabs(ts2) > pr(ea[2], eb[2]) +
-                                pr(eb[0], ea[0]) * pr(q2[0], qc2[0]) +
-                                pr(eb[1], ea[1]) * pr(q2[1], qc2[1]) +
-                                pr(eb[2], ea[2]) * bc(q22) + vband);
-  if (any2(apart)) return 0;
-  t0 = t01[0]; t1 = t01[1]; t2 = ts2[0];
+  /* each lane of R summed in the order of obb_dot3 */
+  f->r0 = bc(a0[0]) * bc0 + bc(a0[1]) * bc1 + bc(a0[2]) * bc2;
+  f->r1 = bc(a1[0]) * bc0 + bc(a1[1]) * bc1 + bc(a1[2]) * bc2;
+  f->r2 = bc(a2[0]) * bc0 + bc(a2[1]) * bc1 + bc(a2[2]) * bc2;
+  f->rc2 = ac0 * bc(b2[0]) + ac1 * bc(b2[1]) + ac2 * bc(b2[2]);
+  f->r22 = a2[0] * b2[0] + a2[1] * b2[1] + a2[2] * b2[2];
+  f->t01 = dx * ac0 + dy * ac1 + dz * ac2;
+  f->s01 = dx * bc0 + dy * bc1 + dz * bc2;
+  f->ts2 = dx * pr(a2[0], b2[0]) + dy * pr(a2[1], b2[1]) +
+           dz * pr(a2[2], b2[2]);
+  f->q0 = vabs_up(f->r0); f->q1 = vabs_up(f->r1); f->q2 = vabs_up(f->r2);
+  f->qc2 = vabs_up(f->rc2);
+  f->q22 = obb_abs_up(f->r22);
+  f->qk0 = pr(f->q0[0], f->q1[0]);
+  f->qk1 = pr(f->q0[1], f->q1[1]);
+}
+
+/* The lanes in which a face axis separates: a0 and a1; b0 and b1; a2 and
+** b2. */
+static inline v2i pairs_faces_apart(const frame2 *f, const double *ea,
+                                    const double *eb, v2d vband) {
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF /* gcc -std=c99 never contracts */
+#endif
+  const v2d q0 = f->q0, q1 = f->q1, q2 = f->q2, qc2 = f->qc2;
+  v2i apart;
+  apart = (v2i)(vabs(f->t01) > ld2(ea) + bc(eb[0]) * f->qk0 +
+                                   bc(eb[1]) * f->qk1 + bc(eb[2]) * qc2 +
+                                   vband);
+  apart |= (v2i)(vabs(f->s01) > ld2(eb) + bc(ea[0]) * q0 + bc(ea[1]) * q1 +
+                                    bc(ea[2]) * q2 + vband);
+  apart |= (v2i)(vabs(f->ts2) > pr(ea[2], eb[2]) +
+                                    pr(eb[0], ea[0]) * pr(q2[0], qc2[0]) +
+                                    pr(eb[1], ea[1]) * pr(q2[1], qc2[1]) +
+                                    pr(eb[2], ea[2]) * bc(f->q22) + vband);
+  return apart;
+}
+
+/* The verdict of the 9 edge axes a_i x b_j, once no face axis separates:
+** lanes j = 0, 1 for each i, then lanes i = 0, 1 for j = 2, then (2, 2)
+** alone; a gap within the rounding allowance goes to the precise test. */
+static inline int pairs_edges(const obb3 *a, const obb3 *b, const frame2 *f,
+                              double band) {
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF /* gcc -std=c99 never contracts */
+#endif
+  const double *ea = a->e, *eb = b->e;
+  const v2d r0 = f->r0, r1 = f->r1, r2 = f->r2, rc2 = f->rc2;
+  const v2d q0 = f->q0, q1 = f->q1, q2 = f->q2, qc2 = f->qc2;
+  const double r22 = f->r22, q22 = f->q22;
+  double t0 = f->t01[0], t1 = f->t01[1], t2 = f->ts2[0], tol, tolb, g4;
+  v2d g0, g1, g2, g3, eb12 = pr(eb[1], eb[2]), eb20 = pr(eb[2], eb[0]);
+  v2i apart, unsure;
   tol = SAT_UNSURE * (fabs(t0) + fabs(t1) + fabs(t2) + ea[0] + ea[1] +
                       ea[2] + eb[0] + eb[1] + eb[2]);
   tolb = tol + band;
-  /* edge axes a_i x b_j: lanes j = 0, 1 for each i, then lanes i = 0, 1
-  ** for j = 2, then (2, 2) alone */
-  eb12 = pr(eb[1], eb[2]);
-  eb20 = pr(eb[2], eb[0]);
   g0 = vabs(bc(t2) * r1 - bc(t1) * r2) -
        ((bc(ea[1]) * q2 + bc(ea[2]) * q1) +
         (eb12 * pr(qc2[0], q0[0]) + eb20 * pr(q0[1], qc2[0])));
@@ -413,13 +436,13 @@ static int intersects_pairs(const obb3 *a, const obb3 *b) {
   g3 = vabs(pr(t2, t0) * pr(rc2[1], r22) - pr(t1, t2) * pr(r22, rc2[0])) -
        ((pr(ea[1], ea[2]) * pr(q22, qc2[0]) +
          pr(ea[2], ea[0]) * pr(qc2[1], q22)) +
-        (bc(eb[0]) * qk1 + bc(eb[1]) * qk0));
+        (bc(eb[0]) * f->qk1 + bc(eb[1]) * f->qk0));
   g4 = fabs(t1 * rc2[0] - t0 * rc2[1]) -
        ((ea[0] * qc2[1] + ea[1] * qc2[0]) + (eb[0] * q2[1] + eb[1] * q2[0]));
   {
     v2d vt = bc(tolb), nt = bc(-tol);
-    apart |= (v2i)(g0 > vt) | (v2i)(g1 > vt) | (v2i)(g2 > vt) |
-             (v2i)(g3 > vt);
+    apart = (v2i)(g0 > vt) | (v2i)(g1 > vt) | (v2i)(g2 > vt) |
+            (v2i)(g3 > vt);
     unsure = (v2i)(g0 >= nt) | (v2i)(g1 >= nt) | (v2i)(g2 >= nt) |
              (v2i)(g3 >= nt);
   }
@@ -429,6 +452,20 @@ static int intersects_pairs(const obb3 *a, const obb3 *b) {
       return intersects_precise(a, b, band);
     return in;
   }
+}
+
+/* Speed: a typical query is a random mix of overlapping and separated
+** pairs, so a branch per axis (as the reference has) mispredicts on most
+** separated pairs, and the ~200 flops then bound what is left. So the six
+** face axes are all evaluated before one branch, the nine edge axes with
+** none (only the rare unsure band branches), and two axes or two entries
+** of R share each instruction. */
+static int intersects_pairs(const obb3 *a, const obb3 *b) {
+  frame2 f;
+  double band = obb3_pair_band(a, b);
+  pairs_frame(a, b, &f);
+  if (any2(pairs_faces_apart(&f, a->e, b->e, bc(band)))) return 0;
+  return pairs_edges(a, b, &f, band);
 }
 #endif /* OBB3_PAIRS */
 
@@ -469,7 +506,10 @@ static int intersects_pairs(const obb3 *a, const obb3 *b) {
                        _mm_loaddup_pd((e) + 2), 1)
 
 #define ALL4(x) _mm256_set1_pd(x)
-#define ABS4(x) _mm256_and_pd(x, absmask)
+/* fabs per lane: the sign bits cleared */
+#define ABS4(x)                                                         \
+  _mm256_and_pd(x, _mm256_castsi256_pd(                                 \
+                       _mm256_set1_epi64x(0x7fffffffffffffffLL)))
 #define GT4(x, y) _mm256_cmp_pd(x, y, _CMP_GT_OQ)
 /* lanes 0..2 of a comparison, as bits */
 #define MASK3(m) ((unsigned)_mm256_movemask_pd(m) & 7u)
@@ -527,91 +567,142 @@ __attribute__((target("avx2"), noinline)) static int edges_near_zero(
   return 1;
 }
 
-__attribute__((target("avx2"))) static int intersects_avx2(const obb3 *a,
-                                                         const obb3 *b) {
+/* The touching band: obb3_pair_band's terms |d_i| + (ea_i + eb_i) and
+** max(|ca_i|, |cb_i|) in lane i (lane 3: c[3] is the first axis entry,
+** finite, and ignored), summed and maxed as it does: the same bits, about
+** 1 ns sooner than its loop here. */
+__attribute__((target("avx2"))) static inline double band4(
+    const obb3 *a, const obb3 *b, __m256d eav, __m256d ebv) {
 #ifdef __clang__
 #pragma STDC FP_CONTRACT OFF
 #endif
-  const __m256d absmask =
-      _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffffLL));
-  const __m256d one = ALL4(1.0), near1 = ALL4(1.0 - 8 * DBL_EPSILON);
-  const double *ea = a->e, *eb = b->e;
+  __m256d ca = _mm256_loadu_pd(a->c), cb = _mm256_loadu_pd(b->c);
+  __m256d sv = ABS4(cb - ca) + (eav + ebv);
+  __m256d mv = _mm256_max_pd(ABS4(ca), ABS4(cb));
+  return obb_band((sv[0] + sv[1]) + sv[2], obb_max3(mv[0], mv[1], mv[2]));
+}
+
+/* The rows of R (m0, m1, m2) and d on a's axes (t) and on b's (s). */
+__attribute__((target("avx2"))) static inline void frame4(
+    const obb3 *a, const obb3 *b, __m256d *m0, __m256d *m1, __m256d *m2,
+    __m256d *t, __m256d *s) {
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF
+#endif
   const double(*au)[3] = a->u;
-  __m256d dx, dy, dz, a0, a1, a2, b0, b1, b2, t, s, m0, m1, m2, q0, q1, q2;
-  __m256d at, eav, ebv, apart, g0, g1, g2, gmax, tolu, tolub, vband;
-  double band;
-  eav = EXTENTS3(ea);
-  ebv = EXTENTS3(eb);
-  { /* the band: obb3_pair_band's terms |d_i| + (ea_i + eb_i) and
-    ** max(|ca_i|, |cb_i|) in lane i (lane 3: c[3] is the first axis entry,
-    ** finite, and ignored), summed and maxed as it does: the same bits,
-    ** about 1 ns sooner than its loop here */
-    __m256d ca = _mm256_loadu_pd(a->c), cb = _mm256_loadu_pd(b->c);
-    __m256d sv = ABS4(cb - ca) + (eav + ebv);
-    __m256d mv = _mm256_max_pd(ABS4(ca), ABS4(cb));
-    band = obb_band((sv[0] + sv[1]) + sv[2], obb_max3(mv[0], mv[1], mv[2]));
-    vband = ALL4(band);
-  }
+  __m256d dx, dy, dz, a0, a1, a2, b0, b1, b2;
   dx = ALL4(b->c[0] - a->c[0]);
   dy = ALL4(b->c[1] - a->c[1]);
   dz = ALL4(b->c[2] - a->c[2]);
   COLUMNS3(&a->u[0][0], a0, a1, a2);
   COLUMNS3(&b->u[0][0], b0, b1, b2);
-  m0 = ALL4(au[0][0]) * b0 + ALL4(au[0][1]) * b1 + ALL4(au[0][2]) * b2;
-  m1 = ALL4(au[1][0]) * b0 + ALL4(au[1][1]) * b1 + ALL4(au[1][2]) * b2;
-  m2 = ALL4(au[2][0]) * b0 + ALL4(au[2][1]) * b1 + ALL4(au[2][2]) * b2;
-  t = dx * a0 + dy * a1 + dz * a2;
-  s = dx * b0 + dy * b1 + dz * b2;
-  /* obb_abs_up per lane */
-  q0 = ABS4(m0); q0 = _mm256_blendv_pd(q0, one, GT4(q0, near1));
-  q1 = ABS4(m1); q1 = _mm256_blendv_pd(q1, one, GT4(q1, near1));
-  q2 = ABS4(m2); q2 = _mm256_blendv_pd(q2, one, GT4(q2, near1));
-  at = ABS4(t);
-  { /* tolu; sum + sum overflows exactly when sum >= 2^1023, the only case
-    ** in which the sequential sum might have overflowed (tol = inf) */
-    __m256d v = at + (eav + ebv);
-    __m128d lo = _mm256_castpd256_pd128(v);
-    double sum = (lo[0] + lo[1]) + v[2];
-    tolu = ALL4((sum + sum) * (SAT_UNSURE * (1 + 0x1p-40) / 2));
-    tolub = tolu + vband;
-  }
-  /* b's face axes: the rows of AR summed down, lane j */
-  apart = GT4(ABS4(s), ebv + ALL4(ea[0]) * q0 + ALL4(ea[1]) * q1 +
-                           ALL4(ea[2]) * q2 + vband);
-  { /* a's face axes: the columns of AR summed down, lane i */
-    __m256d u0 = _mm256_unpacklo_pd(q0, q1), u1 = _mm256_unpackhi_pd(q0, q1);
-    __m256d c0 = _mm256_insertf128_pd(u0, _mm256_castpd256_pd128(q2), 1);
-    __m256d c1 = _mm256_insertf128_pd(
-        u1, _mm256_castpd256_pd128(_mm256_unpackhi_pd(q2, q2)), 1);
-    __m256d c2 = _mm256_permute2f128_pd(u0, q2, 0x31);
-    apart = _mm256_or_pd(apart, GT4(at, eav + ALL4(eb[0]) * c0 +
-                                           ALL4(eb[1]) * c1 +
-                                           ALL4(eb[2]) * c2 + vband));
-  }
-  { /* edge axes a_i x b_j: row i, lane j */
-    __m256d t0 = _mm256_permute4x64_pd(t, 0x00);
-    __m256d t1 = _mm256_permute4x64_pd(t, 0x55);
-    __m256d t2 = _mm256_permute4x64_pd(t, 0xaa);
-    __m256d ebn = NEXT3(ebv), ebp = PREV3(ebv);
-    g0 = ABS4(t2 * m1 - t1 * m2) -
-         ((ALL4(ea[1]) * q2 + ALL4(ea[2]) * q1) +
-          (ebn * PREV3(q0) + ebp * NEXT3(q0)));
-    g1 = ABS4(t0 * m2 - t2 * m0) -
-         ((ALL4(ea[2]) * q0 + ALL4(ea[0]) * q2) +
-          (ebn * PREV3(q1) + ebp * NEXT3(q1)));
-    g2 = ABS4(t1 * m0 - t0 * m1) -
-         ((ALL4(ea[0]) * q1 + ALL4(ea[1]) * q0) +
-          (ebn * PREV3(q2) + ebp * NEXT3(q2)));
-  }
-  /* the largest gap per lane; maxpd returns its second operand when the
-  ** first is NaN, so a NaN gap is skipped, as the reference's comparisons
-  ** skip it, and -inf stands for "no gap" */
+  *m0 = ALL4(au[0][0]) * b0 + ALL4(au[0][1]) * b1 + ALL4(au[0][2]) * b2;
+  *m1 = ALL4(au[1][0]) * b0 + ALL4(au[1][1]) * b1 + ALL4(au[1][2]) * b2;
+  *m2 = ALL4(au[2][0]) * b0 + ALL4(au[2][1]) * b1 + ALL4(au[2][2]) * b2;
+  *t = dx * a0 + dy * a1 + dz * a2;
+  *s = dx * b0 + dy * b1 + dz * b2;
+}
+
+/* obb_abs_up per lane */
+__attribute__((target("avx2"))) static inline __m256d abs_up4(__m256d m) {
+  __m256d q = ABS4(m);
+  return _mm256_blendv_pd(q, ALL4(1.0), GT4(q, ALL4(1.0 - 8 * DBL_EPSILON)));
+}
+
+/* tolu in every lane, from |t| and the extents; sum + sum overflows
+** exactly when sum >= 2^1023, the only case in which the sequential sum
+** might have overflowed (tol = inf) */
+__attribute__((target("avx2"))) static inline __m256d tolu4(
+    __m256d at, __m256d eav, __m256d ebv) {
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF
+#endif
+  __m256d v = at + (eav + ebv);
+  __m128d lo = _mm256_castpd256_pd128(v);
+  double sum = (lo[0] + lo[1]) + v[2];
+  return ALL4((sum + sum) * (SAT_UNSURE * (1 + 0x1p-40) / 2));
+}
+
+/* The lanes in which a face axis of one box separates: ad is |d| on its
+** axes, ev its extents, eo the other's, and k0, k1, k2 the rows of AR (b's
+** axes, lane j) or its columns (a's axes, lane i), summed down. */
+__attribute__((target("avx2"))) static inline __m256d faces_apart4(
+    __m256d ad, __m256d ev, const double *eo, __m256d k0, __m256d k1,
+    __m256d k2, __m256d vband) {
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF
+#endif
+  return GT4(ad, ev + ALL4(eo[0]) * k0 + ALL4(eo[1]) * k1 +
+                     ALL4(eo[2]) * k2 + vband);
+}
+
+/* The columns c0, c1, c2 of the rows q0, q1, q2 (lanes 0..2). */
+__attribute__((target("avx2"))) static inline void columns4(
+    __m256d q0, __m256d q1, __m256d q2, __m256d *c0, __m256d *c1,
+    __m256d *c2) {
+  __m256d u0 = _mm256_unpacklo_pd(q0, q1), u1 = _mm256_unpackhi_pd(q0, q1);
+  *c0 = _mm256_insertf128_pd(u0, _mm256_castpd256_pd128(q2), 1);
+  *c1 = _mm256_insertf128_pd(
+      u1, _mm256_castpd256_pd128(_mm256_unpackhi_pd(q2, q2)), 1);
+  *c2 = _mm256_permute2f128_pd(u0, q2, 0x31);
+}
+
+/* The largest gap of the edge axes a_i x b_j (row i, lane j) in lane j.
+** maxpd returns its second operand when the first is NaN, so a NaN gap is
+** skipped, as the reference's comparisons skip it, and -inf stands for
+** "no gap". */
+__attribute__((target("avx2"))) static inline __m256d edge_gaps4(
+    __m256d t, __m256d m0, __m256d m1, __m256d m2, __m256d q0, __m256d q1,
+    __m256d q2, const double *ea, __m256d ebv) {
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF
+#endif
+  __m256d t0 = _mm256_permute4x64_pd(t, 0x00);
+  __m256d t1 = _mm256_permute4x64_pd(t, 0x55);
+  __m256d t2 = _mm256_permute4x64_pd(t, 0xaa);
+  __m256d ebn = NEXT3(ebv), ebp = PREV3(ebv), g0, g1, g2, gmax;
+  g0 = ABS4(t2 * m1 - t1 * m2) -
+       ((ALL4(ea[1]) * q2 + ALL4(ea[2]) * q1) +
+        (ebn * PREV3(q0) + ebp * NEXT3(q0)));
+  g1 = ABS4(t0 * m2 - t2 * m0) -
+       ((ALL4(ea[2]) * q0 + ALL4(ea[0]) * q2) +
+        (ebn * PREV3(q1) + ebp * NEXT3(q1)));
+  g2 = ABS4(t1 * m0 - t0 * m1) -
+       ((ALL4(ea[0]) * q1 + ALL4(ea[1]) * q0) +
+        (ebn * PREV3(q2) + ebp * NEXT3(q2)));
   gmax = _mm256_max_pd(g0, ALL4(-HUGE_VAL));
-  gmax = _mm256_max_pd(g2, _mm256_max_pd(g1, gmax));
+  return _mm256_max_pd(g2, _mm256_max_pd(g1, gmax));
+}
+
+/* The 15 axes, four doubles to a register (see above): b's face axes,
+** a's, then the edge axes, their verdicts joined before the one branch. */
+__attribute__((target("avx2"))) static int intersects_avx2(const obb3 *a,
+                                                         const obb3 *b) {
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF
+#endif
+  const double *ea = a->e, *eb = b->e;
+  __m256d t, s, m0, m1, m2, q0, q1, q2, at, eav, ebv, apart, gmax, tolu;
+  __m256d c0, c1, c2, vband;
+  double band;
+  eav = EXTENTS3(ea);
+  ebv = EXTENTS3(eb);
+  band = band4(a, b, eav, ebv);
+  vband = ALL4(band);
+  frame4(a, b, &m0, &m1, &m2, &t, &s);
+  q0 = abs_up4(m0);
+  q1 = abs_up4(m1);
+  q2 = abs_up4(m2);
+  at = ABS4(t);
+  tolu = tolu4(at, eav, ebv);
+  apart = faces_apart4(ABS4(s), ebv, ea, q0, q1, q2, vband); /* b's */
+  columns4(q0, q1, q2, &c0, &c1, &c2); /* a's, below */
+  apart = _mm256_or_pd(apart, faces_apart4(at, eav, eb, c0, c1, c2, vband));
+  gmax = edge_gaps4(t, m0, m1, m2, q0, q1, q2, ea, ebv);
   {
     /* separated lanes in bits 3..5, lanes near zero in bits 0..2: only
     ** 1..7 (nothing separated, something near zero) needs a second look */
-    unsigned w = MASK3(_mm256_or_pd(apart, GT4(gmax, tolub))) << 3 |
+    unsigned w = MASK3(_mm256_or_pd(apart, GT4(gmax, tolu + vband))) << 3 |
                  MASK3(_mm256_cmp_pd(gmax, -tolu, _CMP_GE_OQ));
     if (w - 1u < 7u) return edges_near_zero(a, b, gmax, band);
     return w == 0;

@@ -50,89 +50,129 @@ static int finish(int count, double *n, int dim, double *pts, int size) {
 
 /* ---- 2D ------------------------------------------------------------- */
 
-int obb2_contacts(const obb2 *a, const obb2 *b, double n[2], double pts[6]) {
-  obb_axes2 ax;
+/* A 2D manifold's reference face, and the incident face's two ends in its
+** frame: x along the face from its middle, z above it (negative below). */
+typedef struct face2 {
   const obb2 *ref, *inc;
-  double depth, N[2], U[2][2], V[2][2], D[2], ic[2], w[2], tol;
-  double x[2], z[2], lo, hi, dn0, dn1;
-  int k, fa, ta, m, i, count = 0;
-  obb2_sat_axes(a, b, &ax);
-  k = obb2_sat_min(a, b, &ax, n, &depth);
-  if (k < 0) return finish(0, n, 2, pts, 3 * OBB2_MAX_CONTACTS);
-  tol = KEEP_ULPS * DBL_EPSILON * ax.scale + obb2_pair_band(a, b);
-  /* The reference face's outward normal N points at the incident box. */
+  double N[2];     /* the face's outward normal: it points at inc */
+  double U[2][2];  /* ref's axes */
+  double x[2], z[2];
+  int fa, ta;      /* the axis the face is normal to; ta runs along it */
+} face2;
+
+/* The reference face of axis k (obb2_sat_min's) and its frame. */
+static void reference_face2(const obb2 *a, const obb2 *b, int k,
+                            const double n[2], face2 *cf) {
+  const obb2 *ref;
   if (k < 2) {
-    ref = a; inc = b; N[0] = -n[0]; N[1] = -n[1];
+    cf->ref = ref = a; cf->inc = b; cf->N[0] = -n[0]; cf->N[1] = -n[1];
   } else {
-    ref = b; inc = a; N[0] = n[0]; N[1] = n[1];
+    cf->ref = ref = b; cf->inc = a; cf->N[0] = n[0]; cf->N[1] = n[1];
   }
-  fa = k & 1; /* the axis the face is normal to; ta runs along the face */
-  ta = 1 - fa;
-  U[0][0] = ref->u[0]; U[0][1] = ref->u[1];
-  U[1][0] = -ref->u[1]; U[1][1] = ref->u[0];
+  cf->fa = k & 1;
+  cf->ta = 1 - cf->fa;
+  cf->U[0][0] = ref->u[0]; cf->U[0][1] = ref->u[1];
+  cf->U[1][0] = -ref->u[1]; cf->U[1][1] = ref->u[0];
+}
+
+/* The incident face, the one whose outward normal is most opposed to N:
+** its two ends x, z in the reference face's frame. */
+static void incident_ends2(face2 *cf) {
+  const obb2 *ref = cf->ref, *inc = cf->inc;
+  double V[2][2], D[2], ic[2], w[2], dn0, dn1;
+  int m, i;
   V[0][0] = inc->u[0]; V[0][1] = inc->u[1];
   V[1][0] = -inc->u[1]; V[1][1] = inc->u[0];
   D[0] = inc->c[0] - ref->c[0];
   D[1] = inc->c[1] - ref->c[1];
-  /* The incident face: the one whose outward normal is most opposed to N. */
-  dn0 = obb_dot2(N, V[0]);
-  dn1 = obb_dot2(N, V[1]);
+  dn0 = obb_dot2(cf->N, V[0]);
+  dn1 = obb_dot2(cf->N, V[1]);
   m = fabs(dn1) > fabs(dn0) + TIE_SCALE ? 1 : 0; /* ties: see TIE_SCALE */
   {
     double sm = (m == 0 ? dn0 : dn1) >= 0 ? -inc->e[m] : inc->e[m];
     ic[0] = D[0] + sm * V[m][0];
     ic[1] = D[1] + sm * V[m][1];
   }
-  /* Its two ends in the reference face's frame: x along the face from
-  ** its middle, z above the face (negative below). */
   for (i = 0; i < 2; i++) {
     double s = (i == 0 ? -1 : 1) * inc->e[1 - m];
     w[0] = ic[0] + s * V[1 - m][0];
     w[1] = ic[1] + s * V[1 - m][1];
-    x[i] = obb_dot2(w, U[ta]);
-    z[i] = obb_dot2(w, N) - ref->e[fa];
+    cf->x[i] = obb_dot2(w, cf->U[cf->ta]);
+    cf->z[i] = obb_dot2(w, cf->N) - ref->e[cf->fa];
   }
-  /* Clip the segment to the face's extent |x| <= h, as parameters. Ends
-  ** within tol of a side are first put on it, so that an incident face
-  ** touching the side is not lost to rounding. */
-  {
-    double h = ref->e[ta];
-    for (i = 0; i < 2; i++) x[i] = snap(x[i], h, tol);
-    if (x[0] == x[1]) {
-      lo = fabs(x[0]) <= h ? 0 : 1;
-      hi = fabs(x[0]) <= h ? 1 : 0;
-    } else {
-      double la = (-h - x[0]) / (x[1] - x[0]), lb = (h - x[0]) / (x[1] - x[0]);
-      lo = fmax(0.0, fmin(la, lb));
-      hi = fmin(1.0, fmax(la, lb));
-    }
-    for (i = 0; i < 2 && lo <= hi; i++) {
-      double l = i == 0 ? lo : hi;
-      double px = fmin(h, fmax(-h, (1 - l) * x[0] + l * x[1]));
-      double pz = (1 - l) * z[0] + l * z[1];
-      if (pz > tol) continue;
-      if (count == 1 && fabs(px - pts[0]) <= tol && fabs(pz - pts[1]) <= tol)
-        continue; /* the same point twice (a point-like face) */
-      pts[3 * count] = px;
-      pts[3 * count + 1] = pz;
-      count++;
-    }
+}
+
+/* Clips the incident segment to the face's extent |x| <= h, as parameters,
+** and keeps the clipped ends on or below the face as pts (x, z each);
+** returns how many. Ends within tol of a side are first put on it, so that
+** an incident face touching the side is not lost to rounding. */
+static int clip_ends2(face2 *cf, double tol, double pts[6]) {
+  double h = cf->ref->e[cf->ta], *x = cf->x, *z = cf->z, lo, hi;
+  int i, count = 0;
+  for (i = 0; i < 2; i++) x[i] = snap(x[i], h, tol);
+  if (x[0] == x[1]) {
+    lo = fabs(x[0]) <= h ? 0 : 1;
+    hi = fabs(x[0]) <= h ? 1 : 0;
+  } else {
+    double la = (-h - x[0]) / (x[1] - x[0]), lb = (h - x[0]) / (x[1] - x[0]);
+    lo = fmax(0.0, fmin(la, lb));
+    hi = fmin(1.0, fmax(la, lb));
   }
-  if (count == 0) { /* not expected: the deepest vertex, onto the face */
-    i = z[1] < z[0] ? 1 : 0;
-    pts[0] = fmin(ref->e[ta], fmax(-ref->e[ta], x[i]));
-    pts[1] = z[i];
-    count = 1;
+  for (i = 0; i < 2 && lo <= hi; i++) {
+    double l = i == 0 ? lo : hi;
+    double px = fmin(h, fmax(-h, (1 - l) * x[0] + l * x[1]));
+    double pz = (1 - l) * z[0] + l * z[1];
+    if (pz > tol) continue;
+    if (count == 1 && fabs(px - pts[0]) <= tol && fabs(pz - pts[1]) <= tol)
+      continue; /* the same point twice (a point-like face) */
+    pts[3 * count] = px;
+    pts[3 * count + 1] = pz;
+    count++;
   }
-  /* To world space, midway between the surfaces. */
+  return count;
+}
+
+/* The deepest end, onto the face, when clipping kept none; returns 1. */
+static int deepest_end2(const face2 *cf, double pts[6]) {
+  int i = cf->z[1] < cf->z[0] ? 1 : 0;
+  pts[0] = fmin(cf->ref->e[cf->ta], fmax(-cf->ref->e[cf->ta], cf->x[i]));
+  pts[1] = cf->z[i];
+  return 1;
+}
+
+/* The points (x, z) to world space, midway between the surfaces, each
+** with its depth. */
+static void to_world2(const face2 *cf, int count, double depth,
+                      double pts[6]) {
+  const obb2 *ref = cf->ref;
+  const double *N = cf->N, *T = cf->U[cf->ta];
+  int i;
   for (i = 0; i < count; i++) {
     /* depths within [0, penetration depth], as they are exactly */
     double px = pts[3 * i], pz = fmax(fmin(pts[3 * i + 1], 0.0), -depth);
-    double f = ref->e[fa] + 0.5 * pz;
-    pts[3 * i] = ref->c[0] + (f * N[0] + px * U[ta][0]);
-    pts[3 * i + 1] = ref->c[1] + (f * N[1] + px * U[ta][1]);
+    double f = ref->e[cf->fa] + 0.5 * pz;
+    pts[3 * i] = ref->c[0] + (f * N[0] + px * T[0]);
+    pts[3 * i + 1] = ref->c[1] + (f * N[1] + px * T[1]);
     pts[3 * i + 2] = 0.0 - pz; /* not -0.0 */
   }
+}
+
+/* The reference face, the incident face's ends clipped to it, and the
+** points kept, in world space. */
+int obb2_contacts(const obb2 *a, const obb2 *b, double n[2], double pts[6]) {
+  obb_axes2 ax;
+  face2 cf;
+  double depth, tol;
+  int k, count;
+  obb2_sat_axes(a, b, &ax);
+  k = obb2_sat_min(a, b, &ax, n, &depth);
+  if (k < 0) return finish(0, n, 2, pts, 3 * OBB2_MAX_CONTACTS);
+  tol = KEEP_ULPS * DBL_EPSILON * ax.scale + obb2_pair_band(a, b);
+  reference_face2(a, b, k, n, &cf);
+  incident_ends2(&cf);
+  count = clip_ends2(&cf, tol, pts);
+  if (count == 0) count = deepest_end2(&cf, pts); /* not expected */
+  to_world2(&cf, count, depth, pts);
   return finish(count, n, 2, pts, 3 * OBB2_MAX_CONTACTS);
 }
 
@@ -275,13 +315,145 @@ static void edge_contact(const obb3 *a, const obb3 *b, int i, int j,
   pts[3] = depth;
 }
 
+/* A 3D manifold's reference face, and the incident face in its frame (x
+** along axis t1, y along t2, z above the face). */
+typedef struct face3 {
+  const obb3 *ref, *inc;
+  double N[3];  /* the face's outward normal: it points at inc */
+  double ic[3], e1[3], e2[3]; /* the incident face's center, half edges */
+  int fa, t1, t2; /* the axis the face is normal to; those along it */
+} face3;
+
+/* The reference face of axis id (a face axis of a, 0..2, or of b) and its
+** frame. */
+static void reference_face3(const obb3 *a, const obb3 *b, int id,
+                            const double n[3], face3 *cf) {
+  int q;
+  if (id < 3) {
+    cf->ref = a; cf->inc = b; cf->fa = id;
+    for (q = 0; q < 3; q++) cf->N[q] = -n[q];
+  } else {
+    cf->ref = b; cf->inc = a; cf->fa = id - 3;
+    for (q = 0; q < 3; q++) cf->N[q] = n[q];
+  }
+  cf->t1 = (cf->fa + 1) % 3;
+  cf->t2 = (cf->fa + 2) % 3;
+}
+
+/* The incident face, most opposed to N: its center ic and its two half
+** edges e1, e2 in the reference face's frame. */
+static void incident_face3(face3 *cf) {
+  const obb3 *ref = cf->ref, *inc = cf->inc;
+  const double *u1 = ref->u[cf->t1], *u2 = ref->u[cf->t2];
+  double D[3], dn[3], w[3], sm;
+  int i, q, m, m1, m2;
+  for (q = 0; q < 3; q++) D[q] = inc->c[q] - ref->c[q];
+  for (i = 0; i < 3; i++) dn[i] = obb_dot3(cf->N, inc->u[i]);
+  m = 0;
+  for (i = 1; i < 3; i++)
+    if (fabs(dn[i]) > fabs(dn[m]) + TIE_SCALE) m = i;
+  m1 = (m + 1) % 3;
+  m2 = (m + 2) % 3;
+  sm = dn[m] >= 0 ? -inc->e[m] : inc->e[m];
+  for (q = 0; q < 3; q++) w[q] = D[q] + sm * inc->u[m][q];
+  cf->ic[0] = obb_dot3(w, u1);
+  cf->ic[1] = obb_dot3(w, u2);
+  cf->ic[2] = obb_dot3(w, cf->N) - ref->e[cf->fa];
+  cf->e1[0] = inc->e[m1] * obb_dot3(inc->u[m1], u1);
+  cf->e1[1] = inc->e[m1] * obb_dot3(inc->u[m1], u2);
+  cf->e1[2] = inc->e[m1] * dn[m1];
+  cf->e2[0] = inc->e[m2] * obb_dot3(inc->u[m2], u1);
+  cf->e2[1] = inc->e[m2] * obb_dot3(inc->u[m2], u2);
+  cf->e2[2] = inc->e[m2] * dn[m2];
+}
+
+/* The incident face's 4 corners into v, in order around it: (-,-), (+,-),
+** (+,+), (-,+) along e1, e2. */
+static void incident_corners(const face3 *cf, double (*v)[3]) {
+  int i, q;
+  for (i = 0; i < 4; i++) {
+    double s1 = i == 1 || i == 2 ? 1 : -1, s2 = i >= 2 ? 1 : -1;
+    for (q = 0; q < 3; q++)
+      v[i][q] = cf->ic[q] + s1 * cf->e1[q] + s2 * cf->e2[q];
+  }
+}
+
+/* Clips the incident face to the reference face's 4 side planes, into
+** buf[0]; returns its vertex count. Vertices within tol of a side plane
+** are put on it first (as in 2D). */
+static int clip_face3(const face3 *cf, double buf[2][CLIP_MAX][3],
+                      double tol) {
+  double (*p)[3] = buf[0], h1 = cf->ref->e[cf->t1], h2 = cf->ref->e[cf->t2];
+  int i, count = 4;
+  incident_corners(cf, p);
+  for (i = 0; i < 4; i++) {
+    p[i][0] = snap(p[i][0], h1, tol);
+    p[i][1] = snap(p[i][1], h2, tol);
+  }
+  count = clip_plane(buf[0], count, buf[1], 0, 1, h1);
+  count = clip_plane(buf[1], count, buf[0], 0, -1, h1);
+  count = clip_plane(buf[0], count, buf[1], 1, 1, h2);
+  count = clip_plane(buf[1], count, buf[0], 1, -1, h2);
+  return count;
+}
+
+/* Drops the vertices above the face, then repeated ones (zero extents
+** fold the polygon onto a segment or a point; clipping at a corner
+** repeats it), keeping the first of each; returns how many are left. */
+static int drop_above_and_repeats(double (*p)[3], int count, double tol) {
+  int kept = 0, i, j, q;
+  for (i = 0; i < count; i++) {
+    const double *P = p[i];
+    int dup = P[2] > tol;
+    for (j = 0; j < kept && !dup; j++)
+      dup = fabs(P[0] - p[j][0]) <= tol && fabs(P[1] - p[j][1]) <= tol &&
+            fabs(P[2] - p[j][2]) <= tol;
+    if (dup) continue;
+    for (q = 0; q < 3; q++) p[kept][q] = P[q];
+    kept++;
+  }
+  return kept;
+}
+
+/* The deepest incident corner, onto the face, as p[0] when clipping kept
+** nothing; returns 1. */
+static int deepest_corner3(const face3 *cf, double (*p)[3]) {
+  const obb3 *ref = cf->ref;
+  double v[4][3];
+  int i, deepest = 0;
+  incident_corners(cf, v);
+  for (i = 1; i < 4; i++)
+    if (v[i][2] < v[deepest][2]) deepest = i;
+  p[0][0] = fmin(ref->e[cf->t1], fmax(-ref->e[cf->t1], v[deepest][0]));
+  p[0][1] = fmin(ref->e[cf->t2], fmax(-ref->e[cf->t2], v[deepest][1]));
+  p[0][2] = v[deepest][2];
+  return 1;
+}
+
+/* The points p (x, y, z) to world space, midway between the surfaces,
+** each with its depth. */
+static void to_world3(const face3 *cf, double (*p)[3], int count,
+                      double depth, double pts[16]) {
+  const obb3 *ref = cf->ref;
+  const double *N = cf->N, *u1 = ref->u[cf->t1], *u2 = ref->u[cf->t2];
+  int i, q;
+  for (i = 0; i < count; i++) {
+    double z = fmax(fmin(p[i][2], 0.0), -depth), f = ref->e[cf->fa] + 0.5 * z;
+    for (q = 0; q < 3; q++)
+      pts[4 * i + q] = ref->c[q] + (f * N[q] + p[i][0] * u1[q] +
+                                    p[i][1] * u2[q]);
+    pts[4 * i + 3] = 0.0 - z;
+  }
+}
+
+/* One point for an edge pair; else the reference face, the incident face
+** clipped to it, and the points kept (4 at most), in world space. */
 int obb3_contacts(const obb3 *a, const obb3 *b, double n[3],
                   double pts[16]) {
   obb_axes3 ax;
-  const obb3 *ref, *inc;
-  double depth, N[3], D[3], dn[3], ic[3], e1[3], e2[3], tol;
-  double buf[2][CLIP_MAX][3], (*p)[3];
-  int k, id, fa, t1, t2, m, m1, m2, i, q, count;
+  face3 cf;
+  double depth, tol, buf[2][CLIP_MAX][3];
+  int k, id, count;
   obb3_sat_axes(a, b, &ax);
   k = obb3_sat_min(a, b, &ax, n, &depth);
   if (k < 0) return finish(0, n, 3, pts, 4 * OBB3_MAX_CONTACTS);
@@ -292,90 +464,12 @@ int obb3_contacts(const obb3 *a, const obb3 *b, double n[3],
     return finish(1, n, 3, pts, 4 * OBB3_MAX_CONTACTS);
   }
   tol = KEEP_ULPS * DBL_EPSILON * ax.scale + obb3_pair_band(a, b);
-  if (id < 3) {
-    ref = a; inc = b; fa = id;
-    for (q = 0; q < 3; q++) N[q] = -n[q];
-  } else {
-    ref = b; inc = a; fa = id - 3;
-    for (q = 0; q < 3; q++) N[q] = n[q];
-  }
-  t1 = (fa + 1) % 3;
-  t2 = (fa + 2) % 3;
-  for (q = 0; q < 3; q++) D[q] = inc->c[q] - ref->c[q];
-  /* The incident face, most opposed to N, in the reference face's frame
-  ** (x along axis t1, y along t2, z above the face): its center ic and
-  ** its two half edges e1, e2. */
-  for (i = 0; i < 3; i++) dn[i] = obb_dot3(N, inc->u[i]);
-  m = 0;
-  for (i = 1; i < 3; i++)
-    if (fabs(dn[i]) > fabs(dn[m]) + TIE_SCALE) m = i;
-  m1 = (m + 1) % 3;
-  m2 = (m + 2) % 3;
-  {
-    double w[3], sm = dn[m] >= 0 ? -inc->e[m] : inc->e[m];
-    for (q = 0; q < 3; q++) w[q] = D[q] + sm * inc->u[m][q];
-    ic[0] = obb_dot3(w, ref->u[t1]);
-    ic[1] = obb_dot3(w, ref->u[t2]);
-    ic[2] = obb_dot3(w, N) - ref->e[fa];
-    e1[0] = inc->e[m1] * obb_dot3(inc->u[m1], ref->u[t1]);
-    e1[1] = inc->e[m1] * obb_dot3(inc->u[m1], ref->u[t2]);
-    e1[2] = inc->e[m1] * dn[m1];
-    e2[0] = inc->e[m2] * obb_dot3(inc->u[m2], ref->u[t1]);
-    e2[1] = inc->e[m2] * obb_dot3(inc->u[m2], ref->u[t2]);
-    e2[2] = inc->e[m2] * dn[m2];
-  }
-  p = buf[0];
-  for (i = 0; i < 4; i++) { /* (-,-), (+,-), (+,+), (-,+): a cycle */
-    double s1 = i == 1 || i == 2 ? 1 : -1, s2 = i >= 2 ? 1 : -1;
-    for (q = 0; q < 3; q++) p[i][q] = ic[q] + s1 * e1[q] + s2 * e2[q];
-  }
-  /* Vertices within tol of a side plane are put on it first (as in 2D). */
-  for (i = 0; i < 4; i++) {
-    p[i][0] = snap(p[i][0], ref->e[t1], tol);
-    p[i][1] = snap(p[i][1], ref->e[t2], tol);
-  }
-  count = 4;
-  count = clip_plane(buf[0], count, buf[1], 0, 1, ref->e[t1]);
-  count = clip_plane(buf[1], count, buf[0], 0, -1, ref->e[t1]);
-  count = clip_plane(buf[0], count, buf[1], 1, 1, ref->e[t2]);
-  count = clip_plane(buf[1], count, buf[0], 1, -1, ref->e[t2]);
-  /* Drop the vertices above the face, then repeated ones (zero extents
-  ** fold the polygon onto a segment or a point; clipping at a corner
-  ** repeats it), keeping the first of each. */
-  {
-    int kept = 0, j;
-    for (i = 0; i < count; i++) {
-      const double *P = p[i];
-      int dup = P[2] > tol;
-      for (j = 0; j < kept && !dup; j++)
-        dup = fabs(P[0] - p[j][0]) <= tol && fabs(P[1] - p[j][1]) <= tol &&
-              fabs(P[2] - p[j][2]) <= tol;
-      if (dup) continue;
-      for (q = 0; q < 3; q++) p[kept][q] = P[q];
-      kept++;
-    }
-    count = kept;
-  }
-  if (count == 0) { /* not expected: the deepest vertex, onto the face */
-    int deepest = 0;
-    double v[4][3];
-    for (i = 0; i < 4; i++) {
-      double s1 = i == 1 || i == 2 ? 1 : -1, s2 = i >= 2 ? 1 : -1;
-      for (q = 0; q < 3; q++) v[i][q] = ic[q] + s1 * e1[q] + s2 * e2[q];
-      if (v[i][2] < v[deepest][2]) deepest = i;
-    }
-    p[0][0] = fmin(ref->e[t1], fmax(-ref->e[t1], v[deepest][0]));
-    p[0][1] = fmin(ref->e[t2], fmax(-ref->e[t2], v[deepest][1]));
-    p[0][2] = v[deepest][2];
-    count = 1;
-  }
-  if (count > 4) count = reduce4(p, count, ax.scale);
-  for (i = 0; i < count; i++) {
-    double z = fmax(fmin(p[i][2], 0.0), -depth), f = ref->e[fa] + 0.5 * z;
-    for (q = 0; q < 3; q++)
-      pts[4 * i + q] = ref->c[q] + (f * N[q] + p[i][0] * ref->u[t1][q] +
-                                    p[i][1] * ref->u[t2][q]);
-    pts[4 * i + 3] = 0.0 - z;
-  }
+  reference_face3(a, b, id, n, &cf);
+  incident_face3(&cf);
+  count = clip_face3(&cf, buf, tol);
+  count = drop_above_and_repeats(buf[0], count, tol);
+  if (count == 0) count = deepest_corner3(&cf, buf[0]); /* not expected */
+  if (count > 4) count = reduce4(buf[0], count, ax.scale);
+  to_world3(&cf, buf[0], count, depth, pts);
   return finish(count, n, 3, pts, 4 * OBB3_MAX_CONTACTS);
 }

@@ -443,35 +443,32 @@ static inline void fill_entry(gent *t, const double *b, const gbox *x,
 
 /* ---- all pairs -------------------------------------------------------- */
 
-int obb_grid_pairs(obb_grid *g, int dim, const void *base, size_t stride,
-                   int n, obb_grid_pairs_fn f, void *ctx) {
+/* What the steps of obb_grid_pairs share: the levels, the boxes, the
+** scratch arrays laid out for them, and the run the pair loops read. */
+typedef struct grid_plan {
   glevel lv[MAX_LEVELS];
-  signed char slot[NLEVELS];
-  int raw[MAX_LEVELS];
-  grid_run r;
+  int raw[MAX_LEVELS];     /* slot k's level (assign_levels) */
+  unsigned long long used; /* the mask of lv's slots in use */
   gbox *gb;
   gent *en;
-  int *bslot, *end, *sl = NULL;
-  gcell *cell = NULL;
-  size_t S = 0, nhashed = 0, nslots = 0, mask = 0, s;
-  int i, j, o, np, ncells = 0, l;
-  unsigned long long used;
-  if (n <= 0) return 0;
-  if ((size_t)n > ((size_t)INT_MAX) / 8) return -1;
-  if (!ensure(g, &g->boxes, &g->boxes_cap, (size_t)n * sizeof(gbox)))
-    return -1;
-  gb = (gbox *)g->boxes;
-  np = dim == 2 ? list_boxes(gb, base, stride, n, 2)
-                : list_boxes(gb, base, stride, n, 3);
-  if (np == 0) return 0;
-  assign_levels(gb, np, slot, raw);
-  used = dim == 2 ? corner_cells(gb, np, base, stride, 2, lv, slot, raw)
-                  : corner_cells(gb, np, base, stride, 3, lv, slot, raw);
+  int np, ncells;          /* present boxes; hashed cells filed */
+  size_t S, nhashed;       /* dense levels' slots; hashed levels' boxes */
+  int *bslot, *end, *sl;   /* each box's slot; as grid_run; hash slots */
+  gcell *cell;
+  size_t mask;
+  grid_run r;
+} grid_plan;
+
+/* Makes each level in use dense or hashed, and counts the slots of the
+** dense ones and the boxes of the hashed ones. */
+static void plan_levels(grid_plan *pl, int dim) {
+  int l, j;
+  pl->S = pl->nhashed = 0;
   /* A level whose cells would not outnumber its boxes by much is dense. */
   for (l = 0; l < MAX_LEVELS; l++) {
-    glevel *v = &lv[l];
+    glevel *v = &pl->lv[l];
     double cells = 1;
-    if (!(used >> l & 1)) continue;
+    if (!(pl->used >> l & 1)) continue;
     for (j = 0; j < 3; j++) {
       int pad = j < dim ? 1 : 0;
       v->o[j] = v->lo[j] - pad;
@@ -480,122 +477,192 @@ int obb_grid_pairs(obb_grid *g, int dim, const void *base, size_t stride,
     }
     v->dense = cells <= 3.0 * v->count + 64;
     if (v->dense) {
-      v->base = S;
-      S += (size_t)cells;
+      v->base = pl->S;
+      pl->S += (size_t)cells;
     } else {
-      nhashed += (size_t)v->count;
+      pl->nhashed += (size_t)v->count;
     }
   }
+}
+
+/* Grows the scratch arrays (and the hash table, when a level is hashed)
+** to the plan, and clears end[]; returns 0 when memory runs out. */
+static int reserve(obb_grid *g, grid_plan *pl) {
+  size_t np = (size_t)pl->np, nslots;
+  pl->sl = NULL;
+  pl->cell = NULL;
+  pl->mask = 0;
   if (!ensure(g, &g->ints, &g->ints_cap,
-              ((size_t)np + S + nhashed + 1) * sizeof(int)) ||
-      !ensure(g, &g->entries, &g->entries_cap, (size_t)np * sizeof(gent)))
-    return -1;
-  if (nhashed > 0) {
-    for (nslots = 16; nslots < 2 * nhashed; nslots *= 2) {}
-    mask = nslots - 1;
-    if (!ensure(g, &g->cells, &g->cells_cap, nhashed * sizeof(gcell)) ||
+              (np + pl->S + pl->nhashed + 1) * sizeof(int)) ||
+      !ensure(g, &g->entries, &g->entries_cap, np * sizeof(gent)))
+    return 0;
+  if (pl->nhashed > 0) {
+    for (nslots = 16; nslots < 2 * pl->nhashed; nslots *= 2) {}
+    pl->mask = nslots - 1;
+    if (!ensure(g, &g->cells, &g->cells_cap, pl->nhashed * sizeof(gcell)) ||
         !ensure_slots(g, nslots))
-      return -1;
-    sl = (int *)g->slots;
-    cell = (gcell *)g->cells;
+      return 0;
+    pl->sl = (int *)g->slots;
+    pl->cell = (gcell *)g->cells;
   }
-  bslot = (int *)g->ints;
-  end = bslot + np + 1; /* end[-1] stays 0 */
-  end[-1] = 0;
-  memset(end, 0, (S + nhashed) * sizeof(int));
-  r.en = en = (gent *)g->entries;
-  r.end = end;
-  r.lv = lv;
-  r.sl = sl;
-  r.cell = cell;
-  r.mask = mask;
-  r.hashed0 = S;
-  r.dim = dim;
-  r.n = 0;
-  r.f = f;
-  r.ctx = ctx;
+  pl->en = (gent *)g->entries;
+  pl->bslot = (int *)g->ints;
+  pl->end = pl->bslot + np + 1; /* end[-1] stays 0 */
+  pl->end[-1] = 0;
+  memset(pl->end, 0, (pl->S + pl->nhashed) * sizeof(int));
+  return 1;
+}
+
+/* Box o's slot: its cell on a dense level, else its hashed cell's (the
+** cell is filed in the hash table when it is new). */
+static size_t slot_of_box(grid_plan *pl, int o) {
+  const gbox *x = &pl->gb[o];
+  const glevel *v = &pl->lv[x->level];
+  int *p;
+  if (v->dense) return dense_slot(v, x->c);
+  p = find_slot(pl->sl, pl->cell, pl->mask, x->c, x->level);
+  if (*p < 0) {
+    gcell *nc = &pl->cell[pl->ncells];
+    nc->k[0] = x->c[0]; nc->k[1] = x->c[1]; nc->k[2] = x->c[2];
+    nc->level = x->level;
+    nc->slot = (int)(p - pl->sl);
+    *p = pl->ncells++;
+  }
+  return pl->S + (size_t)*p;
+}
+
+/* Sets up the run, then files the boxes' entries in slot order. */
+static void file_boxes(grid_plan *pl, int dim, const void *base,
+                       size_t stride, obb_grid_pairs_fn f, void *ctx) {
+  grid_run *r = &pl->r;
+  int *end = pl->end, o;
+  size_t s;
+  r->en = pl->en;
+  r->end = end;
+  r->lv = pl->lv;
+  r->sl = pl->sl;
+  r->cell = pl->cell;
+  r->mask = pl->mask;
+  r->hashed0 = pl->S;
+  r->dim = dim;
+  r->n = 0;
+  r->f = f;
+  r->ctx = ctx;
   /* each box's slot, counted */
-  for (o = 0; o < np; o++) {
-    const gbox *x = &gb[o];
-    const glevel *v = &lv[x->level];
-    if (v->dense) {
-      s = dense_slot(v, x->c);
-    } else {
-      int *p = find_slot(sl, cell, mask, x->c, x->level);
-      if (*p < 0) {
-        gcell *nc = &cell[ncells];
-        nc->k[0] = x->c[0]; nc->k[1] = x->c[1]; nc->k[2] = x->c[2];
-        nc->level = x->level;
-        nc->slot = (int)(p - sl);
-        *p = ncells++;
-      }
-      s = S + (size_t)*p;
-    }
-    bslot[o] = (int)s;
+  pl->ncells = 0;
+  for (o = 0; o < pl->np; o++) {
+    s = slot_of_box(pl, o);
+    pl->bslot[o] = (int)s;
     end[s]++;
   }
   /* counting sort: end[s] becomes the slot's first entry, then, as the
   ** entries are placed, one past its last */
   {
     int sum = 0;
-    size_t ns = S + (size_t)ncells;
+    size_t ns = pl->S + (size_t)pl->ncells;
     for (s = 0; s < ns; s++) {
       int t = end[s];
       end[s] = sum;
       sum += t;
     }
   }
-  for (o = 0; o < np; o++) {
-    const gbox *x = &gb[o];
-    gent *t = &en[end[bslot[o]]++];
+  for (o = 0; o < pl->np; o++) {
+    const gbox *x = &pl->gb[o];
+    gent *t = &pl->en[end[pl->bslot[o]]++];
     if (dim == 2) fill_entry(t, box_at(base, stride, x->id), x, 2);
     else fill_entry(t, box_at(base, stride, x->id), x, 3);
   }
-  /* same level */
+}
+
+/* Every pair of boxes of one level: the dense levels, then each hashed
+** cell. */
+static void same_level_pairs(grid_plan *pl) {
+  int l, i;
   for (l = 0; l < MAX_LEVELS; l++)
-    if ((used >> l & 1) && lv[l].dense) dense_pairs(&r, &lv[l]);
-  for (i = 0; i < ncells; i++)
-    sparse_pairs(&r, (long)(S + (size_t)i), cell[i].level, cell[i].k);
-  /* across levels: of each two levels, the boxes of one look into the
-  ** cells of the other that could hold a box reaching them: a box's corner
-  ** cell is at most one below the low corner's cell on each axis, and not
-  ** above the high corner's. Either side finds every pair once; the side
-  ** with fewer cells to look at does it (few huge boxes look into the fine
-  ** level rather than every small box into the huge ones' cells). */
-  if ((used & (used - 1)) != 0) {
-    unsigned long long probe[MAX_LEVELS];
-    int a, b;
-    for (a = 0; a < MAX_LEVELS; a++) probe[a] = 0;
-    for (a = 0; a < MAX_LEVELS; a++) {
-      if (!(used >> a & 1)) continue;
-      for (b = a + 1; b < MAX_LEVELS; b++) {
-        double up, down; /* cells a box of a looks at in b, and back */
-        if (!(used >> b & 1)) continue;
-        up = (double)lv[a].count * pow(3.0, dim);
-        down = raw[b] - raw[a] > 30 ? HUGE_VAL
-             : (double)lv[b].count * pow(ldexp(1.0, raw[b] - raw[a]) + 2, dim);
-        if (down < up) probe[b] |= 1ULL << a;
-        else probe[a] |= 1ULL << b;
-      }
-    }
-    for (o = 0; o < np; o++) {
-      const gent *e = &en[o];
-      unsigned long long m = probe[e->level];
-      for (l = 0; m != 0; l++, m >>= 1) {
-        long long c0[3] = {0, 0, 0}, c1[3] = {0, 0, 0};
-        const glevel *v = &lv[l];
-        if (!(m & 1)) continue;
-        for (j = 0; j < dim; j++) {
-          c0[j] = cell_of(e->lo[j], v->scale) - 1;
-          c1[j] = cell_of(e->hi[j], v->scale);
-          if (c0[j] < v->lo[j]) c0[j] = v->lo[j];
-          if (c1[j] > v->hi[j]) c1[j] = v->hi[j];
-        }
-        if (c0[0] <= c1[0]) probe_level(&r, e, l, c0, c1);
-      }
+    if ((pl->used >> l & 1) && pl->lv[l].dense)
+      dense_pairs(&pl->r, &pl->lv[l]);
+  for (i = 0; i < pl->ncells; i++)
+    sparse_pairs(&pl->r, (long)(pl->S + (size_t)i), pl->cell[i].level,
+                 pl->cell[i].k);
+}
+
+/* Across levels: of each two levels, the boxes of one look into the cells
+** of the other that could hold a box reaching them: a box's corner cell is
+** at most one below the low corner's cell on each axis, and not above the
+** high corner's. Either side finds every pair once; the side with fewer
+** cells to look at does it (few huge boxes look into the fine level rather
+** than every small box into the huge ones' cells). probe[l] gets the
+** levels that level l's boxes look into. */
+static void probing_sides(const grid_plan *pl, int dim,
+                          unsigned long long probe[MAX_LEVELS]) {
+  const glevel *lv = pl->lv;
+  const int *raw = pl->raw;
+  int a, b;
+  for (a = 0; a < MAX_LEVELS; a++) probe[a] = 0;
+  for (a = 0; a < MAX_LEVELS; a++) {
+    if (!(pl->used >> a & 1)) continue;
+    for (b = a + 1; b < MAX_LEVELS; b++) {
+      double up, down; /* cells a box of a looks at in b, and back */
+      if (!(pl->used >> b & 1)) continue;
+      up = (double)lv[a].count * pow(3.0, dim);
+      down = raw[b] - raw[a] > 30 ? HUGE_VAL
+           : (double)lv[b].count * pow(ldexp(1.0, raw[b] - raw[a]) + 2, dim);
+      if (down < up) probe[b] |= 1ULL << a;
+      else probe[a] |= 1ULL << b;
     }
   }
-  flush(&r);
-  for (i = 0; i < ncells; i++) sl[cell[i].slot] = -1; /* all empty again */
+}
+
+/* Every pair of boxes of two levels: each box looks into the cells of
+** the levels its own level probes (probing_sides). */
+static void cross_level_pairs(grid_plan *pl, int dim) {
+  unsigned long long probe[MAX_LEVELS];
+  int o, l, j;
+  if ((pl->used & (pl->used - 1)) == 0) return; /* a single level */
+  probing_sides(pl, dim, probe);
+  for (o = 0; o < pl->np; o++) {
+    const gent *e = &pl->en[o];
+    unsigned long long m = probe[e->level];
+    for (l = 0; m != 0; l++, m >>= 1) {
+      long long c0[3] = {0, 0, 0}, c1[3] = {0, 0, 0};
+      const glevel *v = &pl->lv[l];
+      if (!(m & 1)) continue;
+      for (j = 0; j < dim; j++) {
+        c0[j] = cell_of(e->lo[j], v->scale) - 1;
+        c1[j] = cell_of(e->hi[j], v->scale);
+        if (c0[j] < v->lo[j]) c0[j] = v->lo[j];
+        if (c1[j] > v->hi[j]) c1[j] = v->hi[j];
+      }
+      if (c0[0] <= c1[0]) probe_level(&pl->r, e, l, c0, c1);
+    }
+  }
+}
+
+/* Lists and files the boxes (one step a function), then hands over every
+** pair of one level and of two. */
+int obb_grid_pairs(obb_grid *g, int dim, const void *base, size_t stride,
+                   int n, obb_grid_pairs_fn f, void *ctx) {
+  grid_plan pl;
+  signed char slot[NLEVELS];
+  int i;
+  if (n <= 0) return 0;
+  if ((size_t)n > ((size_t)INT_MAX) / 8) return -1;
+  if (!ensure(g, &g->boxes, &g->boxes_cap, (size_t)n * sizeof(gbox)))
+    return -1;
+  pl.gb = (gbox *)g->boxes;
+  pl.np = dim == 2 ? list_boxes(pl.gb, base, stride, n, 2)
+                   : list_boxes(pl.gb, base, stride, n, 3);
+  if (pl.np == 0) return 0;
+  assign_levels(pl.gb, pl.np, slot, pl.raw);
+  pl.used = dim == 2
+          ? corner_cells(pl.gb, pl.np, base, stride, 2, pl.lv, slot, pl.raw)
+          : corner_cells(pl.gb, pl.np, base, stride, 3, pl.lv, slot, pl.raw);
+  plan_levels(&pl, dim);
+  if (!reserve(g, &pl)) return -1;
+  file_boxes(&pl, dim, base, stride, f, ctx);
+  same_level_pairs(&pl);
+  cross_level_pairs(&pl, dim);
+  flush(&pl.r);
+  for (i = 0; i < pl.ncells; i++) pl.sl[pl.cell[i].slot] = -1; /* all empty */
   return 0;
 }
