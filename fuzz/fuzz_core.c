@@ -31,6 +31,8 @@
 **     Built with MemorySanitizer (`make fuzz-core-msan`), every output is
 **     also read in a branch here, so one computed from uninitialised
 **     memory inside the core (which a sentinel cannot see) is reported;
+**   - the movement math (obb_clip, obb_clip_goal, obb_clip_planes) keeps
+**     what it leaves alone bit for bit and stops exactly at the start;
 **   - the queries keep their documented promises (a point that contains
 **     accepts is its own closest point, signed distance <= 0 exactly
 **     inside, penetration, contacts and a still sweep exactly when
@@ -1079,6 +1081,64 @@ static void queries3(reader *r, const obb3 *a, const obb3 *b,
   world_check(3, a, b, p, d, maxt, in, ray, hit, moderate);
 }
 
+/* ---- the movement math (obb_clip.c) --------------------------------- */
+
+/* A unit vector of dim numbers from the input (z = 0 in 2D), or 0. */
+static int unit_from(reader *r, int dim, double n[3]) {
+  double len = 0;
+  int i;
+  for (i = 0; i < 3; i++) n[i] = i < dim ? finite_number(r) : 0;
+  for (i = 0; i < dim; i++) len = fmax(len, fabs(n[i]));
+  if (!(len > 0 && len < 1e150)) return 0;
+  for (i = 0; i < dim; i++) n[i] /= len;
+  len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+  for (i = 0; i < dim; i++) n[i] /= len;
+  return 1;
+}
+
+/* obb_clip writes out on every call, gives v back for a zero normal, keeps
+** v's components where n is 0 bit for bit, and makes no NaN of moderate
+** input; obb_clip_goal keeps the goal's coordinates along the plane;
+** obb_clip_planes either keeps some of the move or stops exactly at
+** from, and stays finite on moderate input. */
+static void clip(reader *r) {
+  int dim = 2 + byte(r) % 2, i, np = 1 + byte(r) % 4, k, got;
+  double v[3], n[3], out[3], times = 1 + byte(r) % 2;
+  double from[3] = {0, 0, 0}, goal[3] = {0, 0, 0}, before[3];
+  double planes[4][3], primal[3];
+  for (i = 0; i < dim; i++) {
+    v[i] = finite_number(r);
+    n[i] = byte(r) % 3 == 0 ? 0 : finite_number(r);
+  }
+  fill(out, dim);
+  got = obb_clip(dim, v, n, times, out);
+  WRITTEN(out, dim, "obb_clip out");
+  if (got != !zeros(n, dim)) FAIL("obb_clip answers 0 exactly for a zero normal");
+  for (i = 0; i < dim; i++)
+    if (n[i] == 0 && memcmp(&out[i], &v[i], sizeof v[i]) != 0)
+      FAIL("obb_clip keeps v's components where n is 0");
+  if (moderate_all(v, dim) && moderate_all(n, dim) && !finite_all(out, dim))
+    FAIL("obb_clip of moderate numbers is finite");
+  if (!unit_from(r, dim, n)) return;
+  for (i = 0; i < dim; i++) {
+    from[i] = finite_number(r);
+    goal[i] = finite_number(r);
+  }
+  memcpy(before, goal, sizeof before);
+  obb_clip_goal(dim, from, goal, n, times);
+  for (i = 0; i < dim; i++)
+    if (n[i] == 0 && memcmp(&goal[i], &before[i], sizeof goal[i]) != 0)
+      FAIL("obb_clip_goal keeps the goal's coordinates along the plane");
+  for (k = 0; k < np; k++)
+    if (!unit_from(r, dim, planes[k])) return;
+  for (i = 0; i < 3; i++) primal[i] = i < dim ? finite_number(r) : 0;
+  got = obb_clip_planes(dim, from, goal, (const double(*)[3])planes, np, primal);
+  if (!got && memcmp(goal, from, (size_t)dim * sizeof(double)) != 0)
+    FAIL("obb_clip_planes stops exactly where the move started");
+  if (moderate_all(from, dim) && moderate_all(before, dim) && !finite_all(goal, dim))
+    FAIL("obb_clip_planes of moderate numbers is finite");
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -1086,12 +1146,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   r.p = data;
   r.n = size;
   while (r.n > 0) {
-    switch (byte(&r) % 6) {
+    switch (byte(&r) % 7) {
       case 0: pair2(&r); break;
       case 1: transform2(&r); break;
       case 2: fit2(&r); break;
       case 3: pair3(&r); break;
       case 4: transform3(&r); break;
+      case 5: clip(&r); break;
       default: fit3(&r); break;
     }
   }

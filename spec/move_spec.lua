@@ -655,6 +655,20 @@ describe("obb.clip and obb.reflect", function()
     H.assert_argerror(2, "reflect", "number expected, got string", obb.reflect, 1, "x", 0, 1)
   end)
 
+  it("keep the components along the normal's plane bit for bit, -0 and huge ones too", function()
+    local x, y = obb.clip(-0.0, -3, 0, 1)
+    assert.are.equal(-math.huge, 1 / x) -- was +0: -0 - (-0)
+    assert.are.equal(0, y)
+    x, y = obb.reflect(-0.0, -3, 0, 2)
+    assert.are.equal(-math.huge, 1 / x)
+    assert.are.equal(3, y)
+    -- a huge k / |n|^2 times 0 was NaN: now the wall's other coordinate is
+    -- kept and the result is finite where it can be
+    x, y = obb.clip(5, -1e308, 0, 1e-300)
+    assert.are.equal(5, x)
+    assert.are.equal(0, y)
+  end)
+
   it("the strides are exported", function()
     assert.same({ 8, 10, 4, 5 }, { obb.MOVE_STRIDE2, obb.MOVE_STRIDE3, obb.CAST_STRIDE2, obb.CAST_STRIDE3 })
   end)

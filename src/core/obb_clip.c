@@ -36,15 +36,19 @@ int obb_clip(int dim, const double *v, const double *n, double times,
     nn += s[i] * s[i];
     k += v[i] * s[i];
   }
-  if (k < 0)
-    for (i = 0; i < dim; i++) out[i] -= times * (k / nn) * s[i];
+  if (k < 0) /* n's zero components left alone: -0 stays -0, and a huge
+              ** k / nn times 0 would be NaN */
+    for (i = 0; i < dim; i++)
+      if (s[i] != 0) out[i] -= times * (k / nn) * s[i];
   return 1;
 }
 
-/* goal less k times the unit normal n (z = 0 in 2D). */
+/* goal less k times the unit normal n (z = 0 in 2D); the coordinates
+** along the plane (n's zero components) untouched, -0 included. */
 static void push_goal(int dim, double *goal, const double n[3], double k) {
   int q;
-  for (q = 0; q < dim; q++) goal[q] -= k * n[q];
+  for (q = 0; q < dim; q++)
+    if (n[q] != 0) goal[q] -= k * n[q];
 }
 
 /* goal - from, z = 0 in 2D. */
