@@ -293,7 +293,7 @@ $(BUILD)/embed-core: examples/embed/core_only.c $(LIB_CORE) $(PUBLIC_H)
 
 embed-test: deps-build check-globals check-exports $(EMBED_HOSTS)
 	$(BUILD)/embed-core
-	$(BUILD)/embed-host examples/embed/game.lua
+	LUA_PATH='./lua/?.lua;;' $(BUILD)/embed-host examples/embed/game.lua
 	$(BUILD)/embed-threads
 
 # The threads host once more, with obb and the host built by clang's

@@ -6,6 +6,15 @@
 
 local obb = require "obb"
 
+-- Under LuaJIT (`make embed-test LUA=luajit`) the engine's copy, linked
+-- in and preloaded, has no file: its FFI fast path is on all the same
+-- (luaopen_obb hands obb.jit its functions' addresses).
+if rawget(_G, "jit") and os.getenv("OBB_NO_FFI") == nil then
+  local status = require("obb.jit").status
+  assert(status == "ffi", "the fast path is off in a static host: " .. status)
+  print("embed host: LuaJIT's FFI fast path on, obb linked in")
+end
+
 -- frame(n, player, walls, crate, probe) -> walls hit, probe touches crate
 function frame(_, player, walls, crate, probe)
   assert(obb.type(player) == "obb2" and obb.type(crate) == "obb3")

@@ -1,10 +1,11 @@
 -- obb.jit: the LuaJIT FFI fast path (docs/love.md, "The FFI fast path").
 --
 -- Under LuaJIT, luaopen_obb (src/binding/lobb_open.c) requires this module
--- and calls install(obb, file, mt2, mt3, mtw, ffi_add) with the module
--- table, the file of the shared object it runs from, the real metatables
--- of 2D boxes, 3D boxes and worlds, and the C half of a world's add
--- (src/binding/lobb_jit.c). install puts Lua functions in place of the hot
+-- and calls install(obb, entries, mt2, mt3, mtw, ffi_add) with the module
+-- table, the addresses of the C functions it may call (so it needs no
+-- file: a fused game, Windows and a static link are all alike), the real
+-- metatables of 2D boxes, 3D boxes and worlds, and the C half of a world's
+-- add (src/binding/lobb_jit.c). install puts Lua functions in place of the hot
 -- methods of obb.obb2, obb.obb3 and worlds; they call the same C core
 -- functions through the FFI, over the same userdata, so a trace compiles
 -- the whole call instead of leaving it for the C API. The box methods are
@@ -39,9 +40,8 @@
 -- library).
 --
 -- The classic path stays when OBB_NO_FFI is set to anything but "" or "0",
--- when package.loaded["obb.jit"] is false before require "obb", without the
--- ffi module or debug.getmetatable, or when the module's file is not known
--- (a module linked into the host program). obb.jit.status says which.
+-- when package.loaded["obb.jit"] is false before require "obb", or without
+-- the ffi module or debug.getmetatable. obb.jit.status says which.
 
 -- Captured at load (see above).
 local type, select, rawget, rawequal, pairs, pcall, assert, tostring =
@@ -631,12 +631,29 @@ end
 -- nothing.
 local installed_for
 
--- Called by luaopen_obb with the module table, the module's file (nil
--- when unknown), the three real metatables (2D boxes, 3D boxes, worlds)
--- and the second half of a world's add (a C function of the binding,
--- lobb_world.c). Never raises (the caller catches anything anyway); on
--- any failure the module keeps its classic functions.
-function M.install(obb, file, mt2, mt3, mtw, ffi_add)
+-- The functions M.cdef declares, called through the addresses luaopen_obb
+-- hands over (entries: name -> light userdata; src/binding/lobb_jit.c),
+-- never by opening the module's file again; the two lists must agree.
+-- Enum constants come from the declarations.
+local function bind(ffi, entries)
+  local lib, n = {}, 0
+  for ret, name, params in M.cdef:gmatch("([%a_][%w_]*)%s+([%w_]+)%s*(%b())%s*;") do
+    local p = entries[name]
+    assert(type(p) == "userdata", "luaopen_obb gave no " .. name)
+    lib[name] = ffi.cast(ret .. " (*)" .. params, p)
+    n = n + 1
+  end
+  for name in pairs(entries) do assert(lib[name], "the cdef has no " .. tostring(name)) end
+  assert(n > 0, "the cdef declares no function")
+  return setmetatable(lib, { __index = ffi.C })
+end
+
+-- Called by luaopen_obb with the module table, its entry points (above),
+-- the three real metatables (2D boxes, 3D boxes, worlds) and the second
+-- half of a world's add (a C function of the binding, lobb_ffi_world.c).
+-- Never raises (the caller catches anything anyway); on any failure the
+-- module keeps its classic functions.
+function M.install(obb, entries, mt2, mt3, mtw, ffi_add)
   if installed_for == nil then
     installed_for = { mt2, mt3, mtw }
   elseif not (rawequal(installed_for[1], mt2) and rawequal(installed_for[2], mt3)
@@ -647,10 +664,6 @@ function M.install(obb, file, mt2, mt3, mtw, ffi_add)
   if not has_jit then M.status = "classic: not LuaJIT"; return end
   local has_ffi, ffi = pcall(require, "ffi")
   if not has_ffi then M.status = "classic: no ffi module"; return end
-  if type(file) ~= "string" then
-    M.status = "classic: the module's file is unknown"
-    return
-  end
   if type(raw_getmetatable) ~= "function" then
     M.status = "classic: no debug.getmetatable"
     return
@@ -660,18 +673,17 @@ function M.install(obb, file, mt2, mt3, mtw, ffi_add)
     return
   end
   local ok, err = pcall(function()
-    assert(type(mt2) == "table" and type(mt3) == "table" and type(mtw) == "table"
-           and type(ffi_add) == "function", "install takes the real metatables and the add")
+    assert(type(entries) == "table" and type(mt2) == "table" and type(mt3) == "table"
+           and type(mtw) == "table" and type(ffi_add) == "function",
+           "install takes the entry points, the real metatables and the add")
     assert(real_metatables(raw_getmetatable, obb, mt2, mt3, mtw),
            "debug.getmetatable does not give the real metatables")
     declare(ffi)
-    local lib = ffi.load(file)
+    local lib = bind(ffi, entries)
     local T2, T3, WM = rawget(mt2, "__index"), rawget(mt3, "__index"), rawget(mtw, "__index")
     assert(rawequal(T2, obb.obb2) and rawequal(T3, obb.obb3) and type(WM) == "table",
            "the method tables are not the module's")
     local F2, F3, C2, C3 = build(ffi, lib, obb, T2, T3, mt2, mt3, raw_getmetatable)
-    -- every symbol is resolved before the first method is replaced
-    for name in M.cdef:gmatch("([%w_]+)%(") do assert(lib[name]) end
     local FW, CW = build_world(ffi, lib, WM, mtw, raw_getmetatable, raw_getfenv, ffi_add,
                                mt2, mt3)
     for k, f in pairs(F2) do T2[k] = f end

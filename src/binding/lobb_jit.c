@@ -1,64 +1,92 @@
 /*
 ** lobb_jit.c: the start of the LuaJIT FFI fast path (lua/obb/jit.lua):
-** handing the module table to obb.jit, with the file this module was
-** loaded from, the way require found it. The entry points obb.jit calls
-** are lobb_ffi_box.c's and lobb_ffi_world.c's.
-**
-** package.searchpath could name another copy of obb.so (a different
-** directory first on the path, a loader of the host's own such as LOVE's),
-** whose functions would then read boxes made by this one. dladdr names the
-** object the code runs from; asking the dynamic loader for that name again
-** (RTLD_NOLOAD: only if it is loaded already) and finding luaopen_obb at
-** the same address proves ffi.load(name) binds to this object.
+** handing obb.jit the module table and the addresses of the functions it
+** calls (the core's and the entry points of lobb_ffi_box.c and
+** lobb_ffi_world.c). Being handed them, rather than finding the module's
+** file and opening it again, obb.jit can only ever call this copy of obb,
+** and needs no file at all.
 */
 #if !defined(_GNU_SOURCE)
-#define _GNU_SOURCE /* dladdr and RTLD_NOLOAD in glibc */
+#define _GNU_SOURCE /* dladdr, RTLD_NOLOAD and RTLD_NODELETE in glibc */
 #endif
 #include <string.h>
 
 #include "lobb.h"
+#include "lobb_ffi.h"
 #include "lobb_jit.h"
+#include "obb.h"
 
 #if defined(__unix__) || defined(__APPLE__)
 #include <dlfcn.h>
 #endif
 
 #if LUA_VERSION_NUM == 501
-#if defined(RTLD_NODELETE)
-#define PIN RTLD_NODELETE
-#else
-#define PIN 0
-#endif
+/* The functions obb.jit declares (its cdef, lua/obb/jit_sigs.lua), by
+** name: it calls them through these pointers, never by looking the module
+** up again, so the fast path works wherever luaopen_obb runs (a shared
+** object under any name or path, a fused LÖVE game, Windows, a host that
+** links obb statically and registers luaopen_obb in package.preload).
+** obb.jit refuses to install unless this list and its cdef agree. */
+typedef void (*any_fn)(void);
+#define ENTRY(f) {#f, (any_fn)f}
+static const struct {
+  const char *name;
+  any_fn fn;
+} entries[] = {
+  ENTRY(obb2_set_angle), ENTRY(obb2_angle), ENTRY(obb2_translate),
+  ENTRY(obb2_rotate), ENTRY(obb2_contains_point), ENTRY(obb2_contains_box),
+  ENTRY(obb2_corners), ENTRY(obb3_init), ENTRY(obb3_set_rotation),
+  ENTRY(obb3_rotation), ENTRY(obb3_translate), ENTRY(obb3_rotate),
+  ENTRY(obb3_contains_point), ENTRY(obb3_contains_box), ENTRY(obb3_corners),
+  ENTRY(obb2_raycast), ENTRY(obb3_raycast), ENTRY(obb2_closest_point),
+  ENTRY(obb2_distance_point), ENTRY(obb3_closest_point),
+  ENTRY(obb3_distance_point), ENTRY(obb2_distance), ENTRY(obb3_distance),
+  ENTRY(obb2_intersects_circle), ENTRY(obb3_intersects_sphere),
+  ENTRY(obb2_penetration), ENTRY(obb3_penetration),
+  ENTRY(lobb_ffi_world_update), ENTRY(lobb_ffi_world_reserve),
+  ENTRY(lobb_ffi_world_get), ENTRY(lobb_ffi_world_move),
+  ENTRY(lobb_ffi_world_commit), ENTRY(lobb_ffi_world_cast),
+  ENTRY(lobb_ffi_world_cast_turning), ENTRY(lobb_ffi_intersects2),
+  ENTRY(lobb_ffi_intersects3), ENTRY(lobb_ffi_sweep2), ENTRY(lobb_ffi_sweep3),
+};
 
-/* The file this object was loaded from, or NULL. Asking for it pins the
-** object (RTLD_NODELETE): LuaJIT's lua_close runs finalizers again, up to
-** ten rounds, after the first round has unloaded the C modules, and a
-** finalizer made during the first that calls obb would jump into unmapped
-** code (a script's own proxies can do that). */
-static const char *self_path(void) {
-#if (defined(__unix__) || defined(__APPLE__)) && defined(RTLD_NOLOAD)
+/* A table of the entries, name -> light userdata holding the function's
+** address (ISO C has no conversion from a function pointer to void *;
+** POSIX and Windows give both one representation). */
+static void push_entries(lua_State *L) {
+  size_t i;
+  lua_createtable(L, 0, (int)(sizeof entries / sizeof entries[0]));
+  for (i = 0; i < sizeof entries / sizeof entries[0]; i++) {
+    void *p;
+    memcpy(&p, &entries[i].fn, sizeof p);
+    lua_pushlightuserdata(L, p);
+    lua_setfield(L, -2, entries[i].name);
+  }
+}
+
+/* Keeps this object loaded until the process ends: LuaJIT's lua_close
+** runs finalizers again, up to ten rounds, after the first round has
+** unloaded the C modules, and a finalizer made during the first that
+** calls obb would jump into unmapped code (a script's own proxies can do
+** that). dlopen of the object's own file with RTLD_NODELETE pins it. */
+static void pin_self(void) {
+#if (defined(__unix__) || defined(__APPLE__)) && defined(RTLD_NODELETE) && \
+    defined(RTLD_NOLOAD)
   int (*self)(lua_State *) = luaopen_obb;
   void *addr, *h;
   Dl_info info;
-  /* ISO C has no conversion from a function pointer to void *; POSIX
-  ** (dlsym) guarantees the two have one representation. */
   memcpy(&addr, &self, sizeof addr);
   if (dladdr(addr, &info) && info.dli_fname != NULL &&
       info.dli_fname[0] != '\0') {
-    h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD | PIN);
-    if (h != NULL) {
-      int same = dlsym(h, "luaopen_obb") == addr;
-      dlclose(h); /* pinned all the same */
-      if (same) return info.dli_fname;
-    }
+    h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
+    if (h != NULL) dlclose(h); /* pinned all the same */
   }
 #endif
-  return NULL;
 }
 #endif
 
 /* Under LuaJIT, obb.jit replaces the hot methods by FFI calls into this
-** object, given the module table at lib and this object's file. obb.jit
+** object, given the module table at lib and the entries above. obb.jit
 ** absent, or false in package.loaded, OBB_NO_FFI=1, no ffi, or any error
 ** keeps the classic functions: nothing here can fail the require.
 **
@@ -73,7 +101,7 @@ void lobb_open_jit(lua_State *L, int lib, int mt2, int mt3, int mtw,
                    int ffi_add) {
 #if LUA_VERSION_NUM == 501 /* LuaJIT's lua.h says 5.1 too */
   int top = lua_gettop(L);
-  const char *path = self_path(); /* first: it pins the object */
+  pin_self();
   lua_getfield(L, LUA_REGISTRYINDEX, "_LOADED"); /* package.loaded */
   if (lua_istable(L, -1)) {
     lua_getfield(L, -1, "obb.jit"); /* false: the user said no */
@@ -88,8 +116,7 @@ void lobb_open_jit(lua_State *L, int lib, int mt2, int mt3, int mtw,
       lua_istable(L, -1)) {
     lua_getfield(L, -1, "install");
     lua_pushvalue(L, lib);
-    if (path != NULL) lua_pushstring(L, path);
-    else lua_pushnil(L);
+    push_entries(L);
     lua_pushvalue(L, mt2);
     lua_pushvalue(L, mt3);
     lua_pushvalue(L, mtw);
