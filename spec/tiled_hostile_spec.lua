@@ -7,6 +7,7 @@
 -- (a precompiled chunk, os.exit, an endless loop) run in a child process
 -- under `timeout 10`, with this interpreter and this one's paths.
 local obb = require "obb"
+local H = require "helpers"
 local tiled = require "obb.tiled"
 local mapdata = require "obb.mapdata"
 
@@ -42,43 +43,16 @@ end
 
 -- ---- a child interpreter -----------------------------------------------
 
--- The interpreter running this spec: busted's --lua puts it in arg[-1]
--- (the lowest index of arg); else the name of this Lua's version.
-local function interpreter()
-  local i = 0
-  while type(arg) == "table" and arg[i - 1] ~= nil do i = i - 1 end
-  if i < 0 then return arg[i] end
-  if rawget(_G, "jit") then return "luajit" end
-  return "lua" .. _VERSION:match("%d+%.%d+")
-end
-
-local function shell_quote(s)
-  return "'" .. s:gsub("'", "'\\''") .. "'"
-end
-
--- os.execute's result as "exit", code or "signal", number on every Lua.
-local function status(r1, r2, r3)
-  if type(r1) == "number" then -- 5.1 and LuaJIT: the wait status
-    if r1 % 256 ~= 0 then return "signal", r1 % 128 end
-    return "exit", math.floor(r1 / 256)
-  end
-  if r1 == true then return "exit", 0 end
-  return r2, r3
-end
-
--- Runs chunk (one line of Lua) in a fresh interpreter with this one's
--- paths, for at most 10 seconds: its output, how it ended, and the
--- seconds it took.
+-- Runs chunk in a fresh interpreter with this one's paths and environment
+-- (helpers.run_child), for at most 10 seconds: its output, how it ended
+-- ("exit" and the code, or "signal" and its number), and the seconds it
+-- took.
 local function child(chunk)
-  local out = os.tmpname()
-  local cmd = ("LD_PRELOAD= LUA_PATH=%s LUA_CPATH=%s timeout 10 %s -e %s > %s 2>&1"):format(
-    shell_quote(package.path), shell_quote(package.cpath), interpreter(), shell_quote(chunk), out)
   local t0 = os.time()
-  local how, code = status(os.execute(cmd))
+  local out, code = H.run_child(chunk, 10)
   local took = os.time() - t0
-  local text = read_file(out)
-  os.remove(out)
-  return text, how, code, took
+  if code ~= nil and code > 128 then return out, "signal", code - 128, took end
+  return out, "exit", code, took
 end
 
 -- The chunk that loads path in the child and writes what came back.
