@@ -524,6 +524,32 @@ function M.assert_same_set(b, d, tol, what)
   end
 end
 
+-- ---- finalizers ---------------------------------------------------------
+
+-- Keeps n finalizers alive, each calling work() when it runs and arming
+-- the next, until the function returned is called: the collector then
+-- spends much of its time finalizing, so finalizers run at the GC steps
+-- inside whatever the caller does meanwhile (newproxy where Lua has it,
+-- else tables with __gc).
+function M.finalizer_chain(n, work)
+  local alive = true
+  local function arm()
+    local function gc()
+      if alive then
+        work()
+        arm()
+      end
+    end
+    if rawget(_G, "newproxy") then
+      getmetatable(newproxy(true)).__gc = gc
+    else
+      setmetatable({}, { __gc = gc })
+    end
+  end
+  for _ = 1, n do arm() end
+  return function() alive = false end
+end
+
 -- ---- child processes ----------------------------------------------------
 -- What could hang or crash the interpreter runs in a child, so that a spec
 -- never does: the same interpreter (by its Debian name), the same paths,

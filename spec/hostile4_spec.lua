@@ -168,7 +168,6 @@ describe("round four: finalizers between an FFI call and its results", function(
     local ow = obb.world2()
     for k = 1, 30 do ow:add(k, 500 + k, 600, 7, 8) end
     ow:add("q", 400, 600, 1, 1)
-    local alive = true
     -- each finalizer fills every shared buffer with another object's answers
     local function noise()
       local oout = {}
@@ -177,25 +176,10 @@ describe("round four: finalizers between an FFI call and its results", function(
       ow:get(3); ow:check("q", 600, 600, "cross", oout); ow:cast(other2, 1, 1, oout)
     end
     local r = H.rng(2525)
-    -- twenty finalizers at any time, each arming the next: the collector
-    -- spends much of its time finalizing, so a trace's exits and the
-    -- interpreter's GC steps inside the wrappers run them
-    local function arm()
-      local mt = { __gc = function()
-        if alive then
-          noise()
-          arm()
-        end
-      end }
-      if rawget(_G, "newproxy") then
-        getmetatable(newproxy(true)).__gc = mt.__gc
-      else
-        setmetatable({}, mt)
-      end
-    end
     local pause = collectgarbage("setpause", 100)
     local stepmul = collectgarbage("setstepmul", 1000)
-    for _ = 1, 20 do arm() end
+    -- twenty finalizers at any time, each arming the next
+    local stop = H.finalizer_chain(20, noise)
     local bad = {}
     local function fail(k) bad[#bad + 1] = k end
     local w = obb.world2()
@@ -241,7 +225,7 @@ describe("round four: finalizers between an FFI call and its results", function(
         end
       end
     end)
-    alive = false
+    stop()
     collectgarbage("setpause", pause)
     collectgarbage("setstepmul", stepmul)
     collectgarbage()
@@ -261,25 +245,14 @@ describe("round four: finalizers between an FFI call and its results", function(
       local ow = obb.world2()
       for k = 1, 30 do ow:add(k, 500 + k, 600, 7, 8) end
       ow:add("q", 400, 600, 1, 1)
-      local oout, alive = {}, true
-      local function arm()
-        local mt = { __gc = function()
-          if alive then
-            ow:check("q", 600, 600, "cross", oout)
-            arm()
-          end
-        end }
-        if rawget(_G, "newproxy") then
-          getmetatable(newproxy(true)).__gc = mt.__gc
-        else
-          setmetatable({}, mt)
-        end
-      end
+      local oout = {}
       local w = obb.world2()
       for i = 1, 100 do w:add(i, i * 2, 0, 1, 1) end
       collectgarbage("setpause", 100)
       collectgarbage("setstepmul", 1000)
-      for _ = 1, 20 do arm() end
+      local stop = require("helpers").finalizer_chain(20, function()
+        ow:check("q", 600, 600, "cross", oout)
+      end)
       local bad, calls = 0, 0
       for _ = 1, 200 do
         for i = 1, 100 do
@@ -301,7 +274,7 @@ describe("round four: finalizers between an FFI call and its results", function(
           if mx ~= gx or my ~= gy or mx ~= i * 2 then bad = bad + 1 end
         end
       end
-      alive = false
+      stop()
       print(calls, bad)
     ]], 120)
     assert_none_bad(out, status, 20000)
