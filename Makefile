@@ -28,6 +28,11 @@ INCLUDES    = -Iinclude -Isrc/core -Isrc/binding
 # objects; `make check-exports` holds it to that.
 VISFLAGS   ?= -fvisibility=hidden
 ALL_CFLAGS  = $(WARNFLAGS) $(CFLAGS) -fPIC $(VISFLAGS) -I$(LUA_INCDIR) $(INCLUDES)
+# macOS loads Lua modules as bundles whose Lua symbols the host provides
+# (as LuaRocks links them); untested here: CI has no macOS machine.
+ifeq ($(shell uname -s),Darwin)
+LIBFLAG    ?= -bundle -undefined dynamic_lookup
+endif
 LIBFLAG    ?= -shared
 LDLIBS     ?= -lm
 

@@ -66,10 +66,9 @@ build = {
             "src/binding/lobb_world_query.c",
          },
          incdirs = { "include", "src/core", "src/binding" },
-         libraries = { "m" },
       },
       ["obb.svg"] = "lua/obb/svg.lua",
-      -- Tiled maps (Lua export) into worlds (docs/tiled.md)
+      -- Tiled maps (Lua or JSON export, read as data) into worlds (docs/tiled.md)
       ["obb.tiled"] = "lua/obb/tiled.lua",
       ["obb.mapdata"] = "lua/obb/mapdata.lua",
       -- LuaJIT's FFI fast path and the LOVE drawing helper (docs/love.md)
@@ -78,5 +77,10 @@ build = {
       ["obb.love"] = "lua/obb/love.lua",
       -- bump.lua's world API over an obb world (README, "Coming from bump.lua")
       ["obb.bump"] = "lua/obb/bump.lua",
+   },
+   -- libm is a library of its own only on Unix: MSVC has no m.lib
+   -- (LNK1181), MinGW links its math with the C runtime.
+   platforms = {
+      unix = { modules = { obb = { libraries = { "m" } } } },
    },
 }
