@@ -593,6 +593,12 @@ static void same_level_pairs(grid_plan *pl) {
 ** cells to look at does it (few huge boxes look into the fine level rather
 ** than every small box into the huge ones' cells). probe[l] gets the
 ** levels that level l's boxes look into. */
+/* x to the power dim (2 or 3) by multiplication: libm's pow differs
+** between platforms (and needs glibc 2.29), and the side chosen must not. */
+static double power(double x, int dim) {
+  return dim == 2 ? x * x : x * x * x;
+}
+
 static void probing_sides(const grid_plan *pl, int dim,
                           unsigned long long probe[MAX_LEVELS]) {
   const glevel *lv = pl->lv;
@@ -604,9 +610,9 @@ static void probing_sides(const grid_plan *pl, int dim,
     for (b = a + 1; b < MAX_LEVELS; b++) {
       double up, down; /* cells a box of a looks at in b, and back */
       if (!(pl->used >> b & 1)) continue;
-      up = (double)lv[a].count * pow(3.0, dim);
+      up = (double)lv[a].count * power(3.0, dim);
       down = raw[b] - raw[a] > 30 ? HUGE_VAL
-           : (double)lv[b].count * pow(ldexp(1.0, raw[b] - raw[a]) + 2, dim);
+           : (double)lv[b].count * power(ldexp(1.0, raw[b] - raw[a]) + 2, dim);
       if (down < up) probe[b] |= 1ULL << a;
       else probe[a] |= 1ULL << b;
     }
