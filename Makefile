@@ -27,7 +27,11 @@ INCLUDES    = -Iinclude -Isrc/core -Isrc/binding
 # Only the public API (OBB_API, LOBB_API) is exported from the shared
 # objects; `make check-exports` holds it to that.
 VISFLAGS   ?= -fvisibility=hidden
-ALL_CFLAGS  = $(WARNFLAGS) $(CFLAGS) -fPIC $(VISFLAGS) -I$(LUA_INCDIR) $(INCLUDES)
+# a*b + c stays two roundings: a compiler that fused it into a multiply-add
+# (clang by default where the CPU has one, GCC in its GNU modes) would
+# change answers between platforms (docs/precision.md).
+FPFLAGS    ?= -ffp-contract=off
+ALL_CFLAGS  = $(WARNFLAGS) $(FPFLAGS) $(CFLAGS) -fPIC $(VISFLAGS) -I$(LUA_INCDIR) $(INCLUDES)
 # macOS loads Lua modules as bundles whose Lua symbols the host provides
 # (as LuaRocks links them); untested here: CI has no macOS machine.
 ifeq ($(shell uname -s),Darwin)
