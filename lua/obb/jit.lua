@@ -194,8 +194,7 @@ local function generate(deps, lib, C2, C3, consts)
   deps.lib = lib
   src[#src + 1] = body
   src[#src + 1] = "return W"
-  M.source = concat(src, "\n") -- what was loaded, for the curious
-  local chunk = assert(load(M.source, "=obb.jit's box methods", "t", {}))
+  local chunk = assert(load(concat(src, "\n"), "=obb.jit's box methods", "t", {}))
   if setfenv then setfenv(chunk, {}) end -- LuaJIT's load takes no environment
   return chunk(deps, C2, C3)
 end
