@@ -347,6 +347,25 @@ $(TRIG_CHECK): test/trig_check.c $(CORE_OBJ) $(TRIG_SCALAR) $(HEADERS)
 check-trig: $(TRIG_CHECK)
 	$(TRIG_CHECK)
 
+#   make digest       test/digest.lua's answers on $(LUA), one a line, into
+#                     $(BUILD)/digest.txt (docs/precision.md, "The same
+#                     answers on every platform")
+#   make check-digest the digest on every Lua (DIGEST_LUAS, and LuaJIT on the
+#                     classic binding too) byte for byte the same; the cross
+#                     builds compare theirs with these (mk/*.mk)
+.PHONY: digest check-digest
+DIGEST_LUAS ?= lua5.1 lua5.2 lua5.3 lua5.4 luajit
+DIGEST_RUN   = -e "package.cpath = './$(BUILD)/?.so;' .. package.cpath; package.path = './lua/?.lua;' .. package.path" test/digest.lua
+DIGEST_OUT  ?= $(BUILD)/digest.txt
+digest: all
+	$(LUA) $(DIGEST_RUN) > $(DIGEST_OUT)
+check-digest:
+	@for l in $(DIGEST_LUAS); do $(MAKE) -s digest LUA=$$l || exit 1; done
+	@OBB_NO_FFI=1 $(MAKE) -s digest LUA=luajit DIGEST_OUT=build/luajit/digest-classic.txt
+	@for f in $(DIGEST_LUAS:%=build/%/digest.txt) build/luajit/digest-classic.txt; do \
+	  cmp build/lua5.4/digest.txt $$f || exit 1; done
+	@echo "digest: $$(wc -l < build/lua5.4/digest.txt) lines, the same on $(DIGEST_LUAS) and LuaJIT's classic binding"
+
 #   make check-builds test/builds_check.c: the three builds of the 3D test
 #                     (scalar, SSE2/NEON pairs, AVX2) give the same verdicts
 #                     on 2 million random and near-touching pairs.
