@@ -512,6 +512,9 @@ function bump.newWorld(cellSize, options)
     _pending = {},        -- item -> rect: removed while locked, still in obb's world
     _npending = 0,
   }, World_mt)
+  -- the methods are the world's own fields (a raw hit, the fastest lookup
+  -- on every Lua); __index is left for the views
+  for k, f in pairs(World) do self[k] = f end
   self._st = newState(self)
   self:addResponse("touch", touch)
   self:addResponse("cross", cross)
@@ -756,12 +759,10 @@ local function projectBump(self, item, x, y, w, h, goalX, goalY, filter)
   box:set(l + hw, t + hh, hw + pad, hh + pad, 0)
   local n = self._w:query_box(box, found)
   give(self, "_box", box)
-  local near, rects = {}, self.rects
-  for i = 1, n do near[i] = found[i] end
-  give(self, "_found", found)
-  local cols, len = {}, 0
+  -- found stays taken while the filters run: one that projects gets its own
+  local rects, cols, len = self.rects, {}, 0
   for i = 1, n do
-    local other = near[i]
+    local other = found[i]
     if other ~= item and rects[other] ~= nil then
       local name = filter(item, other)
       local o = rects[other] -- a filter may have removed it: no col then
@@ -775,7 +776,8 @@ local function projectBump(self, item, x, y, w, h, goalX, goalY, filter)
       end
     end
   end
-  sort(cols, byTiThenDistance)
+  give(self, "_found", found)
+  if len > 1 then sort(cols, byTiThenDistance) end
   for i = 1, len do cols[i]._i = nil end
   return cols, len
 end
