@@ -5,37 +5,41 @@
 --
 -- docs/reference.md, "Coming from bump.lua", lists where it answers differently and
 -- why. This file shares no code with bump.lua: bump's behaviour is
--- followed from its documentation, and spec/bump_spec.lua checks it.
+-- followed from its documentation and observed answers; spec/bump_spec.lua
+-- and spec/bump_faithful_spec.lua check it, test/bump_side_by_side.lua
+-- compares it call by call with a bump.lua you give it.
 --
 -- - Rectangles are bump's: top-left corners and sizes, in the game's own
---   frame (y down on a LÖVE screen: obb has no preferred up, so normals
---   come out in that frame). add and update take an optional trailing
---   angle in radians, the rectangle turned about its center; getRect then
---   returns it fifth. Queries test a turned rectangle's own shape (a
---   point or segment in its frame, bump's rules there); the ti of an
---   overlap is measured on bounding rectangles.
--- - world:move and world:check are one call to obb's world:move /
---   world:check, with a filter that maps bump's filter(item, other) to
---   obb's responses; the cols are built from the out records, bump's
---   fields (move, itemRect, slide, bounce) replayed from them. A move of
---   length zero (bump's check(item)) runs bump's loop over project.
--- - A custom response (addResponse, or a built-in one replaced) stops the
---   item where obb meets the other, as "touch"; the function is then
---   called as bump calls it, and bump's own loop (each col list's first
---   col, resolved by its response, every other met once) runs the rest of
---   the move in Lua, over project. The four built-in functions
---   (bump.responses), under any name, go to obb's C mover.
--- - project places the rectangle in the obb world for one world:check
---   with every answer turned to "cross" (under the item itself when the
---   rectangle is the item's): it cannot run inside a move's filter.
--- - obb's C world is locked while its call (a move, check, project or
---   query) runs the filter. A remove made then takes the item out of
---   bump's record at once and out of obb's world when the call returns
---   (self._pending); add and update made then raise before changing
---   anything. User code (a filter, a response) never runs while obb's
---   box and bump's record disagree, so one that raises, or yields from a
+--   frame (y down on a LÖVE screen). add and update take an optional
+--   trailing angle in radians, the rectangle turned about its center;
+--   getRect then returns it fifth.
+-- - A world follows bump's rules (options.rules = "bump", the default)
+--   or obb's ("obb"); one holding a turned rectangle follows obb's.
+-- - bump's rules: move, check and project are bump's algorithm: its narrow
+--   phase (bump.rect.detectCollision), its responses and its loop (each
+--   col list's first col resolved by its response, every other met once),
+--   over obb's broad phase (world:query_box around the move). The filter
+--   runs here in Lua with obb's world unlocked, as bump runs it.
+-- - obb's rules: world:move and world:check are one call to obb's C mover,
+--   with a filter that maps bump's filter(item, other) to obb's responses;
+--   the cols are built from the out records, bump's fields (move,
+--   itemRect, slide, bounce) replayed from them. A move of length zero
+--   runs bump's loop over project. A custom response stops the item where
+--   obb meets the other, as "touch"; the function is then called as bump
+--   calls it, and bump's loop runs the rest of the move in Lua. project
+--   places the rectangle in obb's world for one world:check with every
+--   answer turned to "cross" (under the item itself when the rectangle is
+--   the item's): it cannot run inside a move's filter. obb's C world is
+--   locked while its call runs the filter: a remove made then takes the
+--   item out of bump's record at once and out of obb's world when the call
+--   returns (self._pending); add and update made then raise before
+--   changing anything.
+-- - Either way user code (a filter, a response) never runs while obb's box
+--   and bump's record disagree, so one that raises, or yields from a
 --   coroutine that is dropped, leaves them agreeing.
--- - cellSize only serves toCell, toWorld and countCells: obb has no grid.
+-- - cellSize only serves toCell, toWorld, countCells and world.rows: obb
+--   has no grid.
+
 local obb = require "obb"
 
 local abs, floor, ceil, min, max = math.abs, math.floor, math.ceil, math.min, math.max
@@ -332,10 +336,11 @@ local function checkFilter(fname, i, filter, level)
 end
 
 -- The touching band of obb's rule (docs/reference.md, "Conventions") for two boxes,
--- centers and half extents.
+-- centers and half extents: obb_pair_band (src/core/obb_touch.h), summed
+-- in its order, so the same bits.
 local function band(cx, cy, hx, hy, ox, oy, ohx, ohy)
-  local s = abs(ox - cx) + abs(oy - cy) + hx + hy + ohx + ohy
-  return REL * s + COORD * max(abs(cx), abs(cy), abs(ox), abs(oy)) + FLOOR
+  local s = (abs(ox - cx) + (hx + ohx)) + (abs(oy - cy) + (hy + ohy))
+  return REL * s + (COORD * max(abs(cx), abs(ox), abs(cy), abs(oy)) + FLOOR)
 end
 
 local function turned(rect) return rect.angle ~= nil and rect.angle ~= 0 end
