@@ -6,6 +6,7 @@
 local bump = require "obb.bump"
 
 local detect, responses = bump.rect.detectCollision, bump.responses
+local unpack = table.unpack or unpack
 
 -- The col of rectangle 1 moving to the goal, as bump's response specs read
 -- it: touch and normal, and the response's slide or bounce goal.
@@ -114,6 +115,35 @@ describe("obb.bump answers as bump.lua on overlaps", function()
       'bad argument #2 to \'newWorld\' (options.rules must be "bump" or "obb", got "box2d")')
     assert.has_error(function() bump.newWorld(nil, 5) end,
       "bad argument #2 to 'newWorld' (options must be a table or nil, got number)")
+  end)
+end)
+
+describe("obb.bump's rect.detectCollision answers as bump.lua's", function()
+  it("static: nil when apart; on an overlap the negative area, no move, the shorter way out", function()
+    assert.is_nil(detect(0, 0, 1, 1, 5, 5, 1, 1, 0, 0))
+    local c = detect(0, 0, 7, 6, 5, 5, 1, 1, 0, 0)
+    assert.is_true(c.overlaps)
+    assert.equal(-2, c.ti)
+    assert.same({ x = 0, y = 0 }, c.move)
+    assert.same({ x = 0, y = 0, w = 7, h = 6 }, c.itemRect)
+    assert.same({ x = 5, y = 5, w = 1, h = 1 }, c.otherRect)
+    assert.same({ x = 0, y = -1 }, c.normal)
+  end)
+
+  it("moving: the side met from each direction, its ti; none when the path misses", function()
+    assert.is_nil(detect(0, 0, 1, 1, 5, 5, 1, 1, 0, 1))
+    local cases = {
+      { { 1, 1, 1, 1, 5, 0, 1, 1, 6, 0 }, 0.6, -1, 0 },
+      { { 6, 0, 1, 1, 1, 0, 1, 1, 1, 1 }, 0.8, 1, 0 },
+      { { 0, 0, 1, 1, 0, 4, 1, 1, 0, 5 }, 0.6, 0, -1 },
+      { { 0, 4, 1, 1, 0, 0, 1, 1, 0, -1 }, 0.6, 0, 1 },
+    }
+    for _, k in ipairs(cases) do
+      local c = detect(unpack(k[1]))
+      assert.is_false(c.overlaps)
+      assert.same({ k[2], k[3], k[4] }, { c.ti, c.normal.x, c.normal.y })
+    end
+    assert.is_nil(detect(0, 16, 16, 16, 16, 0, 16, 16, -1, 15)) -- through a corner only
   end)
 end)
 
