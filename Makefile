@@ -140,6 +140,8 @@ uninstall:
 love-test:
 	sh .ci/love.sh
 
+include mk/love-ship.mk
+
 # ---- hardening: sanitizers, valgrind, fuzzing ----------------------------
 #   make sanitize     the whole suite against an ASan+UBSan build of obb.so
 #   make valgrind     the whole suite under memcheck: no errors, no definite leaks

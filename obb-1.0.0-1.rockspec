@@ -76,6 +76,8 @@ build = {
       ["obb.jit"] = "lua/obb/jit.lua",
       ["obb.jit_sigs"] = "lua/obb/jit_sigs.lua",
       ["obb.love"] = "lua/obb/love.lua",
+      -- loads the C module in a shipped LOVE game (docs/love.md)
+      ["obb.loader"] = "lua/obb/loader.lua",
       -- bump.lua's world API over an obb world (README, "Coming from bump.lua")
       ["obb.bump"] = "lua/obb/bump.lua",
    },
