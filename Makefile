@@ -347,6 +347,36 @@ $(TRIG_CHECK): test/trig_check.c $(CORE_OBJ) $(TRIG_SCALAR) $(HEADERS)
 check-trig: $(TRIG_CHECK)
 	$(TRIG_CHECK)
 
+#   make check-exact  test/exact_check.c: obb_two_product and
+#                     obb_diff_of_products (src/core/obb_exact.c, the core's
+#                     exact products without libm's fma) against the CPU's
+#                     fused multiply-add, bit for bit, on tens of millions
+#                     of cases over every range of doubles; the test file
+#                     alone is built with the instruction (EXACT_FMA), the
+#                     core as ever. Run twice: against the core's object,
+#                     and against obb_exact.c built the way a compiler
+#                     left to its defaults would, with the instruction and
+#                     -std=gnu99 (GCC then fuses a*b + c unless the file
+#                     says not to, clang does within an expression).
+EXACT_CHECK  = $(BUILD)/exact_check
+EXACT_FUSED  = $(BUILD)/obb_exact_fused.o
+# The fused multiply-add instruction: an option on x86-64, always there on
+# aarch64.
+EXACT_FMA   ?= $(if $(filter x86_64% i386% i686%,$(shell $(CC) -dumpmachine)),-mfma,)
+
+.PHONY: check-exact
+
+$(EXACT_FUSED): src/core/obb_exact.c $(HEADERS) | $(BUILD)
+	$(CC) -std=gnu99 $(CFLAGS) $(EXACT_FMA) -fPIC $(INCLUDES) -c src/core/obb_exact.c -o $@
+
+$(EXACT_CHECK): test/exact_check.c $(BUILD)/core/obb_exact.o $(EXACT_FUSED) $(HEADERS)
+	$(CC) $(WARNFLAGS) $(CFLAGS) $(EXACT_FMA) $(INCLUDES) $(LDFLAGS) -o $@ test/exact_check.c $(BUILD)/core/obb_exact.o $(LDLIBS)
+	$(CC) $(WARNFLAGS) $(CFLAGS) $(EXACT_FMA) $(INCLUDES) $(LDFLAGS) -o $@-fused test/exact_check.c $(EXACT_FUSED) $(LDLIBS)
+
+check-exact: $(EXACT_CHECK)
+	$(EXACT_CHECK)
+	$(EXACT_CHECK)-fused
+
 #   make check-builds test/builds_check.c: the three builds of the 3D test
 #                     (scalar, SSE2/NEON pairs, AVX2) give the same verdicts
 #                     on 2 million random and near-touching pairs.
