@@ -274,7 +274,7 @@ LIB_SHARED   = $(BUILD)/libobb.so
 LIB_CORE     = $(BUILD)/libobbcore.a
 EMBED_HOSTS  = $(BUILD)/embed-host $(BUILD)/embed-threads $(BUILD)/embed-core
 
-.PHONY: lib embed-test embed-tsan check-globals check-exports
+.PHONY: lib embed-test embed-tsan check-globals check-exports check-imports
 
 lib: $(LIB_STATIC) $(LIB_SHARED) $(LIB_CORE)
 
@@ -300,7 +300,7 @@ $(BUILD)/embed-threads: examples/embed/threads.c $(LIB_STATIC) $(HEADERS)
 $(BUILD)/embed-core: examples/embed/core_only.c $(LIB_CORE) $(PUBLIC_H)
 	$(CC) $(WARNFLAGS) $(CFLAGS) -Iinclude -o $@ $< $(LIB_CORE) $(LDLIBS)
 
-embed-test: deps-build check-globals check-exports $(EMBED_HOSTS)
+embed-test: deps-build check-globals check-exports check-imports $(EMBED_HOSTS)
 	$(BUILD)/embed-core
 	LUA_PATH='./lua/?.lua;;' $(BUILD)/embed-host examples/embed/game.lua
 	$(BUILD)/embed-threads
@@ -318,6 +318,14 @@ embed-tsan: deps-build
 check-exports: $(MODULE) $(LIB_SHARED)
 	@sh test/check_exports.sh $(MODULE) $(PUBLIC_H)
 	@sh test/check_exports.sh $(LIB_SHARED) $(PUBLIC_H)
+
+# The module and libobb.so import no libm fma (src/core/obb_exact.c
+# computes exact products instead) and, with glibc, no symbol version newer
+# than GLIBC_MAX, so that they load on any glibc since then
+# (test/check_imports.sh; docs/precision.md).
+GLIBC_MAX  ?= 2.17
+check-imports: $(MODULE) $(LIB_SHARED)
+	@GLIBC_MAX=$(GLIBC_MAX) sh test/check_imports.sh $(MODULE) $(LIB_SHARED)
 
 # No C globals: no object may hold a data object in a writable section
 # (.data, .bss, common; const tables with pointers sit in .data.rel.ro).
