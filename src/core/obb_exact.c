@@ -99,7 +99,11 @@ static double scale_back(double x, int k) {
 }
 
 /* The error of p = fl(a*b) when a or b is outside the near range, zero
-** or not finite: what fma(a, b, -p) gives. */
+** or not finite: what fma(a, b, -p) gives. Rare: kept out of line, so
+** that the near case inlines small. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
 static double far_error(double a, double b, double p) {
   double as = a, bs = b, ps, es;
   int k;
@@ -129,13 +133,17 @@ static double far_error(double a, double b, double p) {
   return es < 0.0 ? -0.0 : 0.0;
 }
 
-double obb_two_product(double a, double b, double *err) {
+static inline double two_product(double a, double b, double *err) {
   double p = a * b, fa = fabs(a), fb = fabs(b);
   if (fa >= NEAR_LO && fa <= NEAR_HI && fb >= NEAR_LO && fb <= NEAR_HI)
     *err = dekker_error(a, b, p);
   else
     *err = far_error(a, b, p);
   return p;
+}
+
+double obb_two_product(double a, double b, double *err) {
+  return two_product(a, b, err);
 }
 
 /* x + y = *s + *err exactly (Knuth's TwoSum, no branch). */
@@ -168,8 +176,8 @@ double obb_diff_of_products(double a, double b, double c, double d) {
   double mw, e, p, pe, s, t, v;
   /* mw = -fl(c*d) and e = fl(w - c*d) = fma(-c, d, w): the exact error
   ** (with fma's signs of zero). */
-  mw = obb_two_product(-c, d, &e);
-  p = obb_two_product(a, b, &pe);
+  mw = two_product(-c, d, &e);
+  p = two_product(a, b, &pe);
   if (!obb_finite(p) || !obb_finite(mw)) return (p + mw) + e; /* NaN, inf */
   /* fl(a*b - w) = fl(s + t + pe) with one rounding; s alone when t + pe
   ** is 0 (s + 0 would turn an s of -0 into +0, fma keeps it). Exact
