@@ -27,10 +27,10 @@ double obb_two_product(double a, double b, double *err);
 ** nearly parallel unit axes. Bit for bit what it gives with a correctly
 ** rounded fma, fl(fma(a, b, -w) + fma(-c, d, w)) with w = fl(c*d), while
 ** |a*b| is 0 or within [2^-969, 2^1000] and |c*d| below 2^1000: for unit
-** vectors' components, unless both factors of a*b are below 2^-484. When
-** |a*b| is below 2^-969, its error may not be a double, and the answer
-** may be off that by less than 2^-968 (absolute). A NaN or infinite input
-** gives NaN or an infinity, as with fma. */
+** vectors' components, unless a or b is below 2^-484. When |a*b| is below
+** 2^-969, its error may not be a double, and the answer may be off that
+** by less than 2^-968 (absolute). A NaN or infinite input gives NaN or an
+** infinity, as with fma. */
 double obb_diff_of_products(double a, double b, double c, double d);
 
 #endif
