@@ -20,6 +20,34 @@
 #include <dlfcn.h>
 #endif
 
+/* glibc 2.34 moved dladdr, dlopen and dlclose from libdl into libc under a
+** new version, GLIBC_2.34, which a module built there would need: it
+** would not load on an older glibc. libc still exports them under the
+** architecture's first version, the one libdl has always had, so they are
+** bound to that: the module needs nothing newer than glibc 2.17 (`make
+** check-imports`; docs/precision.md). Weak, because a fully static
+** program has no versioned libc to bind them to: it gets none, and pins
+** nothing, having nothing that could be unloaded. Other C libraries,
+** other architectures (whose first versions differ) and other systems
+** keep the plain declarations. (Only pin_self, below, under LuaJIT and
+** Lua 5.1, calls them.) */
+#if LUA_VERSION_NUM == 501 && defined(__GLIBC__) && !defined(__UCLIBC__) && \
+    defined(__ELF__) && \
+    ((defined(__x86_64__) && !defined(__ILP32__)) || defined(__aarch64__))
+#if defined(__x86_64__)
+#define LOBB_DL_VERSION "GLIBC_2.2.5"
+#else
+#define LOBB_DL_VERSION "GLIBC_2.17"
+#endif
+#define LOBB_DL_WEAK 1
+extern __typeof__(dladdr) dladdr __attribute__((weak));
+extern __typeof__(dlopen) dlopen __attribute__((weak));
+extern __typeof__(dlclose) dlclose __attribute__((weak));
+__asm__(".symver dladdr,dladdr@" LOBB_DL_VERSION);
+__asm__(".symver dlopen,dlopen@" LOBB_DL_VERSION);
+__asm__(".symver dlclose,dlclose@" LOBB_DL_VERSION);
+#endif
+
 #if LUA_VERSION_NUM == 501
 /* The functions obb.jit declares (its cdef, lua/obb/jit_sigs.lua), by
 ** name: it calls them through these pointers, never by looking the module
@@ -76,6 +104,9 @@ static void pin_self(void) {
   void *addr, *h;
   Dl_info info;
   memcpy(&addr, &self, sizeof addr);
+#if defined(LOBB_DL_WEAK)
+  if (dladdr == NULL || dlopen == NULL || dlclose == NULL) return;
+#endif
   if (dladdr(addr, &info) && info.dli_fname != NULL &&
       info.dli_fname[0] != '\0') {
     h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "obb.h"
+#include "obb_exact.h"
 #include "obb_math.h"
 #include "obb_touch.h"
 
@@ -189,14 +190,6 @@ void obb3_rotation(const obb3 *b, double q[4]) {
   for (i = 0; i < 4; i++) q[i] = q[i] / n + 0.0;
 }
 
-/* a*b - c*d with one rounding (Kahan): accurate even when the two products
-** nearly cancel, as they do in the cross product of nearly parallel axes. */
-static double diff_of_products(double a, double b, double c, double d) {
-  double w = c * d;
-  double err = fma(-c, d, w);
-  return fma(a, b, -w) + err;
-}
-
 /* The slow, careful test, used only when the fast one cannot tell: each
 ** edge-edge axis is computed accurately in world space and normalised, so
 ** nearly parallel edges give a well-scaled axis (exactly parallel ones, a
@@ -216,9 +209,11 @@ static int intersects_precise(const obb3 *a, const obb3 *b, double band) {
   for (i = 0; i < 9; i++) {
     double l[3], ra = 0, rb = 0;
     const double *p = a->u[i / 3], *q = b->u[i % 3];
-    l[0] = diff_of_products(p[1], q[2], p[2], q[1]);
-    l[1] = diff_of_products(p[2], q[0], p[0], q[2]);
-    l[2] = diff_of_products(p[0], q[1], p[1], q[0]);
+    /* Kahan's a*b - c*d (obb_exact.h): accurate even when the two
+    ** products nearly cancel, as they do here */
+    l[0] = obb_diff_of_products(p[1], q[2], p[2], q[1]);
+    l[1] = obb_diff_of_products(p[2], q[0], p[0], q[2]);
+    l[2] = obb_diff_of_products(p[0], q[1], p[1], q[0]);
     if (!obb_normalize3(l)) continue;
     /* snapped up too: an edge axis can be a face axis (x cross z is y) */
     for (k = 0; k < 3; k++) {

@@ -16,6 +16,7 @@
 ** keeps large coordinates from costing precision.
 */
 #include "obb.h"
+#include "obb_exact.h"
 #include "obb_math.h"
 #include "obb_sat.h"
 #include "obb_touch.h"

@@ -7,9 +7,9 @@
 ** largest coordinate is below 1; then products cannot overflow and the
 ** orientation test is exact: a fast floating-point evaluation with
 ** Shewchuk's error bound answers almost every call, and the rare uncertain
-** one is recomputed as an exact sum of six exact products (fma gives each
-** product's rounding error). The hull is therefore strictly convex and in
-** counter-clockwise order, with collinear and duplicate points removed,
+** one is recomputed as an exact sum of six exact products
+** (obb_two_product, obb_exact.h, gives each product's rounding error). The
+** hull is therefore strictly convex and in counter-clockwise order, with collinear and duplicate points removed,
 ** whatever the input; only products that underflow (coordinates below
 ** about 1e-150 of the largest) escape exactness, and then only the choice
 ** among nearly equal hull points can change, never enclosure, which callers
@@ -18,6 +18,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "obb_exact.h"
 #include "obb_hull2.h"
 #include "obb_math.h"
 
@@ -37,9 +38,9 @@ static void grow(double *e, int *len, double x) {
 }
 
 static void add_product(double *e, int *len, double a, double b) {
-  double p = a * b;
+  double err, p = obb_two_product(a, b, &err); /* a*b = p + err */
   grow(e, len, p);
-  grow(e, len, fma(a, b, -p)); /* the exact rounding error of a*b */
+  grow(e, len, err);
 }
 
 /* The exact sign (as -1, 0 or 1) of the orientation of a, b, c. */

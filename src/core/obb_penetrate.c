@@ -10,13 +10,8 @@
 */
 #include "obb.h"
 #include "obb_math.h"
+#include "obb_exact.h"
 #include "obb_sat.h"
-
-double obb_diff_of_products(double a, double b, double c, double d) {
-  double w = c * d;
-  double err = fma(-c, d, w);
-  return fma(a, b, -w) + err;
-}
 
 /* Overlaps within this many ulps of the configuration's size count as
 ** equal when picking the least, so exact ties (a box centered on another,
