@@ -25,7 +25,7 @@ static obb_status check_extents3(const double e[3]) {
 static obb_status axes_from_quat(const double q[4], double u[3][3]) {
   double m, x, y, z, w, n;
   if (!obb_all_finite(q, 4)) return OBB_ENOTFINITE;
-  m = fmax(fmax(fabs(q[0]), fabs(q[1])), fmax(fabs(q[2]), fabs(q[3])));
+  m = obb_fmax(fmax(fabs(q[0]), fabs(q[1])), obb_fmax(fabs(q[2]), fabs(q[3])));
   if (!(m > 0.0)) return OBB_EZERO;
   x = q[0] / m; y = q[1] / m; z = q[2] / m; w = q[3] / m;
   n = sqrt(x * x + y * y + z * z + w * w);
@@ -67,7 +67,7 @@ obb_status obb3_from_aabb(obb3 *b, const double min[3], const double max[3]) {
   for (i = 0; i < 3; i++) {
     double c = min[i] * 0.5 + max[i] * 0.5;
     b->c[i] = c;
-    b->e[i] = fmax(max[i] - c, c - min[i]);
+    b->e[i] = obb_fmax(max[i] - c, c - min[i]);
     b->u[i][0] = i == 0; b->u[i][1] = i == 1; b->u[i][2] = i == 2;
   }
   return OBB_OK;
@@ -169,19 +169,19 @@ void obb3_rotation(const obb3 *b, double q[4]) {
   double tr = m00 + m11 + m22, s, n;
   int i;
   if (tr >= m00 && tr >= m11 && tr >= m22) {
-    s = 2 * sqrt(fmax(1 + tr, 0.0));
+    s = 2 * sqrt(obb_fmax(1 + tr, 0.0));
     q[3] = s / 4; q[0] = (m21 - m12) / s; q[1] = (m02 - m20) / s;
     q[2] = (m10 - m01) / s;
   } else if (m00 >= m11 && m00 >= m22) {
-    s = 2 * sqrt(fmax(1 + m00 - m11 - m22, 0.0));
+    s = 2 * sqrt(obb_fmax(1 + m00 - m11 - m22, 0.0));
     q[0] = s / 4; q[3] = (m21 - m12) / s; q[1] = (m01 + m10) / s;
     q[2] = (m02 + m20) / s;
   } else if (m11 >= m22) {
-    s = 2 * sqrt(fmax(1 + m11 - m00 - m22, 0.0));
+    s = 2 * sqrt(obb_fmax(1 + m11 - m00 - m22, 0.0));
     q[1] = s / 4; q[3] = (m02 - m20) / s; q[0] = (m01 + m10) / s;
     q[2] = (m12 + m21) / s;
   } else {
-    s = 2 * sqrt(fmax(1 + m22 - m00 - m11, 0.0));
+    s = 2 * sqrt(obb_fmax(1 + m22 - m00 - m11, 0.0));
     q[2] = s / 4; q[3] = (m10 - m01) / s; q[0] = (m02 + m20) / s;
     q[1] = (m12 + m21) / s;
   }

@@ -157,8 +157,8 @@ static void calipers(const double *h, size_t nh, double u[2], double ext[2]) {
   lo[0] = hi[0] = h[0];
   lo[1] = hi[1] = h[1];
   for (i = 1; i < nh; i++) {
-    lo[0] = fmin(lo[0], h[2 * i]); hi[0] = fmax(hi[0], h[2 * i]);
-    lo[1] = fmin(lo[1], h[2 * i + 1]); hi[1] = fmax(hi[1], h[2 * i + 1]);
+    lo[0] = obb_fmin(lo[0], h[2 * i]); hi[0] = obb_fmax(hi[0], h[2 * i]);
+    lo[1] = obb_fmin(lo[1], h[2 * i + 1]); hi[1] = obb_fmax(hi[1], h[2 * i + 1]);
   }
   /* Projections are computed from coordinate differences, so their
   ** rounding error scales with the polygon's size, not its position. */
@@ -234,7 +234,7 @@ void obb_minrect2(const double *xy, size_t n, double *scratch, double u[2],
   double *p = scratch, *h = scratch + 2 * n, m = 0.0;
   size_t i, k, nh;
   int ex = 0;
-  for (i = 0; i < 2 * n; i++) m = fmax(m, fabs(xy[i]));
+  for (i = 0; i < 2 * n; i++) m = obb_fmax(m, fabs(xy[i]));
   if (m > 0.0) frexp(m, &ex); /* m < 2^ex */
   for (i = 0; i < 2 * n; i++) p[i] = ldexp(xy[i], -ex);
   n = drop_interior(p, n);

@@ -140,7 +140,7 @@ int obb2_sat_min(const obb2 *a, const obb2 *b, const obb_axes2 *ax,
   ** (centers level on L) also gives -L. */
   n[0] = (ax->s[k] >= 0 ? -ax->L[k][0] : ax->L[k][0]) + 0.0;
   n[1] = (ax->s[k] >= 0 ? -ax->L[k][1] : ax->L[k][1]) + 0.0;
-  *depth = fmax(min, 0.0);
+  *depth = obb_fmax(min, 0.0);
   return k;
 }
 
@@ -153,7 +153,7 @@ int obb3_sat_min(const obb3 *a, const obb3 *b, const obb_axes3 *ax,
   if (!hit) return -1;
   for (i = 0; i < 3; i++)
     n[i] = (ax->s[k] >= 0 ? -ax->L[k][i] : ax->L[k][i]) + 0.0;
-  *depth = fmax(min, 0.0);
+  *depth = obb_fmax(min, 0.0);
   return k;
 }
 
