@@ -416,3 +416,5 @@ fitratio: deps-build $(MODULE)
 
 clean:
 	rm -rf build
+
+include mk/windows.mk
