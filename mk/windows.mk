@@ -124,5 +124,13 @@ test-windows: cross-windows check-exports-windows $(WIN_PREFIX)/system.reg
 	$(MAKE) -s digest LUA=lua5.4
 	sh test/cross/test.sh $(WIN) $(WIN_TESTS) '$(EXAMPLES)'
 
-bench-windows: cross-windows $(WIN_PREFIX)/system.reg
-	sh test/cross/bench.sh $(WIN)/luajit/run
+# The bench's empty C functions (bench/emptyc.c) for Windows LuaJIT;
+# exports all (no dllexport in it), as on Linux.
+$(WIN_OBJ)/bench/benchc.dll: bench/emptyc.c $(HEADERS) $(WIN)/luajit/lua51.dll
+	@mkdir -p $(@D)
+	$(WIN_CC) $(WARNFLAGS) $(FPFLAGS) $(WIN_CFLAGS) -DLUA_BUILD_AS_DLL $(INCLUDES) -I$(WIN_LJ_SRC) \
+	  -shared -s -o $@ bench/emptyc.c $(WIN)/luajit/lua51.dll
+
+bench-windows: cross-windows $(WIN_OBJ)/bench/benchc.dll $(WIN_PREFIX)/system.reg
+	$(WIN)/luajit/run -e "package.path = './bench/?.lua;' .. package.path; \
+	  package.cpath = './$(WIN_OBJ)/bench/?.dll;' .. package.cpath" test/cross/bench.lua
