@@ -6,7 +6,8 @@
 # into each interpreter's folder.
 #
 # Wine is kept quiet and headless: WINEDEBUG=-all, no display (a console
-# program needs none), no Mono or Gecko prompts, and its own prefix
+# program needs none), no Mono or Gecko prompts, no debugger on a crash
+# (wine's one line on stderr, a non-zero status), and its own prefix
 # beside the interpreters (build/windows-x86_64/wineprefix), made on first
 # use. The script's stdout comes back on stdout with the CR that Windows'
 # text mode writes before each LF taken out (so it compares with Linux's
@@ -17,7 +18,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 if [ -f "$here/luajit.exe" ]; then exe=$here/luajit.exe; else exe=$here/lua.exe; fi
 export WINEPREFIX=${OBB_WINEPREFIX:-$(dirname "$here")/wineprefix}
-export WINEDEBUG=-all WINEDLLOVERRIDES='mscoree,mshtml=' WINEARCH=win64
+export WINEDEBUG=-all WINEDLLOVERRIDES='mscoree,mshtml=;winedbg.exe=d' WINEARCH=win64
 unset DISPLAY WAYLAND_DISPLAY
 # Windows paths of the Lua layer and of this folder's obb.dll (wine's Z:
 # is the Unix root); the defaults after ";;".

@@ -6,6 +6,8 @@
 #   - the docs' Lua blocks and their `-->` results (test/cross/doc_blocks.lua,
 #     spec/doc_blocks_spec.lua without busted);
 #   - under LuaJIT, require("obb.jit").status is "ffi": the FFI fast path is on;
+#   - finalizers that call obb while the state closes end normally
+#     (test/cross/at_close.lua), on both of LuaJIT's paths;
 #   - the determinism digest (test/digest.lua) byte for byte the Linux one
 #     of the same Lua, build/<lua>/digest.txt (`make digest`); LuaJIT on
 #     both paths (OBB_NO_FFI=1: the classic binding).
@@ -63,6 +65,15 @@ for lua in luajit lua5.4; do
     status=$(OBB_NO_FFI=1 "$run" -e 'require "obb"; io.write(require("obb.jit").status)')
     echo "obb.jit.status with OBB_NO_FFI=1: $status"
   fi
+
+  echo "== Windows $lua: finalizers calling obb at lua_close"
+  for ffi in "" 1; do
+    got=$(OBB_NO_FFI=$ffi "$run" test/cross/at_close.lua 2>&1)
+    code=$?
+    if [ "$code" = 0 ] && [ "$got" = closing ]; then echo "at_close.lua${ffi:+ (OBB_NO_FFI=1)}: ok"
+    else echo "$got"; fail "$lua: test/cross/at_close.lua${ffi:+ (OBB_NO_FFI=1)}: status $code"; fi
+    [ "$lua" = luajit ] || break
+  done
 
   echo "== Windows $lua: the determinism digest"
   digest "$lua" "$run" "build/$lua/digest.txt" OBB_NO_FFI=
