@@ -13,6 +13,7 @@
 #                       package.path (test/cross/run.sh).
 #   make check-exports-windows  each obb.dll exports what the Linux obb.so
 #                       of the same Lua does, and nothing else
+#   make check-avx-windows  no aligned AVX spill in obb's Windows objects
 #   make test-windows   under wine, on both: the examples, the docs' Lua
 #                       blocks, obb.jit's status ("ffi" under LuaJIT), and
 #                       the determinism digest byte for byte the Linux one
@@ -105,13 +106,14 @@ $(WIN)/%/run: test/cross/run.sh
 # Wine's prefix, made once before the runs (they would each try at once).
 $(WIN_PREFIX)/system.reg:
 	mkdir -p $(WIN_PREFIX)
-	WINEPREFIX=$(CURDIR)/$(WIN_PREFIX) WINEDEBUG=-all WINEDLLOVERRIDES='mscoree,mshtml=' \
+	WINEPREFIX=$(CURDIR)/$(WIN_PREFIX) WINEDEBUG=-all WINEDLLOVERRIDES='mscoree,mshtml=;winedbg.exe=d' \
 	  DISPLAY= wine wineboot --init >/dev/null 2>&1
 	WINEPREFIX=$(CURDIR)/$(WIN_PREFIX) wineserver -w
 
-# The Linux obb.so of each Lua, to compare with (exports, digest).
+# The Linux obb.so of each Lua, to compare with (exports, digest); after
+# windows-deps, so that two apt-get never run at once under make -j.
 .PHONY: windows-native
-windows-native:
+windows-native: | windows-deps
 	$(MAKE) deps-build all LUA=luajit
 	$(MAKE) deps-build all LUA=lua5.4
 
@@ -119,7 +121,19 @@ check-exports-windows: $(WIN)/luajit/obb.dll $(WIN)/lua5.4/obb.dll windows-nativ
 	@sh test/cross/check_exports.sh $(WIN_OBJDUMP) $(WIN)/luajit/obb.dll build/luajit/obb.so
 	@sh test/cross/check_exports.sh $(WIN_OBJDUMP) $(WIN)/lua5.4/obb.dll build/lua5.4/obb.so
 
-test-windows: cross-windows check-exports-windows $(WIN_PREFIX)/system.reg
+# GCC's Windows x86-64 target keeps the stack 16-byte aligned and does
+# not realign it for 32-byte AVX values (GCC bug 54412): an aligned move
+# of a ymm register to or from the stack would fault, on CPUs with AVX2
+# only, so the AVX2 path of obb3.c would crash where it is taken. Debian's
+# GCC 12 spills ymm registers with unaligned moves; this keeps it so.
+.PHONY: check-avx-windows
+check-avx-windows: $(WIN_CORE_OBJ)
+	@bad=$$($(WIN_OBJDUMP) -d --no-show-raw-insn $^ | \
+	  grep -E 'vmov(apd|aps|dqa)[[:space:]].*(%ymm[0-9]+,.*\(%r[sb]p\)|\(%r[sb]p\),[[:space:]]*%ymm)' || true); \
+	if [ -n "$$bad" ]; then echo "aligned AVX stack moves in obb's Windows objects:"; echo "$$bad"; exit 1; fi; \
+	echo "check-avx-windows: no aligned AVX moves to or from the stack in obb's Windows objects"
+
+test-windows: cross-windows check-exports-windows check-avx-windows $(WIN_PREFIX)/system.reg
 	$(MAKE) -s digest LUA=luajit
 	$(MAKE) -s digest LUA=lua5.4
 	sh test/cross/test.sh $(WIN) $(WIN_TESTS) '$(EXAMPLES)'
