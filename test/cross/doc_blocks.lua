@@ -5,6 +5,7 @@
 -- Windows), the file names given as arguments:
 --   lua test/cross/doc_blocks.lua docs/*.md
 -- One line per block group, a summary, exit status 1 on any failure.
+-- luacheck: globals describe it assert io
 local files = { ... }
 local real_popen = io.popen
 io.popen = function(cmd, ...)
