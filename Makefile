@@ -347,6 +347,14 @@ $(TRIG_CHECK): test/trig_check.c $(CORE_OBJ) $(TRIG_SCALAR) $(HEADERS)
 check-trig: $(TRIG_CHECK)
 	$(TRIG_CHECK)
 
+#   make bump-side-by-side OBB_BUMP=/path/to/bump.lua
+#                     obb.bump beside that bump.lua, call by call, in a
+#                     bump-style game (test/bump_side_by_side.lua): 0
+#                     differences expected (our tree holds no bump.lua)
+.PHONY: bump-side-by-side
+bump-side-by-side: all
+	OBB_BUMP="$(OBB_BUMP)" $(LUA) -e "package.cpath = './$(BUILD)/?.so;' .. package.cpath; package.path = './lua/?.lua;' .. package.path" test/bump_side_by_side.lua $(SIDE_FRAMES)
+
 #   make digest       test/digest.lua's answers on $(LUA), one a line, into
 #                     $(BUILD)/digest.txt (docs/precision.md, "The same
 #                     answers on every platform")
