@@ -14,12 +14,15 @@
 #   make check-exports-windows  each obb.dll exports what the Linux obb.so
 #                       of the same Lua does, and nothing else
 #   make check-avx-windows  no aligned AVX spill in obb's Windows objects
-#   make test-windows   under wine, on both: the examples, the docs' Lua
-#                       blocks, obb.jit's status ("ffi" under LuaJIT), and
-#                       the determinism digest byte for byte the Linux one
-#                       of the same Lua (LuaJIT: on both paths)
+#   make test-windows   the checks above, then under wine, on both: the
+#                       examples, the docs' Lua blocks, obb.jit's status
+#                       ("ffi" under LuaJIT), finalizers calling obb at
+#                       lua_close, and the determinism digest byte for byte
+#                       the Linux one of the same Lua (LuaJIT: on both
+#                       paths) (test/cross/test.sh)
 #   make bench-windows  LuaJIT under wine: the FFI path against the classic
-#                       binding (bench/jit_floor2.lua, OBB_NO_FFI=1)
+#                       binding, in one run (bench/pairs.lua and
+#                       bench/sweeps.lua's rows; test/cross/bench.lua)
 WIN_CROSS   ?= x86_64-w64-mingw32-
 WIN_CC      ?= $(WIN_CROSS)gcc
 WIN_OBJDUMP ?= $(WIN_CROSS)objdump
