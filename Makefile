@@ -464,3 +464,5 @@ fitratio: deps-build $(MODULE)
 
 clean:
 	rm -rf build
+
+include mk/windows.mk

@@ -18,6 +18,8 @@
 
 #if defined(__unix__) || defined(__APPLE__)
 #include <dlfcn.h>
+#elif defined(_WIN32)
+#include <windows.h>
 #endif
 
 /* glibc 2.34 moved dladdr, dlopen and dlclose from libdl into libc under a
@@ -96,7 +98,9 @@ static void push_entries(lua_State *L) {
 ** runs finalizers again, up to ten rounds, after the first round has
 ** unloaded the C modules, and a finalizer made during the first that
 ** calls obb would jump into unmapped code (a script's own proxies can do
-** that). dlopen of the object's own file with RTLD_NODELETE pins it. */
+** that). dlopen of the object's own file with RTLD_NODELETE pins it; on
+** Windows, GetModuleHandleEx's PIN flag on the DLL holding this function
+** (FreeLibrary then leaves it mapped). */
 static void pin_self(void) {
 #if (defined(__unix__) || defined(__APPLE__)) && defined(RTLD_NODELETE) && \
     defined(RTLD_NOLOAD)
@@ -112,6 +116,14 @@ static void pin_self(void) {
     h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
     if (h != NULL) dlclose(h); /* pinned all the same */
   }
+#elif defined(_WIN32)
+  int (*self)(lua_State *) = luaopen_obb;
+  void *addr;
+  HMODULE h;
+  memcpy(&addr, &self, sizeof addr);
+  (void)GetModuleHandleExA(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS |
+                               GET_MODULE_HANDLE_EX_FLAG_PIN,
+                           (LPCSTR)addr, &h);
 #endif
 }
 #endif
