@@ -83,8 +83,11 @@ build = {
       ["obb.bump"] = "lua/obb/bump.lua",
    },
    -- libm is a library of its own only on Unix: MSVC has no m.lib
-   -- (LNK1181), MinGW links its math with the C runtime.
+   -- (LNK1181), MinGW links its math with the C runtime. A Windows DLL
+   -- exports only what OBB_API marks when OBB_BUILD_DLL is defined
+   -- (include/obb.h), as obb.so exports only the public API.
    platforms = {
       unix = { modules = { obb = { libraries = { "m" } } } },
+      windows = { modules = { obb = { defines = { "OBB_BUILD_DLL" } } } },
    },
 }
