@@ -127,7 +127,8 @@ describe("the FFI fast path", function()
     for name in list:gmatch("`([%w_]+)`") do documented[name] = true end
     for _, name in ipairs(FAST2) do listed[name] = true end
     for _, name in ipairs(FAST3) do listed[name] = true end
-    for _, name in ipairs({ "add", "update", "get", "move", "check", "cast", "cast_turning" }) do
+    for _, name in ipairs({ "add", "update", "get", "move", "check", "cast", "cast_turning",
+                            "query_box", "query_point" }) do
       listed[name] = true
     end
     assert.are.same(listed, documented)
@@ -430,8 +431,9 @@ describe("the FFI fast path", function()
     local CW = J.classic[WM]
 
     local REPLACED = { add = true, update = true, get = true, move = true,
-                       check = true, cast = true, cast_turning = true }
-    it("replaces add, update, get, move, check, cast and cast_turning, and nothing else", function()
+                       check = true, cast = true, cast_turning = true,
+                       query_box = true, query_point = true }
+    it("replaces add, update, get, move, check, cast, cast_turning and the queries, and nothing else", function()
       assert.is_table(CW)
       for name in pairs(REPLACED) do
         assert.is_false(is_c(WM[name]), name)
@@ -460,18 +462,21 @@ describe("the FFI fast path", function()
             w:update("a", 0, 1, 1, 1); w:update("a", 0, 0, 1, 1, 0.25)
             w:get("a"); w:move("a", 3, 0); w:check("a", 6, 0, "slide", out)
             w:cast(box, 4, 0, out); w:cast_turning(box, 4, 0, 1, out)
+            w:query_box(obb.new2(3, 0, 3, 1), out); w:query_point(3, 0, out, nil)
           else
             w:add("a", 0, 0, 0, 1, 1, 1); w:add("b", 5, 0, 0, 1, 1, 1, 0, 0, 0.6, 0.8)
             w:update("a", 0, 1, 0, 1, 1, 1); w:update("a", 0, 0, 0, 1, 1, 1, 0, 0, 0, 1)
             w:get("a"); w:move("a", 3, 0, 0); w:check("a", 6, 0, 0, "slide", out)
             w:cast(box, 4, 0, 0, out); w:cast_turning(box, 4, 0, 0, 0, 0, 1, out)
+            w:query_box(obb.new3(3, 0, 0, 3, 1, 1), out); w:query_point(3, 0, 0, out, nil)
           end
           w:close()
         end
       end)
       for name, f in pairs(saved) do CW[name] = f end
       assert(ok, err)
-      assert.are.same({ add = 0, update = 0, get = 0, move = 0, check = 0, cast = 0, cast_turning = 0 }, calls)
+      assert.are.same({ add = 0, update = 0, get = 0, move = 0, check = 0, cast = 0, cast_turning = 0,
+                        query_box = 0, query_point = 0 }, calls)
     end)
 
     -- Two worlds of the same items, one driven by the fast methods and one
