@@ -76,7 +76,8 @@ static const struct {
   ENTRY(lobb_ffi_world_update), ENTRY(lobb_ffi_world_reserve),
   ENTRY(lobb_ffi_world_get), ENTRY(lobb_ffi_world_move),
   ENTRY(lobb_ffi_world_commit), ENTRY(lobb_ffi_world_cast),
-  ENTRY(lobb_ffi_world_cast_turning), ENTRY(lobb_ffi_intersects2),
+  ENTRY(lobb_ffi_world_cast_turning), ENTRY(lobb_ffi_world_query_box),
+  ENTRY(lobb_ffi_world_query_point), ENTRY(lobb_ffi_intersects2),
   ENTRY(lobb_ffi_intersects3), ENTRY(lobb_ffi_sweep2), ENTRY(lobb_ffi_sweep3),
 };
 
