@@ -93,42 +93,35 @@ local function rect_getNearestCorner(x, y, w, h, px, py)
   return nearest(px, x, x + w), nearest(py, y, y + h)
 end
 
--- One side of the rectangle for rect_getSegmentIntersectionIndices: p is
--- how fast the segment goes out through the side, q how far inside it the
--- segment starts. Returns false when the segment misses, else the new
--- interval and normals.
-local function clipSide(p, q, nx, ny, t1, t2, n1x, n1y, n2x, n2y)
-  if p == 0 then
-    if q <= 0 then return false end
-    return t1, t2, n1x, n1y, n2x, n2y
-  end
-  local r = q / p
-  if p < 0 then -- going in through this side
-    if r > t2 then return false end
-    if r > t1 then return r, t2, nx, ny, n2x, n2y end
-  else -- going out
-    if r < t1 then return false end
-    if r < t2 then return t1, r, n1x, n1y, nx, ny end
-  end
-  return t1, t2, n1x, n1y, n2x, n2y
-end
-
 -- Liang-Barsky: the segment (x1, y1)-(x2, y2) against the rectangle, in the
 -- parameter range [t1, t2] (default [0, 1]): the parameters where it enters
 -- and leaves, and the normals of the sides it crosses there; nil if it
--- misses. Sides in the order left, right, top, bottom.
+-- misses. Sides in the order left, right, top, bottom; for each, p is how
+-- fast the segment goes out through it and q how far inside it starts.
+-- One loop, no helper: LuaJIT unrolls it into the caller's trace.
 local function rect_getSegmentIntersectionIndices(x, y, w, h, x1, y1, x2, y2, t1, t2)
   local dx, dy = x2 - x1, y2 - y1
   local n1x, n1y, n2x, n2y = 0, 0, 0, 0
   t1, t2 = t1 or 0, t2 or 1
-  t1, t2, n1x, n1y, n2x, n2y = clipSide(-dx, x1 - x, -1, 0, t1, t2, n1x, n1y, n2x, n2y)
-  if not t1 then return nil end
-  t1, t2, n1x, n1y, n2x, n2y = clipSide(dx, x + w - x1, 1, 0, t1, t2, n1x, n1y, n2x, n2y)
-  if not t1 then return nil end
-  t1, t2, n1x, n1y, n2x, n2y = clipSide(-dy, y1 - y, 0, -1, t1, t2, n1x, n1y, n2x, n2y)
-  if not t1 then return nil end
-  t1, t2, n1x, n1y, n2x, n2y = clipSide(dy, y + h - y1, 0, 1, t1, t2, n1x, n1y, n2x, n2y)
-  if not t1 then return nil end
+  for side = 1, 4 do
+    local nx, ny, p, q
+    if side == 1 then nx, ny, p, q = -1, 0, -dx, x1 - x
+    elseif side == 2 then nx, ny, p, q = 1, 0, dx, x + w - x1
+    elseif side == 3 then nx, ny, p, q = 0, -1, -dy, y1 - y
+    else nx, ny, p, q = 0, 1, dy, y + h - y1 end
+    if p == 0 then
+      if q <= 0 then return nil end
+    else
+      local r = q / p
+      if p < 0 then -- going in through this side
+        if r > t2 then return nil end
+        if r > t1 then t1, n1x, n1y = r, nx, ny end
+      else -- going out
+        if r < t1 then return nil end
+        if r < t2 then t2, n2x, n2y = r, nx, ny end
+      end
+    end
+  end
   return t1, t2, n1x, n1y, n2x, n2y
 end
 
