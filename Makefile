@@ -463,6 +463,8 @@ fitratio: deps-build $(MODULE)
 	LUA_CPATH='./$(BUILD)/?.so;;' $(LUA) bench/fit_ratio.lua
 
 clean:
+	rm -rf dist
 	rm -rf build
 
 include mk/windows.mk
+include mk/dist.mk
