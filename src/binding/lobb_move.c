@@ -16,6 +16,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "lobb_responses.h"
 #include "lobb_world.h"
 #include "obb_math.h"
 
@@ -37,6 +38,7 @@ typedef struct lmove {
   int dim, id;
   int filter;         /* 1: call the Lua filter (RUN_FILTER) */
   int response;       /* without one: every other's response */
+  const unsigned char *set; /* a response set's, by class (no Lua call) */
   int push;           /* 1: a push, else a move */
   double goal[3], actual[3], max_dist, moved;
   int inside;         /* a push: still inside a pushing other */
@@ -73,6 +75,7 @@ static int on_filter(void *ctx, int item, const obb_move_hit *hit) {
   lua_State *L = m->L;
   int r;
   (void)item;
+  if (m->set != NULL) return m->set[lobb_world_class(m->lw, hit->other)];
   if (!m->filter) return m->response;
   lua_pushvalue(L, RUN_FILTER);
   lua_pushvalue(L, RUN_ITEM);
@@ -159,7 +162,7 @@ int lobb_move_run(lua_State *L) {
 }
 
 /* The filter argument at idx: nil (every other slides), a response name,
-** or a function. */
+** a response set (obb.responses), or a function. */
 /* Raises the error for a string that names no response (m->bad). */
 static void bad_response(lua_State *L, int idx, const lmove *m) {
   luaL_argerror(L, idx, lua_pushfstring(L, "unknown response '%s'%s", m->bad,
@@ -167,15 +170,17 @@ static void bad_response(lua_State *L, int idx, const lmove *m) {
 }
 
 static void check_filter(lua_State *L, int idx, lmove *m) {
+  const lobb_responses *s = lobb_toresponses(L, idx);
   m->filter = 0;
   m->response = OBB_SLIDE;
-  if (lua_isnoneornil(L, idx)) return;
+  m->set = s != NULL ? s->r : NULL; /* the set stays on the caller's stack */
+  if (lua_isnoneornil(L, idx) || s != NULL) return;
   if (lua_type(L, idx) == LUA_TFUNCTION) {
     m->filter = 1;
     return;
   }
   if (lua_type(L, idx) != LUA_TSTRING)
-    lobb_typeerror(L, idx, "function, response name or nil");
+    lobb_typeerror(L, idx, "function, response name, obb.responses or nil");
   m->response = response_of(L, idx, m);
   if (m->response < 0) bad_response(L, idx, m);
 }
