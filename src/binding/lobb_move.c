@@ -38,6 +38,9 @@ typedef struct lmove {
   int filter;         /* 1: call the Lua filter (RUN_FILTER) */
   int response;       /* without one: every other's response */
   int push;           /* 1: a push, else a move */
+  int turning;        /* 1: a move that turns by turn (obb_world_move_turning) */
+  double turn[3];
+  anybox end;         /* a turning move: the item's box where it ends */
   double goal[3], actual[3], max_dist, moved;
   int inside;         /* a push: still inside a pushing other */
   int n;              /* the core's answer */
@@ -149,7 +152,12 @@ int lobb_move_run(lua_State *L) {
   if (m->push)
     m->n = obb_world_push(m->lw->w, m->id, m->max_dist, on_filter, m,
                           m->actual, &m->moved, &m->inside);
-  else
+  else if (m->turning) {
+    m->n = obb_world_move_turning(m->lw->w, m->id, m->goal, m->turn,
+                                  on_filter, on_report, m, &m->end);
+    memcpy(m->actual, m->dim == 2 ? m->end.b2.c : m->end.b3.c,
+           (size_t)m->dim * sizeof(double));
+  } else
     m->n = obb_world_move(m->lw->w, m->id, m->goal, on_filter, on_report, m,
                           m->actual);
   if (m->n >= 0 && !m->oom && !m->push && lua_istable(L, RUN_OUT))
@@ -222,8 +230,18 @@ void lobb_move_commit(lworld *lw, int id, const double *center) {
   }
 }
 
+/* The turning form's goal angle at idx (2D): the turn is the goal less
+** the item's angle as box:angle() gives it, exactly, no wrapping. */
+static void check_turn(lua_State *L, int idx, lmove *m) {
+  const obb2 *box = (const obb2 *)obb_world_box(m->lw->w, m->id);
+  double goal = lobb_checkfinite(L, idx);
+  m->turning = 1;
+  m->turn[0] = goal - obb2_angle(box);
+}
+
 /* w:move / w:check (item, gx, gy[, gz] [, filter [, out]])
-** -> ax, ay[, az], n */
+** -> ax, ay[, az], n; in 2D also (item, gx, gy, angle [, filter [, out]])
+** -> ax, ay, angle, n */
 static int move(lua_State *L, int apply) {
   lworld *lw = lobb_world_checkmutable(L, "move");
   lmove m;
@@ -233,11 +251,23 @@ static int move(lua_State *L, int apply) {
   m.dim = dim;
   m.id = lobb_world_checkid(L, 2);
   lobb_checkvec(L, 3, dim, m.goal);
+  if (dim == 2 && lua_type(L, filter) == LUA_TNUMBER) {
+    check_turn(L, filter, &m);
+    filter++;
+    out++;
+  }
   check_filter(L, filter, &m);
   lobb_checknargs(L, out);
   if (!lua_isnoneornil(L, out) && lua_type(L, out) != LUA_TTABLE)
     lobb_typeerror(L, out, "table or nil");
   run_locked(L, &m, filter, lua_istable(L, out) ? out : 0);
+  if (m.turning) {
+    if (apply) obb_world_update(lw->w, m.id, &m.end);
+    lobb_pushnumbers(L, m.actual, dim);
+    lua_pushnumber(L, obb2_angle(&m.end.b2));
+    lua_pushinteger(L, m.n);
+    return dim + 2;
+  }
   if (apply) lobb_move_commit(lw, m.id, m.actual);
   lobb_pushnumbers(L, m.actual, dim);
   lua_pushinteger(L, m.n);
