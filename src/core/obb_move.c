@@ -287,26 +287,24 @@ static double floor_band(const mover *m, const void *other) {
 }
 
 /* The turning sweep of the item's leg against other: from apart
-** (obbN_sweep_turning) when floor is 0 and they are apart, else as deep
-** as floor at most (obbN_sweep_turning_within). */
-static int sweep_turning(mover *m, const void *other, double floor, double *t,
+** (obbN_sweep_turning), or, touching or overlapping it (over), as deep as
+** the band at most, or as it is when deeper (obbN_sweep_turning_within). */
+static int sweep_turning(mover *m, const void *other, int over, double *t,
                          double n[3]) {
   static const double zero[3] = {0, 0, 0};
   if (m->dim == 2) {
     const obb2 *a = &m->item.b2, *b = (const obb2 *)other;
-    if (floor > 0 || obb2_intersects(a, b))
+    if (over || obb2_intersects(a, b))
       return obb2_sweep_turning_within(a, b, m->r, m->wl,
-                                       floor > 0 ? floor : floor_band(m, other),
-                                       t, n);
+                                       floor_band(m, other), t, n);
     return obb2_sweep_turning(a, b, m->r, zero, m->wl, 0.0, t, n);
   } else {
     const obb3 *a = &m->item.b3, *b = (const obb3 *)other;
     double rv[3];
     int q;
     for (q = 0; q < 3; q++) rv[q] = m->wl * m->axis[q];
-    if (floor > 0 || obb3_intersects(a, b))
-      return obb3_sweep_turning_within(a, b, m->r, rv,
-                                       floor > 0 ? floor : floor_band(m, other),
+    if (over || obb3_intersects(a, b))
+      return obb3_sweep_turning_within(a, b, m->r, rv, floor_band(m, other),
                                        t, n);
     return obb3_sweep_turning(a, b, m->r, zero, rv, zero, t, n);
   }
@@ -318,9 +316,9 @@ static int sweep_turning(mover *m, const void *other, double floor, double *t,
 ** touching), else NONE. An other the item overlaps by more than the band
 ** at the leg's start is OVERLAP, as in classify (a plane for the
 ** translation), and, in c2, a BLOCK where the turn could take the item
-** deeper into it than it is, by more than the band. A sweep that cannot
-** decide (OBB_SWEEP_LIMIT) blocks at its safe time. Returns how many of
-** c, c2 are set. */
+** deeper into it than it is. A sweep that cannot decide
+** (OBB_SWEEP_LIMIT) blocks at its safe time. Returns how many of c, c2
+** are set. */
 static int classify_turning(mover *m, const void *other, cand *c, cand *c2) {
   axes x;
   double band, depth = 0, t = 0, n[3] = {0, 0, 0};
@@ -342,8 +340,8 @@ static int classify_turning(mover *m, const void *other, cand *c, cand *c2) {
     c = c2;
     k = 1;
   }
-  r = sweep_turning(m, other, over ? depth + floor_band(m, other) : 0, &t, n);
-  if (r == OBB_SWEEP_NONE || (over && t == 0)) return k;
+  r = sweep_turning(m, other, over, &t, n);
+  if (r == OBB_SWEEP_NONE) return k;
   c->kind = BLOCK;
   c->t = t;
   c->depth = 0;

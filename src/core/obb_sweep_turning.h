@@ -19,9 +19,9 @@
 ** overlaps by more than floor - 3/8 room, and stops at the first pose
 ** whose largest gap is at most 5/8 room - floor (below G: a stop is never
 ** at the start itself, and never deeper than floor).
-**   OBB_SWEEP_HIT: *t and the penetration normal there (a's way out); t
-**     = 0, with the penetration normal, when a overlaps b by floor or more
-**     at the start.
+**   OBB_SWEEP_HIT: *t and the penetration normal there (a's way out); *t
+**     = 0 when a already overlaps b by floor or more (room <= 0: whatever
+**     it does might take it deeper).
 **   OBB_SWEEP_NONE: never within [0, 1].
 **   OBB_SWEEP_LIMIT: as obbN_sweep_turning: no such pose before *t,
 **     nothing known after.
