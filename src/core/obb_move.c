@@ -30,12 +30,16 @@
 ** touches blocks only where the item could go deeper than the band into
 ** it (obbN_sweep_turning_within, obb_sweep_turning.h), so a car scraping
 ** a wall goes on along it. The rotation's rule at a slide or bounce: when
-** the leg's translation did not go into the blocker's normal, the turn is
-** what drove the item in, and turning stops there for the rest of the
-** move (the translation slides on); otherwise the translation is clipped
-** and the turn goes on, the next leg telling whether it drives the item
-** in. A touch stops both. A leg with no turn left is a translation, as
-** obb_world_move's; a move with no turn at all is obb_world_move.
+** the leg's translation did not go into the blocker's normal, or the
+** blocker already stopped a turning leg of this move (the translation
+** was clipped against it), the turn is what drove the item in, and
+** turning stops there for the rest of the move (the translation slides
+** on); otherwise the translation is clipped and the turn goes on, the
+** next leg telling whether it drives the item in. A touch stops both. An
+** item as deep in an other as the band allows, or deeper, does not turn
+** while it touches it (its sweep stops it at once). A leg with no turn
+** left is a translation, as obb_world_move's; a move with no turn at all
+** is obb_world_move.
 */
 #include <float.h>
 #include <math.h>
@@ -287,8 +291,9 @@ static double floor_band(const mover *m, const void *other) {
 }
 
 /* The turning sweep of the item's leg against other: from apart
-** (obbN_sweep_turning), or, touching or overlapping it (over), as deep as
-** the band at most, or as it is when deeper (obbN_sweep_turning_within). */
+** (obbN_sweep_turning), or, touching or overlapping it (over), no deeper
+** than the band at its least over the leg (obbN_sweep_turning_within,
+** which stops an item that deep already at once). */
 static int sweep_turning(mover *m, const void *other, int over, double *t,
                          double n[3]) {
   static const double zero[3] = {0, 0, 0};
