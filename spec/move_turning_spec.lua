@@ -1,4 +1,5 @@
--- world:move and world:check with a goal angle (2D): movers that turn
+-- world:move and world:check with a goal angle (2D) or a goal rotation (3D):
+-- movers that turn
 -- (docs/reference.md, "Moving boxes through a world", "Turning").
 --
 -- The reference, written here and independent of the mover: the motion of
@@ -526,5 +527,255 @@ describe("world:move with a goal angle (2D)", function()
     w:close()
     H.assert_error_text("world is closed", w.move, w, p, 0, 0, 1)
     H.assert_error_text("world is closed", w.check, w, p, 0, 0, 1)
+  end)
+end)
+
+-- ---- 3D ---------------------------------------------------------------------------
+
+local unpack = H.unpack
+
+-- The pair band of two 3D boxes.
+local function band3(a, b)
+  local ca, cb, ea, eb = { a:center() }, { b:center() }, { a:half_extents() }, { b:half_extents() }
+  local S, M = 0, 0
+  for i = 1, 3 do
+    S = S + abs(cb[i] - ca[i]) + ea[i] + eb[i]
+    M = max(M, abs(ca[i]), abs(cb[i]))
+  end
+  return obb.TOUCH_REL * S + obb.TOUCH_COORD * M + obb.TOUCH_FLOOR
+end
+
+local function depth3(a, b)
+  local _, _, _, d = a:penetration(b)
+  return d or 0
+end
+
+local function box3_of(w, item) return w:get(item, obb.new3(0, 0, 0, 1, 1, 1)) end
+
+-- The leg from box by d turning by angle about the unit axis k, at time s.
+local function pose3(box, d, k, angle, s)
+  local c, e = { box:center() }, { box:half_extents() }
+  local q = H.quat_mul(H.quat_axis_angle(k[1], k[2], k[3], angle * s), { box:rotation() })
+  return obb.new3(c[1] + d[1] * s, c[2] + d[2] * s, c[3] + d[3] * s, e[1], e[2], e[3], unpack(q))
+end
+
+local function reference3(box, d, k, angle, other)
+  for i = 0, SAMPLES do
+    local s = i / SAMPLES
+    if pose3(box, d, k, angle, s):intersects(other) then
+      if i == 0 then return 0, 0 end
+      local lo, hi = (i - 1) / SAMPLES, s
+      for _ = 1, 60 do
+        local mid = 0.5 * (lo + hi)
+        if mid <= lo or mid >= hi then break end
+        if pose3(box, d, k, angle, mid):intersects(other) then hi = mid else lo = mid end
+      end
+      return hi, s
+    end
+  end
+  return nil
+end
+
+-- The largest difference between the axes of two boxes.
+local function axes_apart(a, b)
+  local x, y = { a:axes() }, { b:axes() }
+  local m = 0
+  for i = 1, 9 do m = max(m, abs(x[i] - y[i])) end
+  return m
+end
+
+local function random_axis(r)
+  local x, y, z, l
+  repeat
+    x, y, z = r(-1, 1), r(-1, 1), r(-1, 1)
+    l = math.sqrt(x * x + y * y + z * z)
+  until l > 0.1 and l <= 1
+  return { x / l, y / l, z / l }
+end
+
+describe("world:move with a goal rotation (3D)", function()
+  it("turns by the rotation from box:rotation() to the goal quaternion", function()
+    local w = obb.world3()
+    w:add("box", 1, 2, 3, 2, 1, 0.5)
+    local q = H.quat_axis_angle(0, 0, 1, 0.5)
+    local x, y, z, qx, qy, qz, qw, n = w:move("box", 4, 5, 6, unpack(q))
+    assert.same({ 4, 5, 6, 0 }, { x, y, z, n })
+    assert.is_true(abs(qz - q[3]) < 1e-15 and abs(qw - q[4]) < 1e-15 and qx == 0 and qy == 0)
+    assert.same({ qx, qy, qz, qw }, { box3_of(w, "box"):rotation() })
+    -- the goal at any scale; check does not commit
+    local cx, _, _, cqx, cqy, cqz, cqw = w:check("box", 0, 0, 0, 0, 0, 0, -7)
+    assert.equal(0, cx)
+    assert.is_true(abs(cqz) < 1e-15 and abs(cqw - 1) < 1e-15 and cqx == 0 and cqy == 0)
+    assert.equal(4, (w:get("box")))
+    w:close()
+  end)
+
+  it("touch: stops turning and moving at the first contact, never later than the reference", function()
+    local r = H.rng(3303).range
+    local cases = LIGHT and 150 or 800
+    local hits = 0
+    for i = 1, cases do
+      local w = obb.world3()
+      local thin = i % 2 == 0
+      local other = obb.new3(r(-2, 2), r(-2, 2), r(-2, 2), thin and r(0.5, 3) or r(0.2, 1.5),
+        thin and r(0.005, 0.05) or r(0.2, 1.5), r(0.2, 2), H.rng(i).quat())
+      w:add("other", other)
+      local me
+      repeat
+        me = obb.new3(r(-5, 5), r(-5, 5), r(-5, 5), r(0.1, 2), r(0.05, 1), r(0.05, 1), H.rng(i + 9999).quat())
+      until not me:intersects(other)
+      w:add("me", me)
+      local c, oc = { me:center() }, { other:center() }
+      local d = { r(-8, 8), r(-8, 8), r(-8, 8) }
+      if i % 4 < 2 then
+        local k = r(0.5, 2)
+        for j = 1, 3 do d[j] = (oc[j] - c[j]) * k + r(-0.5, 0.5) end
+      end
+      local axis, angle = random_axis(r), i % 3 == 0 and r(0, 6) or r(0, 2)
+      local goal = H.quat_mul(H.quat_axis_angle(axis[1], axis[2], axis[3], angle), { me:rotation() })
+      local out = {}
+      local x, y, z, _, _, _, _, n = w:move("me", c[1] + d[1], c[2] + d[2], c[3] + d[3], goal[1], goal[2],
+        goal[3], goal[4], "touch", out)
+      local t_ref, t_sample = reference3(me, d, axis, angle, other)
+      local now = box3_of(w, "me")
+      if n == 0 then
+        assert.is_nil(t_ref, ("case %d: missed a contact at %s"):format(i, tostring(t_ref)))
+        assert.is_true(axes_apart(now, pose3(me, d, axis, angle, 1)) < 1e-9)
+      else
+        local t = out[3]
+        hits = hits + 1
+        assert.same({ x, y, z }, { out[7], out[8], out[9] })
+        assert.is_true(now:intersects(other), ("case %d: stopped apart"):format(i))
+        assert.is_true(axes_apart(now, pose3(me, d, axis, angle, t)) < 1e-9, ("case %d: turned wrong"):format(i))
+        if t_ref then
+          assert.is_true(t <= t_sample, ("case %d: t %.17g after the sample %.17g"):format(i, t, t_sample))
+          assert.is_true(t <= t_ref + 1e-9)
+        end
+        for k = 0, 16 do
+          local p = pose3(me, d, axis, angle, t * k / 16)
+          assert.is_true(depth3(p, other) <= band3(p, other), ("case %d: a pose overlaps"):format(i))
+        end
+      end
+      w:close()
+    end
+    assert.is_true(hits > cases / 5, hits .. " hits")
+  end)
+
+  it("rooms of thin walls: nothing ends deeper than the band, nothing leaves", function()
+    local r = H.rng(5353).range
+    local scenes = LIGHT and 30 or 150
+    for scene = 1, scenes do
+      local w = obb.world3()
+      local T = r(0.005, 0.1)
+      local items = {}
+      for k, b in ipairs({ { 0, 0, 5, 5, 5, T }, { 0, 0, -5, 5, 5, T }, { 0, 5, 0, 5, T, 5 },
+                           { 0, -5, 0, 5, T, 5 }, { 5, 0, 0, T, 5, 5 }, { -5, 0, 0, T, 5, 5 } }) do
+        w:add("wall" .. k, unpack(b))
+        items[#items + 1] = "wall" .. k
+      end
+      for k = 1, 4 do
+        w:add("bar" .. k, r(-4, 4), r(-4, 4), r(-4, 4), r(0.1, 2), r(0.005, 0.1), r(0.1, 1),
+          H.rng(scene * 10 + k).quat())
+        items[#items + 1] = "bar" .. k
+      end
+      w:add("me", r(-1, 1), r(-1, 1), r(-1, 1), r(0.2, 1.5), r(0.05, 0.8), r(0.05, 0.8),
+        H.rng(scene).quat())
+      local resp = ({ "slide", "bounce", "touch" })[1 + scene % 3]
+      for step = 1, 12 do
+        local from = box3_of(w, "me")
+        local boxes = {}
+        for _, item in ipairs(items) do boxes[item] = box3_of(w, item) end
+        local c = { from:center() }
+        local axis = random_axis(r)
+        local turn = step % 4 == 0 and r(-40, 40) or r(-3, 3)
+        local goal = H.quat_mul(H.quat_axis_angle(axis[1], axis[2], axis[3], turn), { from:rotation() })
+        local x, y, z = w:move("me", c[1] + r(-12, 12), c[2] + r(-12, 12), c[3] + r(-12, 12),
+          goal[1], goal[2], goal[3], goal[4], function(_, o) return o:match("^wall") and "slide" or resp end)
+        local what = ("scene %d step %d"):format(scene, step)
+        assert.is_true(abs(x) < 5 and abs(y) < 5 and abs(z) < 5, what .. ": left the room")
+        local now = box3_of(w, "me")
+        for other, b in pairs(boxes) do
+          local d0, d1 = depth3(from, b), depth3(now, b)
+          if d0 <= band3(from, b) then
+            assert.is_true(d1 <= 2 * band3(now, b), ("%s: inside %s by %g"):format(what, other, d1))
+          else
+            assert.is_true(d1 <= d0 + 2 * band3(now, b), ("%s: deeper into %s"):format(what, other))
+          end
+        end
+      end
+      w:close()
+    end
+  end)
+
+  it("slides keep the tangential move; a turn that drives the item in stops", function()
+    local w = obb.world3()
+    w:add("floor", 0, -0.5, 0, 50, 0.5, 50)
+    -- flush on the floor: turning about x swings an edge into it
+    w:add("box", 0, 0.5, 0, 2, 0.5, 1)
+    local q = H.quat_axis_angle(1, 0, 0, 0.4)
+    local x, y, z, qx, _, _, qw = w:move("box", 3, -2, 4, unpack(q))
+    assert.same({ 3, 4 }, { x, z })
+    assert.is_true(abs(y - 0.5) < 1e-9)
+    assert.is_true(abs(qx) < 1e-9 and abs(qw - 1) < 1e-9, "turned by " .. qx)
+    -- tilted about z, its lowest edge first; turning back toward flat
+    -- lifts it: the turn goes on to the goal
+    w:update("box", 0, 3, 0, 2, 0.5, 1, unpack(H.quat_axis_angle(0, 0, 1, -0.3)))
+    local goal = H.quat_axis_angle(0, 0, 1, -0.1)
+    local x2, y2, z2, gx, gy, gz, gw, n = w:move("box", 6, -3, 1, unpack(goal))
+    assert.equal(1, n)
+    assert.same({ 6, 1 }, { x2, z2 })
+    assert.is_true(y2 > 0.5)
+    assert.is_true(abs(gz - goal[3]) < 1e-12 and abs(gw - goal[4]) < 1e-12 and gx == 0 and gy == 0)
+    w:close()
+  end)
+
+  it("a goal rotation equal to box:rotation() is world:move, bit for bit", function()
+    local r = H.rng(7373).range
+    for scene = 1, LIGHT and 20 or 80 do
+      local w1, w2 = obb.world3(), obb.world3()
+      for k = 1, 20 do
+        local b = { r(-8, 8), r(-8, 8), r(-8, 8), r(0.05, 2), r(0.05, 2), r(0.01, 0.5) }
+        local q = { H.rng(scene * 100 + k).quat() }
+        w1:add(k, b[1], b[2], b[3], b[4], b[5], b[6], unpack(q))
+        w2:add(k, b[1], b[2], b[3], b[4], b[5], b[6], unpack(q))
+      end
+      local q0 = { H.rng(scene).quat() }
+      w1:add("me", 0, 0, 0, 1, 0.5, 0.3, unpack(q0))
+      w2:add("me", 0, 0, 0, 1, 0.5, 0.3, unpack(q0))
+      local o1, o2 = {}, {}
+      for step = 1, 10 do
+        local x, y, z = w1:get("me")
+        local g = { x + r(-6, 6), y + r(-6, 6), z + r(-6, 6) }
+        local resp = ({ "slide", "bounce", "touch", "cross" })[1 + step % 4]
+        local q = { box3_of(w1, "me"):rotation() }
+        local a = { w1:move("me", g[1], g[2], g[3], q[1], q[2], q[3], q[4], resp, o1) }
+        local b = { w2:move("me", g[1], g[2], g[3], resp, o2) }
+        assert.same({ b[1], b[2], b[3], b[4] }, { a[1], a[2], a[3], a[8] })
+        assert.same(q, { a[4], a[5], a[6], a[7] })
+        assert.same(o2, o1)
+        assert.same({ w2:get("me") }, { w1:get("me") })
+      end
+      w1:close()
+      w2:close()
+    end
+  end)
+
+  it("raises clear errors", function()
+    local w = obb.world3()
+    w:add("box", 0, 0, 0, 1, 1, 1)
+    H.assert_argerror(6, "move", "finite number expected, got nan", w.move, w, "box", 0, 0, 0, 0 / 0, 0, 0, 1)
+    H.assert_argerror(9, "move", "number expected, got no value", w.move, w, "box", 0, 0, 0, 0, 0, 0)
+    H.assert_argerror(6, "check", "quaternion is zero", w.check, w, "box", 0, 0, 0, 0, 0, 0, 0)
+    H.assert_argerror(10, "move", "unknown response 'slid'", w.move, w, "box", 0, 0, 0, 0, 0, 0, 1, "slid")
+    H.assert_argerror(12, "move", "no value expected, got number", w.move, w, "box", 0, 0, 0, 0, 0, 0, 1, nil,
+      {}, 1)
+    w:add("wall", 3, 0, 0, 0.1, 5, 5)
+    H.assert_error_text("boom", w.move, w, "box", 6, 1, 1, 0, 0, 0.1, 1, function() error("boom") end)
+    H.assert_error_text("cannot remove items of a world during its query",
+      w.move, w, "box", 6, 1, 1, 0, 0, 0.1, 1, function() w:remove("wall") end)
+    local x, y, z = w:get("box")
+    assert.same({ 0, 0, 0 }, { x, y, z })
+    w:close()
+    H.assert_error_text("world is closed", w.move, w, "box", 0, 0, 0, 0, 0, 0, 1)
   end)
 end)
