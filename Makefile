@@ -349,7 +349,7 @@ TRIG_SCALAR = $(BUILD)/obb_trig_scalar.o
 .PHONY: check-trig
 
 $(TRIG_SCALAR): src/core/obb_trig.c $(HEADERS) | $(BUILD)
-	$(CC) $(ALL_CFLAGS) -DOBB_TRIG_SCALAR -Dobb_sincos=obb_sincos_scalar -c src/core/obb_trig.c -o $@
+	$(CC) $(ALL_CFLAGS) -DOBB_TRIG_SCALAR -Dobb_sincos=obb_sincos_scalar -Dobb_atan2=obb_atan2_scalar -c src/core/obb_trig.c -o $@
 
 $(TRIG_CHECK): test/trig_check.c $(CORE_OBJ) $(TRIG_SCALAR) $(HEADERS)
 	$(CC) $(WARNFLAGS) $(CFLAGS) $(INCLUDES) $(LDFLAGS) -o $@ test/trig_check.c $(TRIG_SCALAR) $(CORE_OBJ) $(LDLIBS)

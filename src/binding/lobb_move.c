@@ -40,6 +40,9 @@ typedef struct lmove {
   int response;       /* without one: every other's response */
   const unsigned char *set; /* a response set's, by class (no Lua call) */
   int push;           /* 1: a push, else a move */
+  int turning;        /* 1: a move that turns by turn (obb_world_move_turning) */
+  double turn[3];
+  anybox end;         /* a turning move: the item's box where it ends */
   double goal[3], actual[3], max_dist, moved;
   int inside;         /* a push: still inside a pushing other */
   int n;              /* the core's answer */
@@ -152,7 +155,12 @@ int lobb_move_run(lua_State *L) {
   if (m->push)
     m->n = obb_world_push(m->lw->w, m->id, m->max_dist, on_filter, m,
                           m->actual, &m->moved, &m->inside);
-  else
+  else if (m->turning) {
+    m->n = obb_world_move_turning(m->lw->w, m->id, m->goal, m->turn,
+                                  on_filter, on_report, m, &m->end);
+    memcpy(m->actual, m->dim == 2 ? m->end.b2.c : m->end.b3.c,
+           (size_t)m->dim * sizeof(double));
+  } else
     m->n = obb_world_move(m->lw->w, m->id, m->goal, on_filter, on_report, m,
                           m->actual);
   if (m->n >= 0 && !m->oom && !m->push && lua_istable(L, RUN_OUT))
@@ -227,8 +235,44 @@ void lobb_move_commit(lworld *lw, int id, const double *center) {
   }
 }
 
+/* The turning form's goal rotation at idx, into m->turn. 2D: the goal
+** angle; the turn is the goal less the item's angle as box:angle() gives
+** it, exactly, no wrapping. 3D: the goal quaternion g (any non-zero
+** scale); the turn is the rotation r = g c* from the item's rotation c as
+** box:rotation() gives it (w >= 0), as r says it: by 2 atan2(|v|, w)
+** about v, the long way round when w < 0; none when v = 0 (g = c gives
+** exactly 0: the products cancel to the bit). Returns how many numbers
+** it took. */
+static int check_turn(lua_State *L, int idx, lmove *m) {
+  const void *box = obb_world_box(m->lw->w, m->id);
+  double g[4], c[4], v[3], w, big, len, angle;
+  int q;
+  m->turning = 1;
+  if (m->dim == 2) {
+    m->turn[0] = lobb_checkfinite(L, idx) - obb2_angle((const obb2 *)box);
+    return 1;
+  }
+  lobb_checkquat(L, idx, g);
+  obb3_rotation((const obb3 *)box, c);
+  w = g[3] * c[3] + (g[0] * c[0] + g[1] * c[1] + g[2] * c[2]);
+  v[0] = (g[0] * c[3] - g[3] * c[0]) - (g[1] * c[2] - g[2] * c[1]);
+  v[1] = (g[1] * c[3] - g[3] * c[1]) - (g[2] * c[0] - g[0] * c[2]);
+  v[2] = (g[2] * c[3] - g[3] * c[2]) - (g[0] * c[1] - g[1] * c[0]);
+  big = fmax(fabs(v[0]), fmax(fabs(v[1]), fabs(v[2])));
+  m->turn[0] = m->turn[1] = m->turn[2] = 0;
+  if (big > 0) { /* scaled: no overflow, no underflow */
+    len = big * sqrt((v[0] / big) * (v[0] / big) + (v[1] / big) * (v[1] / big) +
+                     (v[2] / big) * (v[2] / big));
+    angle = 2 * obb_atan2(len, w);
+    for (q = 0; q < 3; q++) m->turn[q] = v[q] / len * angle;
+  }
+  return 4;
+}
+
 /* w:move / w:check (item, gx, gy[, gz] [, filter [, out]])
-** -> ax, ay[, az], n */
+** -> ax, ay[, az], n; turning, (item, gx, gy, angle [, filter [, out]])
+** -> ax, ay, angle, n in 2D and (item, gx, gy, gz, qx, qy, qz, qw
+** [, filter [, out]]) -> ax, ay, az, qx, qy, qz, qw, n in 3D */
 static int move(lua_State *L, int apply) {
   lworld *lw = lobb_world_checkmutable(L, "move");
   lmove m;
@@ -238,11 +282,29 @@ static int move(lua_State *L, int apply) {
   m.dim = dim;
   m.id = lobb_world_checkid(L, 2);
   lobb_checkvec(L, 3, dim, m.goal);
+  if (lua_type(L, filter) == LUA_TNUMBER) { /* the turning form */
+    int k = check_turn(L, filter, &m);
+    filter += k;
+    out += k;
+  }
   check_filter(L, filter, &m);
   lobb_checknargs(L, out);
   if (!lua_isnoneornil(L, out) && lua_type(L, out) != LUA_TTABLE)
     lobb_typeerror(L, out, "table or nil");
   run_locked(L, &m, filter, lua_istable(L, out) ? out : 0);
+  if (m.turning) {
+    double q[4];
+    if (apply) obb_world_update(lw->w, m.id, &m.end);
+    lobb_pushnumbers(L, m.actual, dim);
+    if (dim == 2) {
+      lua_pushnumber(L, obb2_angle(&m.end.b2));
+    } else {
+      obb3_rotation(&m.end.b3, q);
+      lobb_pushnumbers(L, q, 4);
+    }
+    lua_pushinteger(L, m.n);
+    return dim == 2 ? dim + 2 : dim + 5;
+  }
   if (apply) lobb_move_commit(lw, m.id, m.actual);
   lobb_pushnumbers(L, m.actual, dim);
   lua_pushinteger(L, m.n);
