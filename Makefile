@@ -397,3 +397,4 @@ fitratio: deps-build $(MODULE)
 
 clean:
 	rm -rf build
+include mk/arm64.mk
