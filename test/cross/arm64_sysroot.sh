@@ -6,9 +6,9 @@
 # runs the interpreters. It installs what it needs on the host (the cross
 # compiler, qemu, the arm64 architecture in dpkg) only when missing, and does
 # nothing when DIR already holds this list of packages. Usage:
-#   sh test/cross/sysroot.sh DIR     (the sysroot: DIR/sysroot, the packages: DIR/debs)
+#   sh test/cross/arm64_sysroot.sh DIR     (the sysroot: DIR/sysroot, the packages: DIR/debs)
 set -e
-dir=${1:?usage: sysroot.sh DIR}
+dir=${1:?usage: arm64_sysroot.sh DIR}
 root=$dir/sysroot
 
 # The interpreters and the libraries they link (checked below, by their
@@ -62,7 +62,7 @@ echo "downloading arm64 packages into $dir/debs"
 (cd "$dir/debs" && apt-get download -qq $list 2>&1 | grep -v '^W: Download is performed unsandboxed' || true)
 n=0
 for deb in "$dir"/debs/*.deb; do dpkg-deb -x "$deb" "$root"; n=$((n + 1)); done
-[ "$n" -eq $(echo $pkgs | wc -w) ] || { echo "sysroot.sh: $n packages of $(echo $pkgs | wc -w) downloaded" >&2; exit 1; }
+[ "$n" -eq $(echo $pkgs | wc -w) ] || { echo "arm64_sysroot.sh: $n packages of $(echo $pkgs | wc -w) downloaded" >&2; exit 1; }
 
 # Every library the interpreters and busted's C modules need is here.
 missing=""
@@ -74,5 +74,5 @@ for elf in "$root"/usr/bin/* "$root"/usr/lib/aarch64-linux-gnu/*.so.* \
       missing="$missing $lib(${elf##*/})"
   done
 done
-[ -z "$missing" ] || { echo "sysroot.sh: missing from the sysroot:$missing" >&2; exit 1; }
+[ -z "$missing" ] || { echo "arm64_sysroot.sh: missing from the sysroot:$missing" >&2; exit 1; }
 echo "$want" > "$stamp"
