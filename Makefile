@@ -140,6 +140,8 @@ uninstall:
 love-test:
 	sh .ci/love.sh
 
+include mk/love-ship.mk
+
 # ---- hardening: sanitizers, valgrind, fuzzing ----------------------------
 #   make sanitize     the whole suite against an ASan+UBSan build of obb.so
 #   make valgrind     the whole suite under memcheck: no errors, no definite leaks
@@ -274,7 +276,7 @@ LIB_SHARED   = $(BUILD)/libobb.so
 LIB_CORE     = $(BUILD)/libobbcore.a
 EMBED_HOSTS  = $(BUILD)/embed-host $(BUILD)/embed-threads $(BUILD)/embed-core
 
-.PHONY: lib embed-test embed-tsan check-globals check-exports
+.PHONY: lib embed-test embed-tsan check-globals check-exports check-imports
 
 lib: $(LIB_STATIC) $(LIB_SHARED) $(LIB_CORE)
 
@@ -300,7 +302,7 @@ $(BUILD)/embed-threads: examples/embed/threads.c $(LIB_STATIC) $(HEADERS)
 $(BUILD)/embed-core: examples/embed/core_only.c $(LIB_CORE) $(PUBLIC_H)
 	$(CC) $(WARNFLAGS) $(CFLAGS) -Iinclude -o $@ $< $(LIB_CORE) $(LDLIBS)
 
-embed-test: deps-build check-globals check-exports $(EMBED_HOSTS)
+embed-test: deps-build check-globals check-exports check-imports $(EMBED_HOSTS)
 	$(BUILD)/embed-core
 	LUA_PATH='./lua/?.lua;;' $(BUILD)/embed-host examples/embed/game.lua
 	$(BUILD)/embed-threads
@@ -318,6 +320,14 @@ embed-tsan: deps-build
 check-exports: $(MODULE) $(LIB_SHARED)
 	@sh test/check_exports.sh $(MODULE) $(PUBLIC_H)
 	@sh test/check_exports.sh $(LIB_SHARED) $(PUBLIC_H)
+
+# The module and libobb.so import no libm fma (src/core/obb_exact.c
+# computes exact products instead) and, with glibc, no symbol version newer
+# than GLIBC_MAX, so that they load on any glibc since then
+# (test/check_imports.sh; docs/precision.md).
+GLIBC_MAX  ?= 2.17
+check-imports: $(MODULE) $(LIB_SHARED)
+	@GLIBC_MAX=$(GLIBC_MAX) sh test/check_imports.sh $(MODULE) $(LIB_SHARED)
 
 # No C globals: no object may hold a data object in a writable section
 # (.data, .bss, common; const tables with pointers sit in .data.rel.ro).
@@ -346,6 +356,63 @@ $(TRIG_CHECK): test/trig_check.c $(CORE_OBJ) $(TRIG_SCALAR) $(HEADERS)
 
 check-trig: $(TRIG_CHECK)
 	$(TRIG_CHECK)
+
+#   make bump-side-by-side OBB_BUMP=/path/to/bump.lua
+#                     obb.bump beside that bump.lua, call by call, in a
+#                     bump-style game (test/bump_side_by_side.lua): 0
+#                     differences expected (our tree holds no bump.lua)
+.PHONY: bump-side-by-side
+bump-side-by-side: all
+	OBB_BUMP="$(OBB_BUMP)" $(LUA) -e "package.cpath = './$(BUILD)/?.so;' .. package.cpath; package.path = './lua/?.lua;' .. package.path" test/bump_side_by_side.lua $(SIDE_FRAMES)
+
+#   make digest       test/digest.lua's answers on $(LUA), one a line, into
+#                     $(BUILD)/digest.txt (docs/precision.md, "The same
+#                     answers on every platform")
+#   make check-digest the digest on every Lua (DIGEST_LUAS, and LuaJIT on the
+#                     classic binding too) byte for byte the same; the cross
+#                     builds compare theirs with these (mk/*.mk)
+.PHONY: digest check-digest
+DIGEST_LUAS ?= lua5.1 lua5.2 lua5.3 lua5.4 luajit
+DIGEST_RUN   = -e "package.cpath = './$(BUILD)/?.so;' .. package.cpath; package.path = './lua/?.lua;' .. package.path" test/digest.lua
+DIGEST_OUT  ?= $(BUILD)/digest.txt
+digest: all
+	$(LUA) $(DIGEST_RUN) > $(DIGEST_OUT)
+check-digest:
+	@for l in $(DIGEST_LUAS); do $(MAKE) -s digest LUA=$$l || exit 1; done
+	@OBB_NO_FFI=1 $(MAKE) -s digest LUA=luajit DIGEST_OUT=build/luajit/digest-classic.txt
+	@for f in $(DIGEST_LUAS:%=build/%/digest.txt) build/luajit/digest-classic.txt; do \
+	  cmp build/lua5.4/digest.txt $$f || exit 1; done
+	@echo "digest: $$(wc -l < build/lua5.4/digest.txt) lines, the same on $(DIGEST_LUAS) and LuaJIT's classic binding"
+
+#   make check-exact  test/exact_check.c: obb_two_product and
+#                     obb_diff_of_products (src/core/obb_exact.c, the core's
+#                     exact products without libm's fma) against the CPU's
+#                     fused multiply-add, bit for bit, on tens of millions
+#                     of cases over every range of doubles; the test file
+#                     alone is built with the instruction (EXACT_FMA), the
+#                     core as ever. Run twice: against the core's object,
+#                     and against obb_exact.c built the way a compiler
+#                     left to its defaults would, with the instruction and
+#                     -std=gnu99 (GCC then fuses a*b + c unless the file
+#                     says not to, clang does within an expression).
+EXACT_CHECK  = $(BUILD)/exact_check
+EXACT_FUSED  = $(BUILD)/obb_exact_fused.o
+# The fused multiply-add instruction: an option on x86-64, always there on
+# aarch64.
+EXACT_FMA   ?= $(if $(filter x86_64% i386% i686%,$(shell $(CC) -dumpmachine)),-mfma,)
+
+.PHONY: check-exact
+
+$(EXACT_FUSED): src/core/obb_exact.c $(HEADERS) | $(BUILD)
+	$(CC) -std=gnu99 $(CFLAGS) $(EXACT_FMA) -fPIC $(INCLUDES) -c src/core/obb_exact.c -o $@
+
+$(EXACT_CHECK): test/exact_check.c $(BUILD)/core/obb_exact.o $(EXACT_FUSED) $(HEADERS)
+	$(CC) $(WARNFLAGS) $(CFLAGS) $(EXACT_FMA) $(INCLUDES) $(LDFLAGS) -o $@ test/exact_check.c $(BUILD)/core/obb_exact.o $(LDLIBS)
+	$(CC) $(WARNFLAGS) $(CFLAGS) $(EXACT_FMA) $(INCLUDES) $(LDFLAGS) -o $@-fused test/exact_check.c $(EXACT_FUSED) $(LDLIBS)
+
+check-exact: $(EXACT_CHECK)
+	$(EXACT_CHECK)
+	$(EXACT_CHECK)-fused
 
 #   make check-builds test/builds_check.c: the three builds of the 3D test
 #                     (scalar, SSE2/NEON pairs, AVX2) give the same verdicts
@@ -396,5 +463,9 @@ fitratio: deps-build $(MODULE)
 	LUA_CPATH='./$(BUILD)/?.so;;' $(LUA) bench/fit_ratio.lua
 
 clean:
+	rm -rf dist
 	rm -rf build
+
+include mk/windows.mk
 include mk/arm64.mk
+include mk/dist.mk

@@ -37,6 +37,7 @@ build = {
             "src/core/obb_clip.c",
             "src/core/obb_contact.c",
             "src/core/obb_distance.c",
+            "src/core/obb_exact.c",
             "src/core/obb_fit.c",
             "src/core/obb_grid.c",
             "src/core/obb_hull2.c",
@@ -75,12 +76,17 @@ build = {
       ["obb.jit"] = "lua/obb/jit.lua",
       ["obb.jit_sigs"] = "lua/obb/jit_sigs.lua",
       ["obb.love"] = "lua/obb/love.lua",
+      -- loads the C module in a shipped LOVE game (docs/love.md)
+      ["obb.loader"] = "lua/obb/loader.lua",
       -- bump.lua's world API over an obb world (README, "Coming from bump.lua")
       ["obb.bump"] = "lua/obb/bump.lua",
    },
    -- libm is a library of its own only on Unix: MSVC has no m.lib
-   -- (LNK1181), MinGW links its math with the C runtime.
+   -- (LNK1181), MinGW links its math with the C runtime. A Windows DLL
+   -- exports only what OBB_API marks when OBB_BUILD_DLL is defined
+   -- (include/obb.h), as obb.so exports only the public API.
    platforms = {
       unix = { modules = { obb = { libraries = { "m" } } } },
+      windows = { modules = { obb = { defines = { "OBB_BUILD_DLL" } } } },
    },
 }

@@ -1,8 +1,8 @@
 #!/bin/sh
 # The LÖVE examples headless: `make love-test` or `sh .ci/love.sh`.
 # Installs LÖVE 11 (Debian's `love`, on LuaJIT), Xvfb and software OpenGL
-# when missing, builds obb for LuaJIT, and runs under xvfb-run, each for a
-# fixed number of frames:
+# when missing (.ci/love-deps.sh), builds obb for LuaJIT, and runs under
+# xvfb-run, each for a fixed number of frames:
 #   * the demo (examples/love/);
 #   * the platformer (examples/love-platformer/), which plays its input
 #     script and checks itself each step (game.lua: the goal, every coin,
@@ -21,19 +21,7 @@ demo_png=${LOVE_PNG:-build/luajit/love.png}
 plat_frames=${LOVE_PLATFORMER_FRAMES:-900}
 plat_png=${LOVE_PLATFORMER_PNG:-build/luajit/love-platformer.png}
 
-need=""
-command -v love >/dev/null 2>&1 || need="$need love"
-command -v xvfb-run >/dev/null 2>&1 || need="$need xvfb xauth"
-[ -e /usr/lib/x86_64-linux-gnu/dri/swrast_dri.so ] || [ -n "$(ls /usr/lib/*/dri/swrast_dri.so 2>/dev/null)" ] ||
-  need="$need libgl1-mesa-dri"
-command -v python3 >/dev/null 2>&1 || need="$need python3"
-if [ -n "$need" ]; then
-  echo "installing:$need"
-  if [ "$(id -u)" != 0 ]; then SUDO=sudo; else SUDO=; fi
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $need >/dev/null
-fi
-
+sh .ci/love-deps.sh
 make LUA=luajit
 top=$(pwd)
 

@@ -38,7 +38,7 @@ report.header()
 if core then run_core(core) end
 require("pairs").run()
 require("sweeps").run()
-for _, chunk in ipairs({ "bench/world.lua", "bench/move.lua" }) do
+for _, chunk in ipairs({ "bench/world.lua", "bench/move.lua", "bench/bump.lua" }) do
   local f = io.open(chunk, "r")
   if f then
     f:close()

@@ -101,6 +101,20 @@ LOBB_API int lobb_ffi_world_cast_turning(void *world, const void *box,
                                          const double *d, const double *turn,
                                          int dim, double *hits, int cap);
 
+/* w:query_box(box, out) with no filter: the ids of the items whose box
+** intersects box, one double each, in the order the classic method writes
+** the items (the core's, obb_world_query_box), at most cap of them;
+** returns their count, or -1 (box not a genuine box of dimension dim, the
+** world not usable or not of dimension dim, more than cap items, memory). */
+LOBB_API int lobb_ffi_world_query_box(void *world, const void *box, int dim,
+                                      double *ids, int cap);
+
+/* w:query_point(x, y[, z], out) with no filter: as lobb_ffi_world_query_box
+** for the items whose box contains the point p (dim numbers; -1 also when
+** one is not finite). */
+LOBB_API int lobb_ffi_world_query_point(void *world, const double *p,
+                                        int dim, double *ids, int cap);
+
 /* a:sweep(b, ...) for two 2D (3D) boxes: v holds a's displacement and b's
 ** (2 * dim numbers), then, when turning is nonzero, their turns (2D: wa,
 ** wb; 3D: the rotation vectors ra, rb), all finite (checked again here).

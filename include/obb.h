@@ -59,9 +59,19 @@ extern "C" {
 
 /* What the shared objects export: the public API only. Everything else is
 ** built with hidden visibility (the Makefile's -fvisibility=hidden), so a
-** host or another module cannot bind to the core's internals by accident. */
+** host or another module cannot bind to the core's internals by accident.
+** On Windows a DLL exports what is marked dllexport: building obb.dll
+** defines OBB_BUILD_DLL (mk/windows.mk), and with one symbol marked,
+** MinGW's linker no longer exports every function. A program linking
+** obb's objects or obb.dll sees plain declarations. */
 #ifndef OBB_API
-#if defined(__GNUC__) && __GNUC__ >= 4
+#if defined(_WIN32) || defined(__CYGWIN__)
+#if defined(OBB_BUILD_DLL)
+#define OBB_API __declspec(dllexport)
+#else
+#define OBB_API
+#endif
+#elif defined(__GNUC__) && __GNUC__ >= 4
 #define OBB_API __attribute__((visibility("default")))
 #else
 #define OBB_API

@@ -287,8 +287,8 @@ describe("obb.bump cols and filters", function()
     assert.equal(4, w:countItems())
   end)
 
-  it("check at the goal it stands on lists what the item overlaps (bump's check(item)), with no jump", function()
-    local w, item = bump.newWorld(), {}
+  it("under obb's rules, check at the goal it stands on lists what the item overlaps, with no jump", function()
+    local w, item = bump.newWorld(nil, { rules = "obb" }), {}
     w:add("a", 0, 0, 4, 4)
     w:add("b", 3, 0, 4, 4)
     w:add(item, 2, 1, 2, 2) -- overlaps a by 2x2 and b by 1x2
@@ -430,9 +430,9 @@ describe("obb.bump rect helpers and responses", function()
   end)
 end)
 
-describe("obb.bump where obb's rules answer differently from bump.lua", function()
+describe("obb.bump with { rules = \"obb\" }, where obb's rules answer differently from bump.lua", function()
   it("an item that starts inside another neither jumps out nor is stopped (bump issue 37)", function()
-    local w, item = bump.newWorld(), {}
+    local w, item = bump.newWorld(nil, { rules = "obb" }), {}
     w:add("wall", 0, 0, 10, 10)
     w:add(item, 8, 4, 4, 3) -- 2 deep into the wall's right side
     local ax, ay, cols, len = w:move(item, 8, 20) -- down, along the wall's side
@@ -450,7 +450,7 @@ describe("obb.bump where obb's rules answer differently from bump.lua", function
   end)
 
   it("every leg tests every other again: a bounce back is stopped by the first wall", function()
-    local w, ball = bump.newWorld(), {}
+    local w, ball = bump.newWorld(nil, { rules = "obb" }), {}
     w:add("left", 0, 0, 1, 10)
     w:add("right", 5, 0, 1, 10)
     w:add(ball, 2, 4, 1, 1)

@@ -110,6 +110,7 @@ local function world_calls(dim)
       { "move", w, "a", 2, 2 }, { "check", w, "a", 2, 2, "touch", {} },
       { "cast", w, obb.new2(0, 0, 1, 1), 1, 1, {} },
       { "cast_turning", w, obb.new2(0, 0, 1, 1), 1, 1, 0.5, {} },
+      { "query_box", w, obb.new2(0, 0, 1, 1), {} }, { "query_point", w, 0, 0, {} },
     }
   end
   w:add("a", 0, 0, 0, 1, 1, 1)
@@ -120,6 +121,7 @@ local function world_calls(dim)
     { "move", w, "a", 2, 2, 2 }, { "check", w, "a", 2, 2, 2, "touch", {} },
     { "cast", w, obb.new3(0, 0, 0, 1, 1, 1), 1, 1, 1, {} },
     { "cast_turning", w, obb.new3(0, 0, 0, 1, 1, 1), 1, 1, 1, 0, 0, 0.5, {} },
+    { "query_box", w, obb.new3(0, 0, 0, 1, 1, 1), {} }, { "query_point", w, 0, 0, 0, {} },
   }
 end
 
@@ -154,7 +156,8 @@ describe("values dressed with __metatable", function()
     for name, f in pairs(J.classic[MW]) do
       if MW[name] ~= f then
         assert.truthy(({ add = true, update = true, get = true, move = true,
-                         check = true, cast = true, cast_turning = true })[name], name)
+                         check = true, cast = true, cast_turning = true,
+                         query_box = true, query_point = true })[name], name)
       end
     end
   end)

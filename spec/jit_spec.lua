@@ -127,7 +127,8 @@ describe("the FFI fast path", function()
     for name in list:gmatch("`([%w_]+)`") do documented[name] = true end
     for _, name in ipairs(FAST2) do listed[name] = true end
     for _, name in ipairs(FAST3) do listed[name] = true end
-    for _, name in ipairs({ "add", "update", "get", "move", "check", "cast", "cast_turning" }) do
+    for _, name in ipairs({ "add", "update", "get", "move", "check", "cast", "cast_turning",
+                            "query_box", "query_point" }) do
       listed[name] = true
     end
     assert.are.same(listed, documented)
@@ -430,8 +431,9 @@ describe("the FFI fast path", function()
     local CW = J.classic[WM]
 
     local REPLACED = { add = true, update = true, get = true, move = true,
-                       check = true, cast = true, cast_turning = true }
-    it("replaces add, update, get, move, check, cast and cast_turning, and nothing else", function()
+                       check = true, cast = true, cast_turning = true,
+                       query_box = true, query_point = true }
+    it("replaces add, update, get, move, check, cast, cast_turning and the queries, and nothing else", function()
       assert.is_table(CW)
       for name in pairs(REPLACED) do
         assert.is_false(is_c(WM[name]), name)
@@ -460,18 +462,21 @@ describe("the FFI fast path", function()
             w:update("a", 0, 1, 1, 1); w:update("a", 0, 0, 1, 1, 0.25)
             w:get("a"); w:move("a", 3, 0); w:check("a", 6, 0, "slide", out)
             w:cast(box, 4, 0, out); w:cast_turning(box, 4, 0, 1, out)
+            w:query_box(obb.new2(3, 0, 3, 1), out); w:query_point(3, 0, out, nil)
           else
             w:add("a", 0, 0, 0, 1, 1, 1); w:add("b", 5, 0, 0, 1, 1, 1, 0, 0, 0.6, 0.8)
             w:update("a", 0, 1, 0, 1, 1, 1); w:update("a", 0, 0, 0, 1, 1, 1, 0, 0, 0, 1)
             w:get("a"); w:move("a", 3, 0, 0); w:check("a", 6, 0, 0, "slide", out)
             w:cast(box, 4, 0, 0, out); w:cast_turning(box, 4, 0, 0, 0, 0, 1, out)
+            w:query_box(obb.new3(3, 0, 0, 3, 1, 1), out); w:query_point(3, 0, 0, out, nil)
           end
           w:close()
         end
       end)
       for name, f in pairs(saved) do CW[name] = f end
       assert(ok, err)
-      assert.are.same({ add = 0, update = 0, get = 0, move = 0, check = 0, cast = 0, cast_turning = 0 }, calls)
+      assert.are.same({ add = 0, update = 0, get = 0, move = 0, check = 0, cast = 0, cast_turning = 0,
+                        query_box = 0, query_point = 0 }, calls)
     end)
 
     -- Two worlds of the same items, one driven by the fast methods and one
@@ -612,6 +617,380 @@ describe("the FFI fast path", function()
         assert.is_true(same_worlds(A, B, dim))
       end)
     end
+
+    -- ---- queries: query_box and query_point without a filter ----------
+
+    -- A random world of dimension dim: up to 80 items (now and then 400)
+    -- with keys of several types, turned boxes and boxes on an integer grid
+    -- that touch exactly; then removals, adds (ids reused) and updates
+    -- (stale leaves in the tree). Returns it and its live items.
+    local function query_world(dim)
+      local w = dim == 2 and obb.world2() or obb.world3()
+      local live, made = {}, 0
+      local function numbers()
+        if r.int(1, 3) == 1 then
+          if dim == 2 then return r.int(-6, 6), r.int(-6, 6), r.int(0, 2), r.int(0, 2) end
+          return r.int(-6, 6), r.int(-6, 6), r.int(-6, 6), r.int(0, 2), r.int(0, 2), r.int(0, 2)
+        end
+        if dim == 2 then
+          return r.range(-8, 8), r.range(-8, 8), r.range(0, 3), r.range(0, 3), r.range(-4, 4)
+        end
+        local qx, qy, qz, qw = r.quat()
+        return r.range(-8, 8), r.range(-8, 8), r.range(-8, 8), r.range(0, 3), r.range(0, 3),
+               r.range(0, 3), qx, qy, qz, qw
+      end
+      local function add()
+        made = made + 1
+        local k = r.int(1, 10)
+        local item = made
+        if k == 1 then item = "item" .. made elseif k == 2 then item = {} elseif k == 3 then item = made + 0.5 end
+        w:add(item, numbers())
+        live[#live + 1] = item
+      end
+      -- now and then enough items and moves that a query compacts the tree
+      local n = r.int(1, 12) == 1 and r.int(256, 400) or r.int(0, 80)
+      for _ = 1, n do add() end
+      for _ = 1, r.int(0, n) do
+        local k = r.int(1, 3)
+        if k == 1 and #live > 0 then
+          local i = r.int(1, #live)
+          w:remove(live[i])
+          live[i] = live[#live]
+          live[#live] = nil
+        elseif k == 2 then
+          add()
+        elseif #live > 0 then
+          w:update(live[r.int(1, #live)], numbers())
+        end
+      end
+      return w, live
+    end
+
+    -- A query's box, of dimension dim: on the grid now and then.
+    local function query_box_of(dim)
+      if r.int(1, 3) == 1 then
+        if dim == 2 then return obb.new2(r.int(-7, 7), r.int(-7, 7), r.int(0, 4), r.int(0, 4)) end
+        return obb.new3(r.int(-7, 7), r.int(-7, 7), r.int(-7, 7), r.int(0, 4), r.int(0, 4), r.int(0, 4))
+      end
+      if dim == 2 then
+        return obb.new2(r.range(-9, 9), r.range(-9, 9), r.range(0, 6), r.range(0, 6), r.range(-4, 4))
+      end
+      local qx, qy, qz, qw = r.quat()
+      return obb.new3(r.range(-9, 9), r.range(-9, 9), r.range(-9, 9), r.range(0, 6), r.range(0, 6),
+                      r.range(0, 6), qx, qy, qz, qw)
+    end
+
+    -- The arguments of a random query_box or query_point call ("OUT" for
+    -- the out table): valid mostly; now and then a box or a point of the
+    -- other dimension, a hostile value (NaN, an infinity, a string, a
+    -- userdata dressed as a box...), no out table or another value, a
+    -- filter, a trailing nil or one argument too many.
+    local function query_args(dim, name)
+      local args = { n = 0 }
+      local function put(x) args.n = args.n + 1; args[args.n] = x end
+      local bad = r.int(1, 6) == 1
+      local d = r.int(1, 20) == 1 and 5 - dim or dim
+      if name == "query_box" then
+        put(bad and hostile() or query_box_of(d))
+      else
+        for i = 1, d do
+          local x = r.int(1, 3) == 1 and r.int(-7, 7) or r.range(-9, 9)
+          if i == 1 and r.int(1, 40) == 1 then x = -0.0 end
+          put(bad and r.int(1, d) == 1 and hostile() or x)
+        end
+      end
+      local k = r.int(1, 30)
+      if k == 1 then put(nil)
+      elseif k == 2 then put(5)
+      elseif k == 3 then put("OUT"); put(function(item) return type(item) == "number" end)
+      elseif k == 4 then put("OUT"); put(nil)
+      elseif k == 5 then put("OUT"); put(nil); put(nil)
+      elseif k == 6 then put("OUT"); put(r.int(0, 1) == 0 and {} or 1)
+      else put("OUT") end
+      return args
+    end
+
+    -- Whether two out tables hold the same values under the same keys.
+    local function same_tables(a, b)
+      for k, v in pairs(a) do
+        if not same(v, rawget(b, k)) then return false, k end
+      end
+      for k, v in pairs(b) do
+        if not same(v, rawget(a, k)) then return false, k end
+      end
+      return true
+    end
+
+    -- Fills both out tables with the same leftovers (a longer or shorter
+    -- earlier result), now and then.
+    local function leftovers(a, b)
+      local k = r.int(1, 4)
+      if k == 1 then
+        for i = 1, r.int(0, 30) do
+          local v = r.int(1, 2) == 1 and i or "old" .. i
+          a[i], b[i] = v, v
+        end
+      elseif k == 2 then
+        for i = #a, 1, -1 do a[i] = nil end
+        for i = #b, 1, -1 do b[i] = nil end
+      end
+    end
+
+    -- Runs the call on w (args as query_args gives them) through the fast
+    -- method into outA and the classic one into outB, in either order, and
+    -- compares results (errors included) and out tables.
+    local function compare_query(w, name, args, outA, outB)
+      local a, b = { n = args.n + 1, w }, { n = args.n + 1, w }
+      for k = 1, args.n do
+        a[k + 1] = args[k] == "OUT" and outA or args[k]
+        b[k + 1] = args[k] == "OUT" and outB or args[k]
+      end
+      local fa, ca
+      if r.int(0, 1) == 0 then fa = call(WM[name], a); ca = call(CW[name], b)
+      else ca = call(CW[name], b); fa = call(WM[name], a) end
+      local where = name .. "(" .. show_args(args) .. ")"
+      assert.equal(ca.n, fa.n, where)
+      for k = 1, ca.n do
+        assert.is_true(same(ca[k], fa[k]), where .. " value " .. k .. ": " .. show(fa[k]) ..
+          ", classic " .. show(ca[k]))
+      end
+      local ok, key = same_tables(outA, outB)
+      assert.is_true(ok, where .. ": out[" .. tostring(key) .. "]")
+      return fa
+    end
+
+    for _, dim in ipairs({ 2, 3 }) do
+      it(dim .. "D: query_box and query_point answer as the classic methods, items in the same order", function()
+        debug.setmetatable(fake2, mt2)
+        debug.setmetatable(fake3, mt3)
+        local found, fast_calls = 0, 0
+        local ok, err = pcall(function()
+          local worlds = math.max(150, math.floor(CALLS / 1000))
+          for _ = 1, worlds do
+            local w = query_world(dim)
+            local outA, outB = {}, {}
+            for _ = 1, 40 do
+              local name = r.int(0, 1) == 0 and "query_box" or "query_point"
+              leftovers(outA, outB)
+              local res = compare_query(w, name, query_args(dim, name), outA, outB)
+              if res[1] then
+                fast_calls = fast_calls + 1
+                found = found + res[2]
+              end
+            end
+            if r.int(1, 4) == 1 then -- closed: both refuse alike
+              w:close()
+              for _, name in ipairs({ "query_box", "query_point" }) do
+                local args = name == "query_box" and { n = 2, query_box_of(dim), "OUT" }
+                  or (dim == 2 and { n = 3, 1, 2, "OUT" } or { n = 4, 1, 2, 3, "OUT" })
+                local res = compare_query(w, name, args, outA, outB)
+                assert.is_false(res[1])
+                assert.truthy(tostring(res[2]):find("world is closed", 1, true))
+              end
+            end
+          end
+        end)
+        debug.setmetatable(fake2, mt3)
+        debug.setmetatable(fake3, mt2)
+        assert(ok, err)
+        assert.is_true(fast_calls > 1000 and found > 1000, ("%d calls, %d items"):format(fast_calls, found))
+      end)
+    end
+
+    it("queries refuse as the classic methods do: closed, other dimension, NaN, during a query", function()
+      for dim = 2, 3 do
+        local w = dim == 2 and obb.world2() or obb.world3()
+        local ow = dim == 2 and obb.world2() or obb.world3()
+        for i = 1, 10 do
+          if dim == 2 then w:add(i, i, 0, 1, 1); ow:add(-i, i, 0, 2, 2)
+          else w:add(i, i, 0, 0, 1, 1, 1); ow:add(-i, i, 0, 0, 2, 2, 2) end
+        end
+        local box = dim == 2 and obb.new2(3, 0, 2, 1) or obb.new3(3, 0, 0, 2, 1, 1)
+        local other = dim == 3 and obb.new2(3, 0, 2, 1) or obb.new3(3, 0, 0, 2, 1, 1)
+        -- points with the out table after them
+        local pt = dim == 2 and { 3, 0, "OUT" } or { 3, 0, 0, "OUT" }
+        local nan_pt = dim == 2 and { 3, 0 / 0, "OUT" } or { 3, 0, 0 / 0, "OUT" }
+        local inf_pt = dim == 2 and { math.huge, 0, "OUT" } or { 3, -math.huge, 0, "OUT" }
+        local other_pt = dim == 2 and { 3, 0, 0, "OUT" } or { 3, 0, "OUT" }
+        local function both(name, ...)
+          local oa, ob = {}, {}
+          local args = H.pack(...)
+          local a, b = { n = args.n + 1, w }, { n = args.n + 1, w }
+          for k = 1, args.n do
+            a[k + 1] = args[k] == "OUT" and oa or args[k]
+            b[k + 1] = args[k] == "OUT" and ob or args[k]
+          end
+          local x, y = call(WM[name], a), call(CW[name], b)
+          assert.equal(y.n, x.n)
+          for k = 1, y.n do assert.equal(y[k], x[k], name .. " " .. k) end
+          assert.is_true((same_tables(oa, ob)))
+          return x, oa
+        end
+        assert.is_true(both("query_box", box, "OUT")[2] > 1)
+        assert.is_true(both("query_point", H.unpack(pt))[2] > 1)
+        assert.is_false(both("query_box", other, "OUT")[1])
+        assert.is_false(both("query_box", w, "OUT")[1])
+        assert.is_false(both("query_point", H.unpack(other_pt))[1])
+        for _, p in ipairs({ nan_pt, inf_pt }) do
+          local x = both("query_point", H.unpack(p))
+          assert.is_false(x[1])
+          assert.truthy(tostring(x[2]):find("finite number expected", 1, true), x[2])
+        end
+        -- during a query of the same world (locked: the classic method
+        -- answers, with a buffer of its own) and of another one
+        local inner = 0
+        local n = w:query_box(box, {}, function()
+          inner = inner + 1
+          local x, o = both("query_box", box, "OUT")
+          assert.is_true(x[2] > 1); assert.equal(x[2], #o)
+          x = both("query_point", H.unpack(pt))
+          assert.is_true(x[1])
+          assert.equal(CW.query_box(ow, box, {}), ow:query_box(box, {}))
+          return true
+        end)
+        assert.equal(n, inner)
+        w:close()
+        local x = both("query_box", box, "OUT")
+        assert.truthy(x[2]:find("world is closed", 1, true))
+        x = both("query_point", H.unpack(pt))
+        assert.truthy(x[2]:find("world is closed", 1, true))
+        local fake = obb.new2(0, 0, 1, 1)
+        debug.setmetatable(fake, debug.getmetatable(ow))
+        assert.is_false(call(WM.query_box, { n = 3, fake, box, {} })[1])
+        assert.is_false(call(WM.query_point, { n = 4, fake, 1, 2, {} })[1])
+        debug.setmetatable(fake, debug.getmetatable(obb.new2(0, 0, 1, 1)))
+      end
+    end)
+
+    it("queries with more items than the buffer holds are the classic method's", function()
+      local calls, classic = 0, CW.query_box
+      CW.query_box = function(...) calls = calls + 1; return classic(...) end
+      local ok, err = pcall(function()
+        local w = obb.world2()
+        local box = obb.new2(0, 0, 1, 1)
+        for i = 1, 4096 do w:add(i, 0, 0, 1, 1) end
+        local a, b = {}, {}
+        assert.equal(4096, w:query_box(box, a))
+        assert.equal(0, calls) -- as many as it holds: the fast case
+        w:add(4097, 0, 0, 1, 1)
+        assert.equal(4097, w:query_box(box, a))
+        assert.equal(1, calls)
+        assert.equal(4097, classic(w, box, b))
+        assert.is_true((same_tables(a, b)))
+        w:remove(5)
+        assert.equal(4096, w:query_box(box, a))
+        assert.equal(1, calls)
+        assert.equal(4096, classic(w, box, b))
+        assert.is_true((same_tables(a, b)))
+      end)
+      CW.query_box = classic
+      assert(ok, err)
+    end)
+
+    -- Something that runs between a query's C call and its reading of the
+    -- ids (a finalizer, at a GC step or a trace's exit; here also a count
+    -- hook, at every few instructions) and runs another query overwrites
+    -- the shared buffer: the generation sends the call to the classic
+    -- method, and out holds this call's items only.
+    it("query answers belong to their call while a hook or finalizers run other queries", function()
+      local jit_ = rawget(_G, "jit")
+      for dim = 2, 3 do
+        local w = dim == 2 and obb.world2() or obb.world3()
+        local ow = dim == 2 and obb.world2() or obb.world3()
+        -- the other world has more items: ids this one does not have
+        for i = 1, 60 do
+          if dim == 2 then w:add(i, i % 8, math.floor(i / 8), 0.6, 0.6, i * 0.1)
+          else w:add(i, i % 8, math.floor(i / 8), 0, 0.6, 0.6, 0.6) end
+        end
+        for i = 1, 150 do
+          if dim == 2 then ow:add("o" .. i, i % 15, math.floor(i / 15), 2, 2)
+          else ow:add("o" .. i, i % 15, math.floor(i / 15), 0, 2, 2, 2) end
+        end
+        local obox = dim == 2 and obb.new2(3, 3, 9, 9) or obb.new3(3, 3, 0, 9, 9, 9)
+        local oout = {}
+        local k = 0
+        local function noise()
+          k = k + 1
+          if k % 3 == 0 then ow:query_box(obox, oout)
+          elseif k % 3 == 1 then
+            if dim == 2 then ow:query_point(2, 2, oout) else ow:query_point(2, 2, 0, oout) end
+          else w:query_box(obox, oout) end -- this world, other items
+        end
+        local saved = { query_box = CW.query_box, query_point = CW.query_point }
+        local fallbacks = 0
+        for name, f in pairs(saved) do
+          CW[name] = function(...) fallbacks = fallbacks + 1; return f(...) end
+        end
+        local outA, outB = {}, {}
+        local ok, err = pcall(function()
+          -- a count hook, interpreted
+          if jit_ then jit_.flush(); jit_.off() end
+          for step = 1, 400 do
+            local b = query_box_of(dim)
+            local x, y = r.range(-1, 8), r.range(-1, 8)
+            local box_query = step % 2 == 0
+            leftovers(outA, outB)
+            local n, m
+            debug.sethook(noise, "", r.int(1, 60))
+            if box_query then n = w:query_box(b, outA)
+            elseif dim == 2 then n = w:query_point(x, y, outA)
+            else n = w:query_point(x, y, 0, outA) end
+            debug.sethook()
+            if box_query then m = saved.query_box(w, b, outB)
+            elseif dim == 2 then m = saved.query_point(w, x, y, outB)
+            else m = saved.query_point(w, x, y, 0, outB) end
+            assert.equal(m, n, step)
+            assert.is_true((same_tables(outA, outB)), step)
+          end
+          if jit_ then jit_.on() end
+          assert.is_true(fallbacks > 0, "the hook never ran in the middle of a query")
+          -- finalizers, compiled and interpreted
+          local pause = collectgarbage("setpause", 100)
+          local stepmul = collectgarbage("setstepmul", 1000)
+          local stop = H.finalizer_chain(20, noise)
+          local ok2, err2 = pcall(function()
+            for step = 1, 20000 do
+              local b = query_box_of(dim)
+              local x, y = r.range(-1, 8), r.range(-1, 8)
+              local n, m
+              if step % 2 == 0 then
+                n, m = w:query_box(b, outA), saved.query_box(w, b, outB)
+              elseif dim == 2 then
+                n, m = w:query_point(x, y, outA), saved.query_point(w, x, y, outB)
+              else
+                n, m = w:query_point(x, y, 0, outA), saved.query_point(w, x, y, 0, outB)
+              end
+              if n ~= m or not same_tables(outA, outB) then error("step " .. step .. " differs", 0) end
+            end
+          end)
+          stop()
+          collectgarbage("setpause", pause)
+          collectgarbage("setstepmul", stepmul)
+          collectgarbage()
+          assert(ok2, err2)
+        end)
+        debug.sethook()
+        if jit_ then jit_.on() end
+        for name, f in pairs(saved) do CW[name] = f end
+        assert(ok, err)
+      end
+    end)
+
+    it("queries make no garbage (100,000 calls)", function()
+      local w2, w3 = obb.world2(), obb.world3()
+      for i = 1, 35 do w2:add(i, i % 7, math.floor(i / 7), 1, 1); w3:add(i, i % 7, math.floor(i / 7), 0, 1, 1, 1) end
+      local b2, b3 = obb.new2(3, 2, 2, 1.5, 0.3), obb.new3(3, 2, 0, 2, 1.5, 1)
+      local o2, o3 = {}, {}
+      local rounds = math.ceil(100000 / 3 / 4)
+      local function calls()
+        for _ = 1, rounds do
+          w2:query_box(b2, o2); w2:query_point(3, 2, o2)
+          w3:query_box(b3, o3); w3:query_point(3, 2, 0, o3)
+        end
+      end
+      assert.is_true(w2:query_box(b2, o2) > 1 and w3:query_box(b3, o3) > 1)
+      assert.are.equal(0, H.kib_allocated_by(calls))
+    end)
 
     it("casts make no garbage (100,000 calls)", function()
       local w2, w3 = obb.world2(), obb.world3()

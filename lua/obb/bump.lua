@@ -5,37 +5,41 @@
 --
 -- docs/reference.md, "Coming from bump.lua", lists where it answers differently and
 -- why. This file shares no code with bump.lua: bump's behaviour is
--- followed from its documentation, and spec/bump_spec.lua checks it.
+-- followed from its documentation and observed answers; spec/bump_spec.lua
+-- and spec/bump_faithful_spec.lua check it, test/bump_side_by_side.lua
+-- compares it call by call with a bump.lua you give it.
 --
 -- - Rectangles are bump's: top-left corners and sizes, in the game's own
---   frame (y down on a LÖVE screen: obb has no preferred up, so normals
---   come out in that frame). add and update take an optional trailing
---   angle in radians, the rectangle turned about its center; getRect then
---   returns it fifth. Queries test a turned rectangle's own shape (a
---   point or segment in its frame, bump's rules there); the ti of an
---   overlap is measured on bounding rectangles.
--- - world:move and world:check are one call to obb's world:move /
---   world:check, with a filter that maps bump's filter(item, other) to
---   obb's responses; the cols are built from the out records, bump's
---   fields (move, itemRect, slide, bounce) replayed from them. A move of
---   length zero (bump's check(item)) runs bump's loop over project.
--- - A custom response (addResponse, or a built-in one replaced) stops the
---   item where obb meets the other, as "touch"; the function is then
---   called as bump calls it, and bump's own loop (each col list's first
---   col, resolved by its response, every other met once) runs the rest of
---   the move in Lua, over project. The four built-in functions
---   (bump.responses), under any name, go to obb's C mover.
--- - project places the rectangle in the obb world for one world:check
---   with every answer turned to "cross" (under the item itself when the
---   rectangle is the item's): it cannot run inside a move's filter.
--- - obb's C world is locked while its call (a move, check, project or
---   query) runs the filter. A remove made then takes the item out of
---   bump's record at once and out of obb's world when the call returns
---   (self._pending); add and update made then raise before changing
---   anything. User code (a filter, a response) never runs while obb's
---   box and bump's record disagree, so one that raises, or yields from a
+--   frame (y down on a LÖVE screen). add and update take an optional
+--   trailing angle in radians, the rectangle turned about its center;
+--   getRect then returns it fifth.
+-- - A world follows bump's rules (options.rules = "bump", the default)
+--   or obb's ("obb"); one holding a turned rectangle follows obb's.
+-- - bump's rules: move, check and project are bump's algorithm: its narrow
+--   phase (bump.rect.detectCollision), its responses and its loop (each
+--   col list's first col resolved by its response, every other met once),
+--   over obb's broad phase (world:query_box around the move). The filter
+--   runs here in Lua with obb's world unlocked, as bump runs it.
+-- - obb's rules: world:move and world:check are one call to obb's C mover,
+--   with a filter that maps bump's filter(item, other) to obb's responses;
+--   the cols are built from the out records, bump's fields (move,
+--   itemRect, slide, bounce) replayed from them. A move of length zero
+--   runs bump's loop over project. A custom response stops the item where
+--   obb meets the other, as "touch"; the function is then called as bump
+--   calls it, and bump's loop runs the rest of the move in Lua. project
+--   places the rectangle in obb's world for one world:check with every
+--   answer turned to "cross" (under the item itself when the rectangle is
+--   the item's): it cannot run inside a move's filter. obb's C world is
+--   locked while its call runs the filter: a remove made then takes the
+--   item out of bump's record at once and out of obb's world when the call
+--   returns (self._pending); add and update made then raise before
+--   changing anything.
+-- - Either way user code (a filter, a response) never runs while obb's box
+--   and bump's record disagree, so one that raises, or yields from a
 --   coroutine that is dropped, leaves them agreeing.
--- - cellSize only serves toCell, toWorld and countCells: obb has no grid.
+-- - cellSize only serves toCell, toWorld, countCells and world.rows: obb
+--   has no grid.
+
 local obb = require "obb"
 
 local abs, floor, ceil, min, max = math.abs, math.floor, math.ceil, math.min, math.max
@@ -89,42 +93,35 @@ local function rect_getNearestCorner(x, y, w, h, px, py)
   return nearest(px, x, x + w), nearest(py, y, y + h)
 end
 
--- One side of the rectangle for rect_getSegmentIntersectionIndices: p is
--- how fast the segment goes out through the side, q how far inside it the
--- segment starts. Returns false when the segment misses, else the new
--- interval and normals.
-local function clipSide(p, q, nx, ny, t1, t2, n1x, n1y, n2x, n2y)
-  if p == 0 then
-    if q <= 0 then return false end
-    return t1, t2, n1x, n1y, n2x, n2y
-  end
-  local r = q / p
-  if p < 0 then -- going in through this side
-    if r > t2 then return false end
-    if r > t1 then return r, t2, nx, ny, n2x, n2y end
-  else -- going out
-    if r < t1 then return false end
-    if r < t2 then return t1, r, n1x, n1y, nx, ny end
-  end
-  return t1, t2, n1x, n1y, n2x, n2y
-end
-
 -- Liang-Barsky: the segment (x1, y1)-(x2, y2) against the rectangle, in the
 -- parameter range [t1, t2] (default [0, 1]): the parameters where it enters
 -- and leaves, and the normals of the sides it crosses there; nil if it
--- misses. Sides in the order left, right, top, bottom.
+-- misses. Sides in the order left, right, top, bottom; for each, p is how
+-- fast the segment goes out through it and q how far inside it starts.
+-- One loop, no helper: LuaJIT unrolls it into the caller's trace.
 local function rect_getSegmentIntersectionIndices(x, y, w, h, x1, y1, x2, y2, t1, t2)
   local dx, dy = x2 - x1, y2 - y1
   local n1x, n1y, n2x, n2y = 0, 0, 0, 0
   t1, t2 = t1 or 0, t2 or 1
-  t1, t2, n1x, n1y, n2x, n2y = clipSide(-dx, x1 - x, -1, 0, t1, t2, n1x, n1y, n2x, n2y)
-  if not t1 then return nil end
-  t1, t2, n1x, n1y, n2x, n2y = clipSide(dx, x + w - x1, 1, 0, t1, t2, n1x, n1y, n2x, n2y)
-  if not t1 then return nil end
-  t1, t2, n1x, n1y, n2x, n2y = clipSide(-dy, y1 - y, 0, -1, t1, t2, n1x, n1y, n2x, n2y)
-  if not t1 then return nil end
-  t1, t2, n1x, n1y, n2x, n2y = clipSide(dy, y + h - y1, 0, 1, t1, t2, n1x, n1y, n2x, n2y)
-  if not t1 then return nil end
+  for side = 1, 4 do
+    local nx, ny, p, q
+    if side == 1 then nx, ny, p, q = -1, 0, -dx, x1 - x
+    elseif side == 2 then nx, ny, p, q = 1, 0, dx, x + w - x1
+    elseif side == 3 then nx, ny, p, q = 0, -1, -dy, y1 - y
+    else nx, ny, p, q = 0, 1, dy, y + h - y1 end
+    if p == 0 then
+      if q <= 0 then return nil end
+    else
+      local r = q / p
+      if p < 0 then -- going in through this side
+        if r > t2 then return nil end
+        if r > t1 then t1, n1x, n1y = r, nx, ny end
+      else -- going out
+        if r < t1 then return nil end
+        if r < t2 then t2, n2x, n2y = r, nx, ny end
+      end
+    end
+  end
   return t1, t2, n1x, n1y, n2x, n2y
 end
 
@@ -143,10 +140,11 @@ local function rect_isIntersecting(x1, y1, w1, h1, x2, y2, w2, h2)
   return x1 < x2 + w2 and x2 < x1 + w1 and y1 < y2 + h2 and y2 < y1 + h1
 end
 
--- The squared distance between the centers.
+-- The squared distance between the centers (summed as bump sums it: the
+-- order of cols with equal ti depends on its last bit).
 local function rect_getSquareDistance(x1, y1, w1, h1, x2, y2, w2, h2)
-  local dx = (x1 + w1 / 2) - (x2 + w2 / 2)
-  local dy = (y1 + h1 / 2) - (y2 + h2 / 2)
+  local dx = x1 - x2 + (w1 - w2) / 2
+  local dy = y1 - y2 + (h1 - h2) / 2
   return dx * dx + dy * dy
 end
 
@@ -253,17 +251,39 @@ local function cross(world, col, x, y, w, h, goalX, goalY, filter)
   return goalX, goalY, cols, len
 end
 
+-- bump's slide and bounce for an axis-aligned normal, as bump computes
+-- them: the goal's coordinate across the normal becomes the touch's
+-- (slide) or is mirrored in it (bounce), whichever side of the touch the
+-- goal is; a move of length zero keeps its goal (slide) or stops at the
+-- touch (bounce). A turned normal
+-- (obb's extension) takes slideGoal's and bounceGoal's projection.
 local function slide(world, col, _, _, w, h, goalX, goalY, filter)
-  goalX, goalY = slideGoal(col, goalX or col.touch.x, goalY or col.touch.y)
+  local t, n, m = col.touch, col.normal, col.move
+  goalX, goalY = goalX or t.x, goalY or t.y
+  if n.x ~= 0 and n.y ~= 0 then
+    goalX, goalY = slideGoal(col, goalX, goalY)
+  elseif m.x ~= 0 or m.y ~= 0 then
+    if n.x ~= 0 then goalX = t.x else goalY = t.y end
+  end
   col.slide = { x = goalX, y = goalY }
-  local cols, len = world:project(col.item, col.touch.x, col.touch.y, w, h, goalX, goalY, filter)
+  local cols, len = world:project(col.item, t.x, t.y, w, h, goalX, goalY, filter)
   return goalX, goalY, cols, len
 end
 
 local function bounce(world, col, _, _, w, h, goalX, goalY, filter)
-  goalX, goalY = bounceGoal(col, goalX or col.touch.x, goalY or col.touch.y)
+  local t, n, m = col.touch, col.normal, col.move
+  goalX, goalY = goalX or t.x, goalY or t.y
+  if n.x ~= 0 and n.y ~= 0 then
+    goalX, goalY = bounceGoal(col, goalX, goalY)
+  elseif m.x ~= 0 or m.y ~= 0 then
+    local bx, by = goalX - t.x, goalY - t.y
+    if n.x == 0 then by = -by else bx = -bx end
+    goalX, goalY = t.x + bx, t.y + by
+  else -- not moving (an overlap): bump stops at the touch
+    goalX, goalY = t.x, t.y
+  end
   col.bounce = { x = goalX, y = goalY }
-  local cols, len = world:project(col.item, col.touch.x, col.touch.y, w, h, goalX, goalY, filter)
+  local cols, len = world:project(col.item, t.x, t.y, w, h, goalX, goalY, filter)
   return goalX, goalY, cols, len
 end
 
@@ -277,7 +297,17 @@ local function defaultFilter() return "slide" end
 -- ---- the world ------------------------------------------------------------
 
 local World = {}
-local World_mt = { __index = World }
+local World_mt = {}
+-- world.rows and world.nonEmptyCells: bump's grid, made when read (views,
+-- below), for code that draws it (bump_debug.lua). obb keeps no grid.
+local views = {}
+function World_mt.__index(self, k)
+  local m = World[k]
+  if m ~= nil then return m end
+  local view = views[k]
+  if view ~= nil then return view(self) end
+  return nil
+end
 
 -- project places a rectangle that is no item's under this key.
 local PROBE = setmetatable({}, { __tostring = function() return "obb.bump probe" end })
@@ -299,10 +329,11 @@ local function checkFilter(fname, i, filter, level)
 end
 
 -- The touching band of obb's rule (docs/reference.md, "Conventions") for two boxes,
--- centers and half extents.
+-- centers and half extents: obb_pair_band (src/core/obb_touch.h), summed
+-- in its order, so the same bits.
 local function band(cx, cy, hx, hy, ox, oy, ohx, ohy)
-  local s = abs(ox - cx) + abs(oy - cy) + hx + hy + ohx + ohy
-  return REL * s + COORD * max(abs(cx), abs(cy), abs(ox), abs(oy)) + FLOOR
+  local s = (abs(ox - cx) + (hx + ohx)) + (abs(oy - cy) + (hy + ohy))
+  return REL * s + (COORD * max(abs(cx), abs(ox), abs(cy), abs(oy)) + FLOOR)
 end
 
 local function turned(rect) return rect.angle ~= nil and rect.angle ~= 0 end
@@ -448,12 +479,26 @@ local function refuseLocked(self, fname)
   end
 end
 
-function bump.newWorld(cellSize)
+-- The rules a world's moves follow (options.rules): bump.lua's by
+-- default, obb's on request. A world follows obb's while it holds a
+-- turned rectangle (bump's rules know only axis-aligned ones).
+local RULES = { bump = true, obb = true }
+
+function bump.newWorld(cellSize, options)
   if cellSize == nil then cellSize = 64 end
   if not (finite(cellSize) and cellSize > 0) then
     argError("newWorld", 1, "cellSize must be a positive number, got " .. shown(cellSize))
   end
+  if options ~= nil and type(options) ~= "table" then
+    argError("newWorld", 2, "options must be a table or nil, got " .. type(options))
+  end
+  local rules = options and options.rules or "bump"
+  if not RULES[rules] then
+    argError("newWorld", 2, "options.rules must be \"bump\" or \"obb\", got " .. shown(rules))
+  end
   local self = setmetatable({
+    rules = rules,
+    _turned = 0,          -- how many of its rectangles are turned
     cellSize = cellSize,  -- for toCell, toWorld and countCells only
     rects = {},           -- item -> {x, y, w, h [, angle]}, as given
     responses = {},
@@ -465,6 +510,9 @@ function bump.newWorld(cellSize)
     _pending = {},        -- item -> rect: removed while locked, still in obb's world
     _npending = 0,
   }, World_mt)
+  -- the methods are the world's own fields (a raw hit, the fastest lookup
+  -- on every Lua); __index is left for the views
+  for k, f in pairs(World) do self[k] = f end
   self._st = newState(self)
   self:addResponse("touch", touch)
   self:addResponse("cross", cross)
@@ -492,7 +540,9 @@ function World:add(item, x, y, w, h, angle)
   checkAngle("add", 7, angle)
   refuseLocked(self, "add")
   self._w:add(item, x + w / 2, y + h / 2, w / 2, h / 2, angle)
-  self.rects[item] = { x = x, y = y, w = w, h = h, angle = angle }
+  local rect = { x = x, y = y, w = w, h = h, angle = angle }
+  self.rects[item] = rect
+  if turned(rect) then self._turned = self._turned + 1 end
   return item
 end
 
@@ -508,6 +558,7 @@ function World:remove(item)
     self._w:remove(item)
   end
   self.rects[item] = nil
+  if turned(rect) then self._turned = self._turned - 1 end
 end
 
 function World:update(item, x, y, w, h, angle)
@@ -518,6 +569,7 @@ function World:update(item, x, y, w, h, angle)
   refuseLocked(self, "update")
   if angle ~= nil then
     self._w:update(item, x + w / 2, y + h / 2, w / 2, h / 2, angle)
+    self._turned = self._turned + (angle ~= 0 and 1 or 0) - (turned(rect) and 1 or 0)
     rect.angle = angle
   else -- keeps the rotation exactly
     self._w:update(item, x + w / 2, y + h / 2, w / 2, h / 2)
@@ -561,18 +613,54 @@ function World:toWorld(cx, cy)
   return (cx - 1) * c, (cy - 1) * c
 end
 
--- How many cells of bump's grid the items' rectangles would cover.
-function World:countCells()
-  local c, seen, n = self.cellSize, {}, 0
-  for _, r in pairs(self.rects) do
+-- bump's grid as bump.lua keeps it: rows[cy][cx] is the cell
+-- { x = cx, y = cy, items = { [item] = true }, itemCount = n } of every
+-- cell an item's rectangle (its bounding rectangle if turned) covers.
+-- Built anew on each read: a fresh table a drawing can walk. A grid of more
+-- than MAX_CELLS cells raises (a rectangle a mod made a light-year wide).
+local MAX_CELLS = 1e7
+
+local function grid(self)
+  local c, rows, cells = self.cellSize, {}, 0
+  for item, r in pairs(self.rects) do
     local x, y, w, h = bounding(r.x, r.y, r.w, r.h, r.angle)
-    for cy = floor(y / c) + 1, ceil((y + h) / c) do
-      local row = seen[cy]
-      if not row then row = {}; seen[cy] = row end
-      for cx = floor(x / c) + 1, ceil((x + w) / c) do
-        if not row[cx] then row[cx] = true; n = n + 1 end
+    local cl, ct, cr, cb = floor(x / c) + 1, floor(y / c) + 1, ceil((x + w) / c), ceil((y + h) / c)
+    cells = cells + (cr - cl + 1) * (cb - ct + 1)
+    if cells > MAX_CELLS then
+      error(format("bump's grid would have more than %d cells (cellSize %s)", MAX_CELLS, tostring(c)), 3)
+    end
+    for cy = ct, cb do
+      local row = rows[cy]
+      if not row then row = {}; rows[cy] = row end
+      for cx = cl, cr do
+        local cell = row[cx]
+        if not cell then
+          cell = { x = cx, y = cy, items = {}, itemCount = 0 }
+          row[cx] = cell
+        end
+        cell.items[item] = true
+        cell.itemCount = cell.itemCount + 1
       end
     end
+  end
+  return rows
+end
+
+views.rows = grid
+
+function views.nonEmptyCells(self)
+  local set = {}
+  for _, row in pairs(grid(self)) do
+    for _, cell in pairs(row) do set[cell] = true end
+  end
+  return set
+end
+
+-- How many cells of bump's grid the items' rectangles cover.
+function World:countCells()
+  local n = 0
+  for _, row in pairs(grid(self)) do
+    for _ in pairs(row) do n = n + 1 end
   end
   return n
 end
@@ -652,6 +740,46 @@ local function projectWith(self, key, item, x, y, w, h, angle, goalX, goalY, fil
   return cols, len
 end
 
+-- Whether this world's moves follow bump's rules now.
+local function bumpRules(self) return self.rules == "bump" and self._turned == 0 end
+
+-- project by bump's rules: the others near the move (obb's broad phase:
+-- every rectangle that touches the box around the whole move, a little
+-- more to spare rounding) each asked to the filter, then bump's narrow
+-- phase (rect_detectCollision) on the ones it answers. The filter runs
+-- here in Lua with obb's world unlocked: it may add, update, remove or
+-- query, as with bump.lua.
+local function projectBump(self, item, x, y, w, h, goalX, goalY, filter)
+  local l, t = min(goalX, x), min(goalY, y)
+  local hw, hh = (max(goalX + w, x + w) - l) / 2, (max(goalY + h, y + h) - t) / 2
+  local pad = 1e-9 * (abs(l) + abs(t) + hw + hh)
+  local box, found = take(self, "_box", newBox), take(self, "_found", newTable)
+  box:set(l + hw, t + hh, hw + pad, hh + pad, 0)
+  local n = self._w:query_box(box, found)
+  give(self, "_box", box)
+  -- found stays taken while the filters run: one that projects gets its own
+  local rects, cols, len = self.rects, {}, 0
+  for i = 1, n do
+    local other = found[i]
+    if other ~= item and rects[other] ~= nil then
+      local name = filter(item, other)
+      local o = rects[other] -- a filter may have removed it: no col then
+      if name and o ~= nil then
+        local col = rect_detectCollision(x, y, w, h, o.x, o.y, o.w, o.h, goalX, goalY)
+        if col then
+          col.other, col.item, col.type, col._i = other, item, name, len + 1
+          len = len + 1
+          cols[len] = col
+        end
+      end
+    end
+  end
+  give(self, "_found", found)
+  if len > 1 then sort(cols, byTiThenDistance) end
+  for i = 1, len do cols[i]._i = nil end
+  return cols, len
+end
+
 -- Every collision the rectangle (x, y, w, h) would meet moving in a
 -- straight line to (goalX, goalY), as bump's project: no response is
 -- applied, every other met is reported once, ordered by ti then distance.
@@ -662,6 +790,10 @@ function World:project(item, x, y, w, h, goalX, goalY, filter)
   if not finite(goalY) then argError("project", 8, "goalY must be a finite number, got " .. shown(goalY)) end
   checkFilter("project", 9, filter, 1)
   filter = filter or defaultFilter
+  if bumpRules(self) then
+    local cols, len = projectBump(self, item, x, y, w, h, goalX, goalY, filter)
+    return cols, len
+  end
   local ow = self._w
   local rect = item ~= nil and self.rects[item] or nil
   local angle = rect and rect.angle
@@ -793,6 +925,17 @@ local function resolve(self, fname, item, goalX, goalY, filter, commit)
   local ow = self._w
   local hw, hh = w / 2, h / 2
   local ax, ay, custom
+  if bumpRules(self) then -- bump's loop; then bump's update (the size the item has now)
+    ax, ay, cols, len = bumpLoop(self, item, x, y, w, h, goalX, goalY, filter or defaultFilter,
+                                 { [item] = true }, cols, len)
+    local r = self.rects[item]
+    if commit and r ~= nil and (ax ~= r.x or ay ~= r.y) then
+      local rhw, rhh = r.w / 2, r.h / 2
+      ow:update(item, ax + rhw, ay + rhh, rhw, rhh)
+      r.x, r.y = ax, ay
+    end
+    return ax, ay, cols, len
+  end
   if goalX == x and goalY == y then -- obb's mover has nothing to do: bump's loop
     ax, ay, cols, len = bumpLoop(self, item, x, y, w, h, x, y, filter or defaultFilter, {}, cols, len)
   else

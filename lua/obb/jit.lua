@@ -300,7 +300,8 @@ end
 -- ---- the world methods ------------------------------------------------------
 -- The world's methods are replaced (build_world) for add, update and get
 -- by numbers, the calls a game makes per item and frame, and for the
--- movers and casts without a filter function. The item's id comes
+-- movers, casts and queries (query_box, query_point) without a filter
+-- function. The item's id comes
 -- from the world's item table, its first user value (under LuaJIT the
 -- userdata's environment, read with debug.getfenv); the C side
 -- (include/lobb_ffi.h) checks the world and the id as the classic method
@@ -584,13 +585,79 @@ local function build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, get
   end
 end
 
+-- query_box and query_point without a filter function into F.
+local function build_queries(ffi, lib, F, CW, holder_of, mt2, mt3, getmt)
+  local query_box_c, query_point_c = lib.lobb_ffi_world_query_box, lib.lobb_ffi_world_query_point
+  -- The ids of a query's items (its own buffer: a query may find many
+  -- more items than a move has collisions; more than IDS, and the classic
+  -- method runs the query again), and a point.
+  local IDS = 4096
+  local ids = ffi.new("double[?]", IDS)
+  local pt = ffi.new("double[3]")
+  -- A query's count of items, its items written into dst, raw, in the
+  -- order C found them (the classic method's), and dst's tail cleared as
+  -- the classic method clears it; or nil when the C side refused, or a
+  -- finalizer used the buffer meanwhile (generation g no longer the last)
+  -- or took an item out of the world (no item for its id). It gives up
+  -- before writing anything of another call's or a removed item, so dst
+  -- then holds a prefix of this query's items, without a hole: the classic
+  -- method writes its own and clears what follows, as it would have.
+  local function ids_result(count, g, dst, byid)
+    if count < 0 then return nil end
+    for i = 1, count do
+      local item = rawget(byid, ids[i - 1] + 1)
+      if item == nil or gen ~= g then return nil end
+      rawset(dst, i, item)
+    end
+    clear_tail(dst, count)
+    if gen == g then return count end
+  end
+
+  -- w:query_box(box, dst): a box of either type (C checks its tag and the
+  -- world's dimension).
+  function F.query_box(...)
+    local w, box, dst, filter = ...
+    local holder = holder_of(w)
+    if holder and type(box) == "userdata" and type(dst) == "table" and filter == nil
+        and select("#", ...) <= 4 then
+      local mt = getmt(box)
+      local dim = mt == mt2 and 2 or mt == mt3 and 3 or nil
+      if dim then
+        local g = gen + 1; gen = g
+        local r = ids_result(query_box_c(w, box, dim, ids, IDS), g, dst, rawget(holder, 2))
+        if r then return r end
+      end
+    end
+    return CW.query_box(...)
+  end
+
+  -- w:query_point(x, y[, z], dst): a number after y is z (a 2D world then
+  -- refuses it in C).
+  function F.query_point(...)
+    local w, x, y, a, b, c = ...
+    local holder = holder_of(w)
+    if holder and num(x) and num(y) then
+      local dim, dst, filter = 2, a, b
+      if num(a) then dim, dst, filter = 3, b, c end
+      if type(dst) == "table" and filter == nil and select("#", ...) <= dim + 3 then
+        local g = gen + 1; gen = g
+        pt[0], pt[1], pt[2] = x, y, dim == 3 and a or 0
+        local r = ids_result(query_point_c(w, pt, dim, ids, IDS), g, dst, rawget(holder, 2))
+        if r then return r end
+      end
+    end
+    return CW.query_point(...)
+  end
+end
+
 -- The replacements for the world methods WM (whose real metatable is mtw),
 -- and the classic ones, looked up when a call falls back (so a spec can
 -- count those calls).
 local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
                            mt3)
   local CW, F = {}, {}
-  for _, name in ipairs({ "add", "update", "get", "move", "check", "cast", "cast_turning" }) do
+  for _, name in ipairs({ "add", "update", "get", "move", "check", "cast", "cast_turning",
+                          "query_box", "query_point" }) do
     CW[name] = WM[name]
   end
   local holder_of, id_of = world_items(mtw, getmt, getfenv)
@@ -600,6 +667,7 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
   build_items(ffi, lib, F, CW, holder_of, id_of, ffi_add)
   build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS)
   build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, getmt)
+  build_queries(ffi, lib, F, CW, holder_of, mt2, mt3, getmt)
   return F, CW
 end
 

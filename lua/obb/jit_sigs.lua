@@ -80,6 +80,10 @@ int lobb_ffi_world_cast(void *world, const void *box,
 int lobb_ffi_world_cast_turning(void *world, const void *box,
                                          const double *d, const double *turn,
                                          int dim, double *hits, int cap);
+int lobb_ffi_world_query_box(void *world, const void *box, int dim,
+                                      double *ids, int cap);
+int lobb_ffi_world_query_point(void *world, const double *p,
+                                        int dim, double *ids, int cap);
 enum {
   OBB_IGNORE = 0,
   OBB_TOUCH,

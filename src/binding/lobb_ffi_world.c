@@ -147,6 +147,13 @@ int lobb_ffi_world_commit(void *world, double id, double x, double y,
   return 1;
 }
 
+/* Whether box, behind a userdata carrying the real metatable of dimension
+** dim's boxes (jit.lua checked), is a genuine box: its tag. */
+static int ffi_isbox(const void *box, int dim) {
+  return dim == 2 ? ((const lobb_ud2 *)box)->tag == LOBB_TAG2
+                  : ((const lobb_ud3 *)box)->tag == LOBB_TAG3;
+}
+
 /* ---- casts: phase 1 and the sort of the classic ones, no phase 2 -------- */
 
 /* turn NULL for w:cast, else w:cast_turning's turn. */
@@ -159,9 +166,7 @@ static int ffi_cast(void *world, const void *box, const double *d,
   if (lw == NULL || cap < 0 || !obb_all_finite(d, (size_t)dim) ||
       (turn != NULL && !obb_all_finite(turn, dim == 2 ? 1 : 3)))
     return -1;
-  if (dim == 2 ? ((const lobb_ud2 *)box)->tag != LOBB_TAG2
-               : ((const lobb_ud3 *)box)->tag != LOBB_TAG3)
-    return -1;
+  if (!ffi_isbox(box, dim)) return -1;
   /* the box is the userdata's first field */
   r = lobb_world_casthits(lw, box, d, turn, &n);
   if (r == NULL || n > (size_t)cap) return -1;
@@ -183,4 +188,48 @@ int lobb_ffi_world_cast_turning(void *world, const void *box,
                                 const double *d, const double *turn, int dim,
                                 double *hits, int cap) {
   return ffi_cast(world, box, d, turn, dim, hits, cap);
+}
+
+/* ---- queries: phase 1 straight into the caller's buffer ---------------- */
+
+/* The ids the core reports, in the order it reports them (the order the
+** classic method's phase 1 records them and its phase 2 writes them), the
+** first cap of them kept; n counts on to cap + 1, which means too many. */
+typedef struct ffi_ids {
+  double *ids;
+  int n, cap;
+} ffi_ids;
+
+static void ffi_on_id(void *ctx, int id) {
+  ffi_ids *f = (ffi_ids *)ctx;
+  if (f->n < f->cap) f->ids[f->n] = id;
+  if (f->n <= f->cap) f->n++;
+}
+
+/* The count of a search that returned rc into f, or -1. */
+static int ffi_ids_count(int rc, const ffi_ids *f) {
+  return rc != 0 || f->n > f->cap ? -1 : f->n;
+}
+
+int lobb_ffi_world_query_box(void *world, const void *box, int dim,
+                             double *ids, int cap) {
+  lworld *lw = dim == 2 || dim == 3 ? lobb_world_usable(world, dim) : NULL;
+  ffi_ids f;
+  if (lw == NULL || cap < 0 || !ffi_isbox(box, dim)) return -1;
+  f.ids = ids;
+  f.n = 0;
+  f.cap = cap;
+  /* the box is the userdata's first field */
+  return ffi_ids_count(obb_world_query_box(lw->w, box, ffi_on_id, &f), &f);
+}
+
+int lobb_ffi_world_query_point(void *world, const double *p, int dim,
+                               double *ids, int cap) {
+  lworld *lw = dim == 2 || dim == 3 ? lobb_world_usable(world, dim) : NULL;
+  ffi_ids f;
+  if (lw == NULL || cap < 0 || !obb_all_finite(p, (size_t)dim)) return -1;
+  f.ids = ids;
+  f.n = 0;
+  f.cap = cap;
+  return ffi_ids_count(obb_world_query_point(lw->w, p, ffi_on_id, &f), &f);
 }

@@ -18,6 +18,36 @@
 
 #if defined(__unix__) || defined(__APPLE__)
 #include <dlfcn.h>
+#elif defined(_WIN32)
+#include <windows.h>
+#endif
+
+/* glibc 2.34 moved dladdr, dlopen and dlclose from libdl into libc under a
+** new version, GLIBC_2.34, which a module built there would need: it
+** would not load on an older glibc. libc still exports them under the
+** architecture's first version, the one libdl has always had, so they are
+** bound to that: the module needs nothing newer than glibc 2.17 (`make
+** check-imports`; docs/precision.md). Weak, because a fully static
+** program has no versioned libc to bind them to: it gets none, and pins
+** nothing, having nothing that could be unloaded. Other C libraries,
+** other architectures (whose first versions differ) and other systems
+** keep the plain declarations. (Only pin_self, below, under LuaJIT and
+** Lua 5.1, calls them.) */
+#if LUA_VERSION_NUM == 501 && defined(__GLIBC__) && !defined(__UCLIBC__) && \
+    defined(__ELF__) && \
+    ((defined(__x86_64__) && !defined(__ILP32__)) || defined(__aarch64__))
+#if defined(__x86_64__)
+#define LOBB_DL_VERSION "GLIBC_2.2.5"
+#else
+#define LOBB_DL_VERSION "GLIBC_2.17"
+#endif
+#define LOBB_DL_WEAK 1
+extern __typeof__(dladdr) dladdr __attribute__((weak));
+extern __typeof__(dlopen) dlopen __attribute__((weak));
+extern __typeof__(dlclose) dlclose __attribute__((weak));
+__asm__(".symver dladdr,dladdr@" LOBB_DL_VERSION);
+__asm__(".symver dlopen,dlopen@" LOBB_DL_VERSION);
+__asm__(".symver dlclose,dlclose@" LOBB_DL_VERSION);
 #endif
 
 #if LUA_VERSION_NUM == 501
@@ -46,7 +76,8 @@ static const struct {
   ENTRY(lobb_ffi_world_update), ENTRY(lobb_ffi_world_reserve),
   ENTRY(lobb_ffi_world_get), ENTRY(lobb_ffi_world_move),
   ENTRY(lobb_ffi_world_commit), ENTRY(lobb_ffi_world_cast),
-  ENTRY(lobb_ffi_world_cast_turning), ENTRY(lobb_ffi_intersects2),
+  ENTRY(lobb_ffi_world_cast_turning), ENTRY(lobb_ffi_world_query_box),
+  ENTRY(lobb_ffi_world_query_point), ENTRY(lobb_ffi_intersects2),
   ENTRY(lobb_ffi_intersects3), ENTRY(lobb_ffi_sweep2), ENTRY(lobb_ffi_sweep3),
 };
 
@@ -68,7 +99,9 @@ static void push_entries(lua_State *L) {
 ** runs finalizers again, up to ten rounds, after the first round has
 ** unloaded the C modules, and a finalizer made during the first that
 ** calls obb would jump into unmapped code (a script's own proxies can do
-** that). dlopen of the object's own file with RTLD_NODELETE pins it. */
+** that). dlopen of the object's own file with RTLD_NODELETE pins it; on
+** Windows, GetModuleHandleEx's PIN flag on the DLL holding this function
+** (FreeLibrary then leaves it mapped). */
 static void pin_self(void) {
 #if (defined(__unix__) || defined(__APPLE__)) && defined(RTLD_NODELETE) && \
     defined(RTLD_NOLOAD)
@@ -76,11 +109,22 @@ static void pin_self(void) {
   void *addr, *h;
   Dl_info info;
   memcpy(&addr, &self, sizeof addr);
+#if defined(LOBB_DL_WEAK)
+  if (dladdr == NULL || dlopen == NULL || dlclose == NULL) return;
+#endif
   if (dladdr(addr, &info) && info.dli_fname != NULL &&
       info.dli_fname[0] != '\0') {
     h = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
     if (h != NULL) dlclose(h); /* pinned all the same */
   }
+#elif defined(_WIN32)
+  int (*self)(lua_State *) = luaopen_obb;
+  void *addr;
+  HMODULE h;
+  memcpy(&addr, &self, sizeof addr);
+  (void)GetModuleHandleExA(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS |
+                               GET_MODULE_HANDLE_EX_FLAG_PIN,
+                           (LPCSTR)addr, &h);
 #endif
 }
 #endif

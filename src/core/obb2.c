@@ -46,7 +46,7 @@ obb_status obb2_from_aabb(obb2 *b, const double min[2], const double max[2]) {
   for (i = 0; i < 2; i++) {
     double c = min[i] * 0.5 + max[i] * 0.5;
     b->c[i] = c;
-    b->e[i] = fmax(max[i] - c, c - min[i]);
+    b->e[i] = obb_fmax(max[i] - c, c - min[i]);
   }
   b->u[0] = 1.0; b->u[1] = 0.0;
   return OBB_OK;

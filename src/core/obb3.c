@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "obb.h"
+#include "obb_exact.h"
 #include "obb_math.h"
 #include "obb_touch.h"
 
@@ -24,7 +25,7 @@ static obb_status check_extents3(const double e[3]) {
 static obb_status axes_from_quat(const double q[4], double u[3][3]) {
   double m, x, y, z, w, n;
   if (!obb_all_finite(q, 4)) return OBB_ENOTFINITE;
-  m = fmax(fmax(fabs(q[0]), fabs(q[1])), fmax(fabs(q[2]), fabs(q[3])));
+  m = obb_fmax(fmax(fabs(q[0]), fabs(q[1])), obb_fmax(fabs(q[2]), fabs(q[3])));
   if (!(m > 0.0)) return OBB_EZERO;
   x = q[0] / m; y = q[1] / m; z = q[2] / m; w = q[3] / m;
   n = sqrt(x * x + y * y + z * z + w * w);
@@ -66,7 +67,7 @@ obb_status obb3_from_aabb(obb3 *b, const double min[3], const double max[3]) {
   for (i = 0; i < 3; i++) {
     double c = min[i] * 0.5 + max[i] * 0.5;
     b->c[i] = c;
-    b->e[i] = fmax(max[i] - c, c - min[i]);
+    b->e[i] = obb_fmax(max[i] - c, c - min[i]);
     b->u[i][0] = i == 0; b->u[i][1] = i == 1; b->u[i][2] = i == 2;
   }
   return OBB_OK;
@@ -168,33 +169,25 @@ void obb3_rotation(const obb3 *b, double q[4]) {
   double tr = m00 + m11 + m22, s, n;
   int i;
   if (tr >= m00 && tr >= m11 && tr >= m22) {
-    s = 2 * sqrt(fmax(1 + tr, 0.0));
+    s = 2 * sqrt(obb_fmax(1 + tr, 0.0));
     q[3] = s / 4; q[0] = (m21 - m12) / s; q[1] = (m02 - m20) / s;
     q[2] = (m10 - m01) / s;
   } else if (m00 >= m11 && m00 >= m22) {
-    s = 2 * sqrt(fmax(1 + m00 - m11 - m22, 0.0));
+    s = 2 * sqrt(obb_fmax(1 + m00 - m11 - m22, 0.0));
     q[0] = s / 4; q[3] = (m21 - m12) / s; q[1] = (m01 + m10) / s;
     q[2] = (m02 + m20) / s;
   } else if (m11 >= m22) {
-    s = 2 * sqrt(fmax(1 + m11 - m00 - m22, 0.0));
+    s = 2 * sqrt(obb_fmax(1 + m11 - m00 - m22, 0.0));
     q[1] = s / 4; q[3] = (m02 - m20) / s; q[0] = (m01 + m10) / s;
     q[2] = (m12 + m21) / s;
   } else {
-    s = 2 * sqrt(fmax(1 + m22 - m00 - m11, 0.0));
+    s = 2 * sqrt(obb_fmax(1 + m22 - m00 - m11, 0.0));
     q[2] = s / 4; q[3] = (m10 - m01) / s; q[0] = (m02 + m20) / s;
     q[1] = (m12 + m21) / s;
   }
   n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
   if (q[3] < 0) n = -n; /* q and -q are the same rotation: pick w >= 0 */
   for (i = 0; i < 4; i++) q[i] = q[i] / n + 0.0;
-}
-
-/* a*b - c*d with one rounding (Kahan): accurate even when the two products
-** nearly cancel, as they do in the cross product of nearly parallel axes. */
-static double diff_of_products(double a, double b, double c, double d) {
-  double w = c * d;
-  double err = fma(-c, d, w);
-  return fma(a, b, -w) + err;
 }
 
 /* The slow, careful test, used only when the fast one cannot tell: each
@@ -216,9 +209,11 @@ static int intersects_precise(const obb3 *a, const obb3 *b, double band) {
   for (i = 0; i < 9; i++) {
     double l[3], ra = 0, rb = 0;
     const double *p = a->u[i / 3], *q = b->u[i % 3];
-    l[0] = diff_of_products(p[1], q[2], p[2], q[1]);
-    l[1] = diff_of_products(p[2], q[0], p[0], q[2]);
-    l[2] = diff_of_products(p[0], q[1], p[1], q[0]);
+    /* Kahan's a*b - c*d (obb_exact.h): accurate even when the two
+    ** products nearly cancel, as they do here */
+    l[0] = obb_diff_of_products(p[1], q[2], p[2], q[1]);
+    l[1] = obb_diff_of_products(p[2], q[0], p[0], q[2]);
+    l[2] = obb_diff_of_products(p[0], q[1], p[1], q[0]);
     if (!obb_normalize3(l)) continue;
     /* snapped up too: an edge axis can be a face axis (x cross z is y) */
     for (k = 0; k < 3; k++) {

@@ -28,7 +28,7 @@ int obb_clip(int dim, const double *v, const double *n, double times,
              double *out) {
   double s[3], k = 0, nn = 0, big = 0;
   int i;
-  for (i = 0; i < dim; i++) big = fmax(big, fabs(n[i]));
+  for (i = 0; i < dim; i++) big = obb_fmax(big, fabs(n[i]));
   for (i = 0; i < dim; i++) out[i] = v[i];
   if (!(big > 0)) return 0;
   for (i = 0; i < dim; i++) { /* scaled: |n|^2 cannot overflow */

@@ -16,6 +16,7 @@
 ** keeps large coordinates from costing precision.
 */
 #include "obb.h"
+#include "obb_exact.h"
 #include "obb_math.h"
 #include "obb_sat.h"
 #include "obb_touch.h"
@@ -115,12 +116,12 @@ static int clip_ends2(face2 *cf, double tol, double pts[6]) {
     hi = fabs(x[0]) <= h ? 1 : 0;
   } else {
     double la = (-h - x[0]) / (x[1] - x[0]), lb = (h - x[0]) / (x[1] - x[0]);
-    lo = fmax(0.0, fmin(la, lb));
-    hi = fmin(1.0, fmax(la, lb));
+    lo = obb_fmax(0.0, obb_fmin(la, lb));
+    hi = obb_fmin(1.0, obb_fmax(la, lb));
   }
   for (i = 0; i < 2 && lo <= hi; i++) {
     double l = i == 0 ? lo : hi;
-    double px = fmin(h, fmax(-h, (1 - l) * x[0] + l * x[1]));
+    double px = obb_fmin(h, obb_fmax(-h, (1 - l) * x[0] + l * x[1]));
     double pz = (1 - l) * z[0] + l * z[1];
     if (pz > tol) continue;
     if (count == 1 && fabs(px - pts[0]) <= tol && fabs(pz - pts[1]) <= tol)
@@ -135,7 +136,7 @@ static int clip_ends2(face2 *cf, double tol, double pts[6]) {
 /* The deepest end, onto the face, when clipping kept none; returns 1. */
 static int deepest_end2(const face2 *cf, double pts[6]) {
   int i = cf->z[1] < cf->z[0] ? 1 : 0;
-  pts[0] = fmin(cf->ref->e[cf->ta], fmax(-cf->ref->e[cf->ta], cf->x[i]));
+  pts[0] = obb_fmin(cf->ref->e[cf->ta], obb_fmax(-cf->ref->e[cf->ta], cf->x[i]));
   pts[1] = cf->z[i];
   return 1;
 }
@@ -149,7 +150,7 @@ static void to_world2(const face2 *cf, int count, double depth,
   int i;
   for (i = 0; i < count; i++) {
     /* depths within [0, penetration depth], as they are exactly */
-    double px = pts[3 * i], pz = fmax(fmin(pts[3 * i + 1], 0.0), -depth);
+    double px = pts[3 * i], pz = obb_fmax(obb_fmin(pts[3 * i + 1], 0.0), -depth);
     double f = ref->e[cf->fa] + 0.5 * pz;
     pts[3 * i] = ref->c[0] + (f * N[0] + px * T[0]);
     pts[3 * i + 1] = ref->c[1] + (f * N[1] + px * T[1]);
@@ -225,8 +226,8 @@ static int reduce4(double (*p)[3], int n, double scale) {
   int pick[4], keep[CLIP_MAX] = {0}, i, j, m = 0;
   double best, sc, tie = TIE_SCALE * scale, tie2, ext = 0;
   for (i = 1; i < n; i++)
-    ext = fmax(ext, fabs(p[i][0] - p[0][0]) + fabs(p[i][1] - p[0][1]));
-  tie2 = tie * fmin(scale, 4 * ext);
+    ext = obb_fmax(ext, fabs(p[i][0] - p[0][0]) + fabs(p[i][1] - p[0][1]));
+  tie2 = tie * obb_fmin(scale, 4 * ext);
   pick[0] = 0;
   for (i = 1; i < n; i++)
     if (p[i][2] < p[pick[0]][2] - tie) pick[0] = i;
@@ -308,8 +309,8 @@ static void edge_contact(const obb3 *a, const obb3 *b, int i, int j,
   vw = obb_dot3(v, w);
   t = (vw - c * uw) / denom;
   if (!obb_finite(t)) t = 0;
-  t = fmin(b->e[j], fmax(-b->e[j], t));
-  s = fmin(a->e[i], fmax(-a->e[i], c * t - uw));
+  t = obb_fmin(b->e[j], obb_fmax(-b->e[j], t));
+  s = obb_fmin(a->e[i], obb_fmax(-a->e[i], c * t - uw));
   for (q = 0; q < 3; q++)
     pts[q] = a->c[q] + 0.5 * ((pa[q] + s * u[q]) + (pb[q] + t * v[q]));
   pts[3] = depth;
@@ -424,8 +425,8 @@ static int deepest_corner3(const face3 *cf, double (*p)[3]) {
   incident_corners(cf, v);
   for (i = 1; i < 4; i++)
     if (v[i][2] < v[deepest][2]) deepest = i;
-  p[0][0] = fmin(ref->e[cf->t1], fmax(-ref->e[cf->t1], v[deepest][0]));
-  p[0][1] = fmin(ref->e[cf->t2], fmax(-ref->e[cf->t2], v[deepest][1]));
+  p[0][0] = obb_fmin(ref->e[cf->t1], obb_fmax(-ref->e[cf->t1], v[deepest][0]));
+  p[0][1] = obb_fmin(ref->e[cf->t2], obb_fmax(-ref->e[cf->t2], v[deepest][1]));
   p[0][2] = v[deepest][2];
   return 1;
 }
@@ -438,7 +439,7 @@ static void to_world3(const face3 *cf, double (*p)[3], int count,
   const double *N = cf->N, *u1 = ref->u[cf->t1], *u2 = ref->u[cf->t2];
   int i, q;
   for (i = 0; i < count; i++) {
-    double z = fmax(fmin(p[i][2], 0.0), -depth), f = ref->e[cf->fa] + 0.5 * z;
+    double z = obb_fmax(obb_fmin(p[i][2], 0.0), -depth), f = ref->e[cf->fa] + 0.5 * z;
     for (q = 0; q < 3; q++)
       pts[4 * i + q] = ref->c[q] + (f * N[q] + p[i][0] * u1[q] +
                                     p[i][1] * u2[q]);

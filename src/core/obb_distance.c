@@ -59,7 +59,7 @@ double obb2_signed_distance(const obb2 *b, const double p[2]) {
   obb2_local(b->c, b->u, p[0], p[1], l);
   band = obb2_point_band(b, p, 0.0);
   if (obb_inside(2, l, b->e, band))
-    return signed_inside(fmin(b->e[0] - fabs(l[0]), b->e[1] - fabs(l[1])),
+    return signed_inside(obb_fmin(b->e[0] - fabs(l[0]), b->e[1] - fabs(l[1])),
                          band);
   return obb_len3(obb_excess(l[0], b->e[0]), obb_excess(l[1], b->e[1]), 0);
 }
@@ -98,8 +98,8 @@ double obb3_signed_distance(const obb3 *b, const double p[3]) {
   obb3_local(b->c, b->u, p, l);
   band = obb3_point_band(b, p, 0.0);
   if (obb_inside(3, l, b->e, band))
-    return signed_inside(fmin(b->e[0] - fabs(l[0]),
-                              fmin(b->e[1] - fabs(l[1]), b->e[2] - fabs(l[2]))),
+    return signed_inside(obb_fmin(b->e[0] - fabs(l[0]),
+                              obb_fmin(b->e[1] - fabs(l[1]), b->e[2] - fabs(l[2]))),
                          band);
   return obb_len3(obb_excess(l[0], b->e[0]), obb_excess(l[1], b->e[1]),
                   obb_excess(l[2], b->e[2]));

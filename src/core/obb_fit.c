@@ -40,7 +40,7 @@ static double spread(const double *p, size_t n, int dim, const double *mean) {
   size_t i;
   int j;
   for (i = 0; i < n; i++)
-    for (j = 0; j < dim; j++) m = fmax(m, fabs(p[dim * i + j] - mean[j]));
+    for (j = 0; j < dim; j++) m = obb_fmax(m, fabs(p[dim * i + j] - mean[j]));
   return m > 0.0 && obb_finite(m) ? m : 1.0;
 }
 
@@ -122,7 +122,7 @@ obb_status obb3_fit_points(obb3 *b, const double *xyz, size_t n) {
   /* Normalise the matrix too, so the rotations see entries near 1. */
   d = 0;
   for (j = 0; j < 3; j++)
-    for (k = j; k < 3; k++) d = fmax(d, fabs(cov[j][k]));
+    for (k = j; k < 3; k++) d = obb_fmax(d, fabs(cov[j][k]));
   for (j = 0; j < 3; j++)
     for (k = j; k < 3; k++) {
       cov[j][k] = d > 0 ? cov[j][k] / d : 0.0;
@@ -147,8 +147,8 @@ obb_status obb2_enclose_points(obb2 *b, const double *xy, size_t n,
   for (i = 0; i < n; i++) {
     double l[2];
     obb2_local(ref, u, xy[2 * i], xy[2 * i + 1], l);
-    lo[0] = fmin(lo[0], l[0]); hi[0] = fmax(hi[0], l[0]);
-    lo[1] = fmin(lo[1], l[1]); hi[1] = fmax(hi[1], l[1]);
+    lo[0] = obb_fmin(lo[0], l[0]); hi[0] = obb_fmax(hi[0], l[0]);
+    lo[1] = obb_fmin(lo[1], l[1]); hi[1] = obb_fmax(hi[1], l[1]);
   }
   mid[0] = 0.5 * (lo[0] + hi[0]);
   mid[1] = 0.5 * (lo[1] + hi[1]);
@@ -157,8 +157,8 @@ obb_status obb2_enclose_points(obb2 *b, const double *xy, size_t n,
   for (i = 0; i < n; i++) {
     double l[2];
     obb2_local(c, u, xy[2 * i], xy[2 * i + 1], l);
-    e[0] = fmax(e[0], fabs(l[0]));
-    e[1] = fmax(e[1], fabs(l[1]));
+    e[0] = obb_fmax(e[0], fabs(l[0]));
+    e[1] = obb_fmax(e[1], fabs(l[1]));
   }
   if (!obb_all_finite(c, 2) || !obb_all_finite(e, 2)) return OBB_ENOTFINITE;
   b->c[0] = c[0]; b->c[1] = c[1];
@@ -177,8 +177,8 @@ obb_status obb3_enclose_points(obb3 *b, const double *xyz, size_t n,
     double l[3];
     obb3_local(ref, u, xyz + 3 * i, l);
     for (j = 0; j < 3; j++) {
-      lo[j] = fmin(lo[j], l[j]);
-      hi[j] = fmax(hi[j], l[j]);
+      lo[j] = obb_fmin(lo[j], l[j]);
+      hi[j] = obb_fmax(hi[j], l[j]);
     }
   }
   for (k = 0; k < 3; k++) {
@@ -188,7 +188,7 @@ obb_status obb3_enclose_points(obb3 *b, const double *xyz, size_t n,
   for (i = 0; i < n; i++) {
     double l[3];
     obb3_local(c, u, xyz + 3 * i, l);
-    for (j = 0; j < 3; j++) e[j] = fmax(e[j], fabs(l[j]));
+    for (j = 0; j < 3; j++) e[j] = obb_fmax(e[j], fabs(l[j]));
   }
   if (!obb_all_finite(c, 3) || !obb_all_finite(e, 3)) return OBB_ENOTFINITE;
   for (j = 0; j < 3; j++) {

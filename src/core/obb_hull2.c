@@ -7,9 +7,9 @@
 ** largest coordinate is below 1; then products cannot overflow and the
 ** orientation test is exact: a fast floating-point evaluation with
 ** Shewchuk's error bound answers almost every call, and the rare uncertain
-** one is recomputed as an exact sum of six exact products (fma gives each
-** product's rounding error). The hull is therefore strictly convex and in
-** counter-clockwise order, with collinear and duplicate points removed,
+** one is recomputed as an exact sum of six exact products
+** (obb_two_product, obb_exact.h, gives each product's rounding error). The
+** hull is therefore strictly convex and in counter-clockwise order, with collinear and duplicate points removed,
 ** whatever the input; only products that underflow (coordinates below
 ** about 1e-150 of the largest) escape exactness, and then only the choice
 ** among nearly equal hull points can change, never enclosure, which callers
@@ -18,6 +18,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "obb_exact.h"
 #include "obb_hull2.h"
 #include "obb_math.h"
 
@@ -37,9 +38,9 @@ static void grow(double *e, int *len, double x) {
 }
 
 static void add_product(double *e, int *len, double a, double b) {
-  double p = a * b;
+  double err, p = obb_two_product(a, b, &err); /* a*b = p + err */
   grow(e, len, p);
-  grow(e, len, fma(a, b, -p)); /* the exact rounding error of a*b */
+  grow(e, len, err);
 }
 
 /* The exact sign (as -1, 0 or 1) of the orientation of a, b, c. */
@@ -156,8 +157,8 @@ static void calipers(const double *h, size_t nh, double u[2], double ext[2]) {
   lo[0] = hi[0] = h[0];
   lo[1] = hi[1] = h[1];
   for (i = 1; i < nh; i++) {
-    lo[0] = fmin(lo[0], h[2 * i]); hi[0] = fmax(hi[0], h[2 * i]);
-    lo[1] = fmin(lo[1], h[2 * i + 1]); hi[1] = fmax(hi[1], h[2 * i + 1]);
+    lo[0] = obb_fmin(lo[0], h[2 * i]); hi[0] = obb_fmax(hi[0], h[2 * i]);
+    lo[1] = obb_fmin(lo[1], h[2 * i + 1]); hi[1] = obb_fmax(hi[1], h[2 * i + 1]);
   }
   /* Projections are computed from coordinate differences, so their
   ** rounding error scales with the polygon's size, not its position. */
@@ -233,7 +234,7 @@ void obb_minrect2(const double *xy, size_t n, double *scratch, double u[2],
   double *p = scratch, *h = scratch + 2 * n, m = 0.0;
   size_t i, k, nh;
   int ex = 0;
-  for (i = 0; i < 2 * n; i++) m = fmax(m, fabs(xy[i]));
+  for (i = 0; i < 2 * n; i++) m = obb_fmax(m, fabs(xy[i]));
   if (m > 0.0) frexp(m, &ex); /* m < 2^ex */
   for (i = 0; i < 2 * n; i++) p[i] = ldexp(xy[i], -ex);
   n = drop_interior(p, n);

@@ -13,6 +13,25 @@
 /* isfinite without relying on C99 classification macros being fast. */
 static inline int obb_finite(double x) { return x - x == 0.0; }
 
+/* The larger and the smaller of a and b, as C99's fmax and fmin (a NaN
+** loses to a number), with the sign of zero decided: max(-0, +0) is +0
+** and min(-0, +0) is -0, whatever the order. C leaves that open, and
+** glibc's libm, a compiler's inlined maxsd and mingw-w64's differ, so the
+** answers (a sweep's t = 0, say) would not be the same bits everywhere. */
+static inline double obb_fmax(double a, double b) {
+  if (a > b) return a;
+  if (b > a) return b;
+  if (a == b) return a == 0.0 ? a + b : a; /* (-0) + (+0) is +0 */
+  return a != a ? b : a;
+}
+
+static inline double obb_fmin(double a, double b) {
+  if (a < b) return a;
+  if (b < a) return b;
+  if (a == b) return a == 0.0 ? -(-a - b) : a; /* -((+0) + (-0)) is -0 */
+  return a != a ? b : a;
+}
+
 /* Whether v[0..n-1] are all finite. */
 static inline int obb_all_finite(const double *v, size_t n) {
   size_t i;
@@ -46,7 +65,7 @@ static inline void obb_cross3(const double a[3], const double b[3],
 ** not finite. Scaling by the largest component first keeps tiny and huge
 ** vectors from underflowing or overflowing in the squared length. */
 static inline int obb_normalize3(double v[3]) {
-  double m = fmax(fabs(v[0]), fmax(fabs(v[1]), fabs(v[2])));
+  double m = obb_fmax(fabs(v[0]), obb_fmax(fabs(v[1]), fabs(v[2])));
   double x, y, z, len;
   if (!(m > 0.0) || !obb_finite(m)) return 0;
   x = v[0] / m; y = v[1] / m; z = v[2] / m;
@@ -56,7 +75,7 @@ static inline int obb_normalize3(double v[3]) {
 }
 
 static inline int obb_normalize2(double v[2]) {
-  double m = fmax(fabs(v[0]), fabs(v[1]));
+  double m = obb_fmax(fabs(v[0]), fabs(v[1]));
   double x, y, len;
   if (!(m > 0.0) || !obb_finite(m)) return 0;
   x = v[0] / m; y = v[1] / m;
@@ -74,7 +93,7 @@ static inline int obb_exponent_of_max(const double *v, const int *idx,
                                       int n) {
   double m = 0.0;
   int i, e = 0;
-  for (i = 0; i < n; i++) m = fmax(m, fabs(v[idx[i]]));
+  for (i = 0; i < n; i++) m = obb_fmax(m, fabs(v[idx[i]]));
   if (m > 0.0) (void)frexp(m, &e);
   return e;
 }

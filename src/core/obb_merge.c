@@ -56,7 +56,7 @@ static void span2(const obb2 *a, const obb2 *b, const double ref[2],
   out->u[0] = u[0]; out->u[1] = u[1];
   for (i = 0; i < 2; i++) {
     double mid = 0.5 * lo[i] + 0.5 * hi[i];
-    out->e[i] = fmax(hi[i] - mid, mid - lo[i]);
+    out->e[i] = obb_fmax(hi[i] - mid, mid - lo[i]);
     lo[i] = mid; /* reuse as the local center */
   }
   out->c[0] = ref[0] + lo[0] * u[0] - lo[1] * u[1];
@@ -143,7 +143,7 @@ static void span3(const obb3 *a, const obb3 *b, const double ref[3],
   }
   for (i = 0; i < 3; i++) {
     mid[i] = 0.5 * lo[i] + 0.5 * hi[i];
-    out->e[i] = fmax(hi[i] - mid[i], mid[i] - lo[i]);
+    out->e[i] = obb_fmax(hi[i] - mid[i], mid[i] - lo[i]);
     out->u[i][0] = u[i][0]; out->u[i][1] = u[i][1]; out->u[i][2] = u[i][2];
   }
   for (i = 0; i < 3; i++)

@@ -206,7 +206,7 @@ static int classify(mover *m, const void *other, cand *c) {
   int k, kb, k0, over, q;
   const double *oc = center_of(m->dim, other);
   for (q = 0; q < 3; q++) end[q] = m->pos[q] + m->r[q];
-  band = fmax(band_at(m, m->pos, other), band_at(m, end, other));
+  band = obb_fmax(band_at(m, m->pos, other), band_at(m, end, other));
   pair_axes(m, other, band, &x, c->n, &depth, &over);
   c->dist = 0;
   for (q = 0; q < m->dim; q++)
@@ -712,7 +712,7 @@ int obb_world_push(obb_world *w, int id, double max_dist,
       *inside = 1;
       break;
     }
-    step = fmin(deepest->depth, max_dist - done);
+    step = obb_fmin(deepest->depth, max_dist - done);
     for (q = 0; q < m.dim; q++) m.pos[q] += deepest->n[q] * step;
     done += step;
   }

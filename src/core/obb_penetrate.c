@@ -10,13 +10,8 @@
 */
 #include "obb.h"
 #include "obb_math.h"
+#include "obb_exact.h"
 #include "obb_sat.h"
-
-double obb_diff_of_products(double a, double b, double c, double d) {
-  double w = c * d;
-  double err = fma(-c, d, w);
-  return fma(a, b, -w) + err;
-}
 
 /* Overlaps within this many ulps of the configuration's size count as
 ** equal when picking the least, so exact ties (a box centered on another,
@@ -145,7 +140,7 @@ int obb2_sat_min(const obb2 *a, const obb2 *b, const obb_axes2 *ax,
   ** (centers level on L) also gives -L. */
   n[0] = (ax->s[k] >= 0 ? -ax->L[k][0] : ax->L[k][0]) + 0.0;
   n[1] = (ax->s[k] >= 0 ? -ax->L[k][1] : ax->L[k][1]) + 0.0;
-  *depth = fmax(min, 0.0);
+  *depth = obb_fmax(min, 0.0);
   return k;
 }
 
@@ -158,7 +153,7 @@ int obb3_sat_min(const obb3 *a, const obb3 *b, const obb_axes3 *ax,
   if (!hit) return -1;
   for (i = 0; i < 3; i++)
     n[i] = (ax->s[k] >= 0 ? -ax->L[k][i] : ax->L[k][i]) + 0.0;
-  *depth = fmax(min, 0.0);
+  *depth = obb_fmax(min, 0.0);
   return k;
 }
 

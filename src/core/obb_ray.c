@@ -125,7 +125,7 @@ static double refine_band(const cast *k, double band) {
   for (pass = 0; pass < BAND_PASSES; pass++) {
     double nb;
     if (!cast_clip(k, band, &s0, &s1)) return -1.0;
-    nb = fmax(cast_band_at(k, s0), cast_band_at(k, s1));
+    nb = obb_fmax(cast_band_at(k, s0), cast_band_at(k, s1));
     if (!(nb < band)) return band; /* no narrower (or NaN): this one */
     band = nb;
   }
@@ -152,7 +152,7 @@ static int ray_cast(int n, const double *c, const double *e,
   if (r != OBB_RAY_MISS) return r;
   if (ms < HUGE_VAL) {
     for (i = 0; i < n; i++) far[i] = o[i] + ms * ds[i];
-    band = fmax(band, obb_point_band(n, c, e, far, 0.0));
+    band = obb_fmax(band, obb_point_band(n, c, e, far, 0.0));
   }
   k.n = n; k.segment = 0;
   k.lo = lo; k.ld = ld; k.e = e; k.c = c; k.p = o; k.w = ds;
@@ -259,7 +259,7 @@ static int segment_cast(int n, const double *c, const double *e,
   k.n = n; k.segment = 1;
   k.lo = lp; k.ld = ld; k.e = e; k.c = c; k.p = p; k.w = q;
   k.max_s = 1.0;
-  return refine_band(&k, fmax(bp, bq)) >= 0.0;
+  return refine_band(&k, obb_fmax(bp, bq)) >= 0.0;
 }
 
 int obb2_intersects_segment(const obb2 *b, const double p[2],

@@ -62,7 +62,4 @@ int obb3_sat_min(const obb3 *a, const obb3 *b, const obb_axes3 *ax,
 int obb_sat_entry(const double *s, const double *r, const double *v, int n,
                   double band, double *t, double *t_out, double *t_err);
 
-/* a*b - c*d with one rounding (Kahan's trick with fma). */
-double obb_diff_of_products(double a, double b, double c, double d);
-
 #endif

@@ -46,7 +46,7 @@ int obb_sat_entry(const double *s, const double *r, const double *v, int n,
     t1 = (rk - s[k]) / v[k];
     if (t0 > t1) { double x = t0; t0 = t1; t1 = x; }
     err = TIE_ULPS * DBL_EPSILON * (fabs(s[k]) + rk) / fabs(v[k]);
-    if (best < 0 || t0 > enter + fmax(tie, err)) {
+    if (best < 0 || t0 > enter + obb_fmax(tie, err)) {
       enter = t0;
       tie = err;
       best = k;
@@ -54,8 +54,8 @@ int obb_sat_entry(const double *s, const double *r, const double *v, int n,
     if (t1 < exit) exit = t1;
   }
   if (best < 0 || enter > exit || enter > 1 || exit < 0) return -1;
-  *t = fmax(enter, 0.0);
-  *t_out = fmin(exit, 1.0);
+  *t = obb_fmax(enter, 0.0);
+  *t_out = obb_fmin(exit, 1.0);
   *t_err = tie;
   return best;
 }
@@ -161,8 +161,8 @@ static double pos_err(int n, const double *ca, const double *va,
   double m = 0;
   int q;
   for (q = 0; q < n; q++)
-    m = obb_max3(m, fmax(fabs(ca[q]), fabs(ca[q] + va[q])),
-                 fmax(fabs(cb[q]), fabs(cb[q] + vb[q])));
+    m = obb_max3(m, obb_fmax(fabs(ca[q]), fabs(ca[q] + va[q])),
+                 obb_fmax(fabs(cb[q]), fabs(cb[q] + vb[q])));
   return 8 * DBL_EPSILON * m / fabs(v);
 }
 
@@ -182,26 +182,26 @@ static int touch_at3(const void *ctx, double t) {
 
 static double settle2(const obb2 *a, const obb2 *b, const double va[2],
                       const double vb[2], double t, double err) {
-  double d = DBL_EPSILON * fmax(t, DBL_MIN), tt = t;
+  double d = DBL_EPSILON * obb_fmax(t, DBL_MIN), tt = t;
   obb2 ma, mb;
   for (;;) {
     moved2(a, b, va, vb, tt, &ma, &mb);
     if (obb2_intersects(&ma, &mb)) return tt;
     if (tt >= 1 || d > 4 * err) return -1;
-    tt = fmin(1.0, t + d);
+    tt = obb_fmin(1.0, t + d);
     d *= 2;
   }
 }
 
 static double settle3(const obb3 *a, const obb3 *b, const double va[3],
                       const double vb[3], double t, double err) {
-  double d = DBL_EPSILON * fmax(t, DBL_MIN), tt = t;
+  double d = DBL_EPSILON * obb_fmax(t, DBL_MIN), tt = t;
   obb3 ma, mb;
   for (;;) {
     moved3(a, b, va, vb, tt, &ma, &mb);
     if (obb3_intersects(&ma, &mb)) return tt;
     if (tt >= 1 || d > 4 * err) return -1;
-    tt = fmin(1.0, t + d);
+    tt = obb_fmin(1.0, t + d);
     d *= 2;
   }
 }
@@ -241,7 +241,7 @@ int obb2_sweep(const obb2 *a, const obb2 *b, const double va[2],
   } else { /* a grazing contact, or none */
     sweep2 ctx;
     ctx.a = a; ctx.b = b; ctx.va = va; ctx.vb = vb;
-    band = fmax(band2(a, b, va, vb, 0.0), band2(a, b, va, vb, 1.0));
+    band = obb_fmax(band2(a, b, va, vb, 0.0), band2(a, b, va, vb, 1.0));
     k = obb_sat_entry(ax.s, ax.r, v, 4, half * band, t, &out, &err);
     if (k < 0) return no_contact(2, t, n);
     *t = graze(touch_at2, &ctx, *t, out);
@@ -278,7 +278,7 @@ int obb3_sweep(const obb3 *a, const obb3 *b, const double va[3],
   } else { /* a grazing contact, or none */
     sweep3 ctx;
     ctx.a = a; ctx.b = b; ctx.va = va; ctx.vb = vb;
-    band = fmax(band3(a, b, va, vb, 0.0), band3(a, b, va, vb, 1.0));
+    band = obb_fmax(band3(a, b, va, vb, 0.0), band3(a, b, va, vb, 1.0));
     k = obb_sat_entry(ax.s, ax.r, v, ax.n, half * band, t, &out, &err);
     if (k < 0) return no_contact(3, t, n);
     *t = graze(touch_at3, &ctx, *t, out);

@@ -211,8 +211,8 @@ static int ball_window(int dim, const double *p, const double *w, double R,
   R2 = R * (1 + 0x1p-30) + 16 * DBL_EPSILON * l1;
   if (d2 > R2 * R2) return 0;
   half = sqrt((R2 * R2 - d2) / ww);
-  *lo = fmax(0.0, sc - half - 0x1p-30 * (1 + fabs(sc) + half));
-  *hi = fmin(1.0, sc + half + 0x1p-30 * (1 + fabs(sc) + half));
+  *lo = obb_fmax(0.0, sc - half - 0x1p-30 * (1 + fabs(sc) + half));
+  *hi = obb_fmin(1.0, sc + half + 0x1p-30 * (1 + fabs(sc) + half));
   return *lo <= *hi;
 }
 
@@ -230,7 +230,7 @@ static double step_band(int dim, const double *ca, const double *ea,
     a1[i] = ca[i] + va[i];
     b1[i] = cb[i] + vb[i];
   }
-  return fmax(obb_pair_band(dim, ca, ea, cb, eb),
+  return obb_fmax(obb_pair_band(dim, ca, ea, cb, eb),
               obb_pair_band(dim, a1, ea, b1, eb));
 }
 
@@ -249,8 +249,8 @@ static double best_step(const gapfn *f, int nf, double m, double H,
   int i;
   *to_end = 0;
   for (i = 0; i < nf && !*to_end; i++) {
-    double Hc = fmin(H, f[i].Hmax);
-    h = fmax(h, safe_step(&f[i], m, Hc, to_end));
+    double Hc = obb_fmin(H, f[i].Hmax);
+    h = obb_fmax(h, safe_step(&f[i], m, Hc, to_end));
     if (Hc < H) *to_end = 0;
   }
   return h;
@@ -411,7 +411,7 @@ typedef struct turn3 {
 } turn3;
 
 static void make_turn3(const double r[3], turn3 *out) {
-  double m = fmax(fabs(r[0]), fmax(fabs(r[1]), fabs(r[2])));
+  double m = obb_fmax(fabs(r[0]), obb_fmax(fabs(r[1]), fabs(r[2])));
   int i;
   out->len = 0;
   for (i = 0; i < 3; i++) {
@@ -519,7 +519,7 @@ static int cert3_edge(gapfn *f, const obb3 *A, const obb3 *B,
   sig = obb_len3(m[0], m[1], m[2]);
   W = ta->len + tb->len;
   if (!(sig >= 0.1) || !(W > 0)) return 0;
-  Hp = fmin(H, 0.5 * sig / W);
+  Hp = obb_fmin(H, 0.5 * sig / W);
   smin = sig - Hp * W;
   N1 = W / smin;
   N2 = (2 * W * W + 3 * W * N1) / smin;

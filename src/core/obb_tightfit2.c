@@ -18,8 +18,8 @@ obb_status obb2_fit_points_tight(obb2 *b, const double *xy, size_t n,
   obb_status st = obb_check_points(xy, n, 2);
   if (st != OBB_OK) return st;
   for (i = 0; i < 2 * n; i++) {
-    blo[i % 2] = fmin(blo[i % 2], xy[i]);
-    bhi[i % 2] = fmax(bhi[i % 2], xy[i]);
+    blo[i % 2] = obb_fmin(blo[i % 2], xy[i]);
+    bhi[i % 2] = obb_fmax(bhi[i % 2], xy[i]);
   }
   /* Measuring from the middle of the bounding box keeps the offsets small
   ** and, halving before adding, cannot overflow. */

@@ -53,13 +53,13 @@ static const double dirs[NDIRS][3] = {
 ** overflow nor underflow), with each extent floored at TAU. */
 #define TAU 0x1p-40
 static double quality(const double e[3], double inv) {
-  return fmax(e[0] * inv, TAU) * fmax(e[1] * inv, TAU) *
-         fmax(e[2] * inv, TAU);
+  return obb_fmax(e[0] * inv, TAU) * obb_fmax(e[1] * inv, TAU) *
+         obb_fmax(e[2] * inv, TAU);
 }
 
 static double surface(const double e[3], double inv) {
-  double a = fmax(e[0] * inv, TAU), b = fmax(e[1] * inv, TAU);
-  double c = fmax(e[2] * inv, TAU);
+  double a = obb_fmax(e[0] * inv, TAU), b = obb_fmax(e[1] * inv, TAU);
+  double c = obb_fmax(e[2] * inv, TAU);
   return a * b + b * c + c * a;
 }
 
@@ -74,8 +74,8 @@ static void half_ranges(const double *p, size_t n, const double ref[3],
     double l[3];
     obb3_local(ref, u, p + 3 * i, l);
     for (j = 0; j < 3; j++) {
-      lo[j] = fmin(lo[j], l[j]);
-      hi[j] = fmax(hi[j], l[j]);
+      lo[j] = obb_fmin(lo[j], l[j]);
+      hi[j] = obb_fmax(hi[j], l[j]);
     }
   }
   for (j = 0; j < 3; j++) e[j] = 0.5 * (hi[j] - lo[j]);
@@ -224,8 +224,8 @@ static void tetra_axes(const double s[NSAMPLE][3], const double *p0,
   for (i = 0; i < NSAMPLE; i++) {
     sub3(s[i], p0, r);
     h[i] = obb_dot3(r, nrm);
-    lo = fmin(lo, h[i]);
-    hi = fmax(hi, h[i]);
+    lo = obb_fmin(lo, h[i]);
+    hi = obb_fmax(hi, h[i]);
   }
   for (i = 0; i < NSAMPLE; i++)
     if ((lo < 0 && h[i] <= lo * (1 - 1e-12)) ||
@@ -252,7 +252,7 @@ static void dito_axes(const double s[NSAMPLE][3], double axes[][3], int *na) {
       sub3(s[i], p0, r);
       obb_cross3(r, d, x);
       dist[i] = obb_dot3(x, x);
-      best = fmax(best, dist[i]);
+      best = obb_fmax(best, dist[i]);
     }
     if (!(best > 0)) continue;
     for (i = 0; i < NSAMPLE; i++)
@@ -271,7 +271,7 @@ obb_status obb3_fit_points_tight(obb3 *b, const double *xyz, size_t n,
   int na = 0, j, k, ex;
   obb_status st = obb3_fit_points(&cov, xyz, n);
   if (st != OBB_OK) return st;
-  d = fmax(cov.e[0], fmax(cov.e[1], cov.e[2]));
+  d = obb_fmax(cov.e[0], obb_fmax(cov.e[1], cov.e[2]));
   if (d == 0.0) { /* all points equal */
     *b = cov;
     return OBB_OK;

@@ -1,0 +1,91 @@
+-- bench/bump.lua: the one-line switch, `require "obb.bump"` against
+-- bump.lua itself (read from $OBB_BENCH_BUMP; the rows are skipped
+-- without it), playing the same bump-style frames: movers with gravity, a
+-- random walk and jumps, a filter function (coins cross, the rest slide),
+-- the cols read. Both follow bump's rules, so both play the same game
+-- (test/bump_side_by_side.lua checks it call by call); the time is per
+-- world:move.
+--   small: one mover among 35 items (a menu, a puzzle room)
+--   busy:  300 movers among about 1,400 16-px tiles
+local report = require "report"
+
+local function load_bump()
+  local path = os.getenv("OBB_BENCH_BUMP")
+  if not path or path == "" then return nil, "OBB_BENCH_BUMP is not set" end
+  local chunk, err = loadfile(path)
+  if not chunk then return nil, err end
+  return chunk()
+end
+
+local function rng(seed)
+  return function()
+    seed = (seed * 16807) % 2147483647
+    return seed / 2147483647
+  end
+end
+
+-- A world of the library B and a function making n moves in it.
+local function game(B, nmovers, ntiles, options)
+  local rnd = rng(1234)
+  local w = B.newWorld(64, options)
+  local coin = {}
+  local cols = math.ceil(ntiles / 4)
+  for i = 0, ntiles - 1 do
+    local row = i % 4
+    w:add("t" .. i, (math.floor(i / 4) % cols) * 16, 400 - row * 96 + (i % 7 == 0 and -16 or 0), 16, 16)
+  end
+  for i = 1, math.floor(ntiles / 20) do
+    local name = "c" .. i
+    coin[name] = true
+    w:add(name, rnd() * cols * 16, 100 + rnd() * 280, 8, 8)
+  end
+  local ms = {}
+  for i = 1, nmovers do
+    ms[i] = { name = "m" .. i, vx = 0, vy = 0 }
+    w:add(ms[i].name, 16 + rnd() * (cols - 2) * 16, rnd() * 300, 12, 14)
+  end
+  local function filter(_, other)
+    if coin[other] then return "cross" end
+    return "slide"
+  end
+  local i, dt = 0, 1 / 60
+  return function(n)
+    local seen = 0
+    for _ = 1, n do
+      i = i % nmovers + 1
+      local m = ms[i]
+      local x, y = w:getRect(m.name)
+      if rnd() < 0.05 then m.vx = (rnd() - 0.5) * 240 end
+      if rnd() < 0.02 then m.vy = -300 end
+      m.vy = math.min(m.vy + 900 * dt, 600)
+      local gy = y + m.vy * dt
+      if y > 600 then gy = 0 end -- fell through a hole: back to the top
+      local ax, ay, c, len = w:move(m.name, x + m.vx * dt, gy, filter)
+      for k = 1, len do if c[k].normal.y < 0 then m.vy = 0 end end
+      if ax ~= x + m.vx * dt then m.vx = -m.vx end
+      seen = seen + len + (ay > 0 and 0 or 1)
+    end
+    return seen
+  end
+end
+
+local function rows(bump, obbbump)
+  report.section("obb.bump against bump.lua: the one-line switch (per world:move, filter function)")
+  for _, case in ipairs({
+    { "small: 1 mover among 35 items", 1, 34, 20000 },
+    { "busy: 300 movers, 1,400 tiles", 300, 1400, 20000 },
+  }) do
+    local name, nm, nt, n = case[1], case[2], case[3], tonumber(os.getenv("OBB_BENCH_CALLS")) or case[4]
+    local t_bump = report.time(game(bump, nm, nt), n)
+    report.row("obb.bump vs bump.lua, " .. name, report.time(game(obbbump, nm, nt), n), "bump.lua", t_bump)
+    report.row("obb.bump { rules = \"obb\" } vs bump.lua, " .. name,
+      report.time(game(obbbump, nm, nt, { rules = "obb" }), n), "bump.lua", t_bump)
+  end
+end
+
+local bump, why = load_bump()
+if not bump then
+  report.note("obb.bump vs bump.lua rows skipped: " .. why)
+else
+  rows(bump, require "obb.bump")
+end

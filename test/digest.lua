@@ -1,0 +1,202 @@
+-- The determinism digest (docs/precision.md, "The same answers on every
+-- platform"): every answer of many seeded calls, one a line, each number
+-- written exactly (its sign, 53-bit integer significand and power of two,
+-- worked out here with exact doublings so that no platform's printf or
+-- strtod is trusted). Two platforms, or two Luas, agree when their outputs
+-- are byte for byte the same:
+--
+--   lua5.4 test/digest.lua [rounds] > a.txt     (rounds: 400 by default)
+--
+-- Plain Lua 5.1-5.4 and LuaJIT, no busted: it runs under wine and qemu
+-- (make test-windows, make test-arm64). Covers pairs, points, rays,
+-- distances, fits, merges, 2D and 3D worlds with every query, moves,
+-- checks, pushes, casts, turning sweeps, clip and reflect, and obb.bump.
+local obb = require "obb"
+local unpack = table.unpack or unpack
+
+local rounds = tonumber(arg and arg[1]) or 400
+
+-- Park and Miller's generator: every step is exact in a double.
+local seed = 20261126
+local function rnd()
+  seed = (seed * 16807) % 2147483647
+  return seed / 2147483647
+end
+local function r(a, b) return a + (b - a) * rnd() end
+
+-- x as "m*2^e" with m an integer below 2^53, both printed as integers.
+local function exact(x)
+  if x ~= x then return "nan" end
+  if x == math.huge then return "inf" end
+  if x == -math.huge then return "-inf" end
+  if x == 0 then return 1 / x < 0 and "-0" or "0" end
+  local sign = ""
+  if x < 0 then sign, x = "-", -x end
+  local e = 0
+  while x >= 2^53 do x, e = x * 0.5, e + 1 end  -- exact: x stays normal
+  while x < 2^52 do x, e = x * 2, e - 1 end     -- exact: doubling
+  while x % 2 == 0 do x, e = x * 0.5, e + 1 end -- the shortest significand
+  return string.format("%s%.0fp%d", sign, x, e)
+end
+
+local function line(...)
+  local t = {}
+  for i = 1, select("#", ...) do
+    local v = select(i, ...)
+    t[i] = type(v) == "number" and exact(v) or tostring(v)
+  end
+  io.write(table.concat(t, " "), "\n")
+end
+
+-- out[1..n] and nothing after (tables are reused, so stale slots are cut).
+local function slots(out, n)
+  local t = {}
+  for i = 1, n do t[i] = out[i] end
+  return unpack(t, 1, n)
+end
+
+local function box2()
+  return obb.new2(r(-6, 6), r(-6, 6), r(0.1, 3), r(0.1, 3),
+                  rnd() < 0.3 and 0 or r(-4, 4))
+end
+local function box3()
+  local q = rnd() < 0.3
+  return obb.new3(r(-6, 6), r(-6, 6), r(-6, 6), r(0.1, 3), r(0.1, 3), r(0.1, 3),
+                  q and 0 or r(-1, 1), q and 0 or r(-1, 1), q and 0 or r(-1, 1), 1)
+end
+
+local out = {}
+local function pairs_of(a, b, dim)
+  line("intersects", a:intersects(b), a:classify(b), a:contains(b))
+  line("penetration", a:penetration(b))
+  local n = a:contacts(b, out)
+  line("contacts", a:contacts(b)) ; line("contacts-out", n and slots(out, n * (dim + 1)))
+  line("distance", a:distance(b))
+  if dim == 2 then
+    line("sweep", a:sweep(b, r(-8, 8), r(-8, 8), r(-8, 8), r(-8, 8)))
+    line("sweep-turning", a:sweep(b, r(-8, 8), r(-8, 8), r(-1, 1), r(-1, 1), r(-3, 3), r(-3, 3)))
+  else
+    line("sweep", a:sweep(b, r(-8, 8), r(-8, 8), r(-8, 8), r(-8, 8), r(-8, 8), r(-8, 8)))
+    line("sweep-turning", a:sweep(b, r(-8, 8), r(-8, 8), r(-8, 8), r(-1, 1), r(-1, 1), r(-1, 1),
+                                  r(-2, 2), r(-2, 2), r(-2, 2), r(-2, 2), r(-2, 2), r(-2, 2)))
+  end
+  local m = obb.merge(a, b)
+  line("merge", m:center()) ; line("merge-e", m:half_extents())
+end
+
+local function points_of(a, dim)
+  local x, y, z = r(-8, 8), r(-8, 8), r(-8, 8)
+  if dim == 2 then
+    line("point", a:contains(x, y), a:distance(x, y), a:signed_distance(x, y), a:closest_point(x, y))
+    line("ray", a:raycast(x, y, r(-1, 1), r(-1, 1)))
+    line("segment", a:intersects_segment(x, y, r(-8, 8), r(-8, 8)))
+    line("circle", a:intersects_circle(x, y, r(0, 3)))
+  else
+    line("point", a:contains(x, y, z), a:distance(x, y, z), a:signed_distance(x, y, z),
+         a:closest_point(x, y, z))
+    line("ray", a:raycast(x, y, z, r(-1, 1), r(-1, 1), r(-1, 1)))
+    line("segment", a:intersects_segment(x, y, z, r(-8, 8), r(-8, 8), r(-8, 8)))
+    line("sphere", a:intersects_sphere(x, y, z, r(0, 3)))
+    line("plane", a:plane_side(r(-1, 1), r(-1, 1), r(-1, 1), r(-3, 3)))
+  end
+  line("corners", a:corners()) ; line("aabb", a:aabb()) ; line("axes", a:axes())
+end
+
+local function fits(dim)
+  local pts = {}
+  for i = 1, 3 + math.floor(rnd() * 20) do
+    pts[i] = dim == 2 and { r(-5, 5), r(-5, 5) } or { r(-5, 5), r(-5, 5), r(-5, 5) }
+  end
+  local fit = dim == 2 and obb.fit2 or obb.fit3
+  for _, method in ipairs(dim == 2 and { "pca", "hull" } or { "pca", "aabb" }) do
+    local ok, b = pcall(fit, pts, method)
+    if ok then line("fit", method, b:center()) ; line("fit-e", b:half_extents()) ; line("fit-a", b:axes())
+    else line("fit", method, "error") end
+  end
+end
+
+local RESP = { "touch", "cross", "slide", "bounce" }
+local function respond(_, other) return RESP[1 + other % 4] end
+
+local function world2()
+  local w = obb.world2()
+  for k = 1, 40 do
+    w:add(k, r(-20, 20), r(-20, 20), r(0.2, 4), r(0.2, 4), rnd() < 0.5 and 0 or r(0, 6))
+  end
+  for m = 1, 20 do
+    local k = 1 + m % 40
+    local gx, gy = w:get(k)
+    line("check2", w:check(k, gx + r(-15, 15), gy + r(-15, 15), RESP[1 + m % 4], out)) ; line(slots(out, 8))
+    line("move2", w:move(k, gx + r(-15, 15), gy + r(-15, 15), respond, out)) ; line(slots(out, 8))
+    line("push2", w:push(k))
+    local b = box2()
+    line("cast2", w:cast(b, r(-20, 20), r(-20, 20), out)) ; line(slots(out, 8))
+    line("cast-turning2", w:cast_turning(b, r(-20, 20), r(-20, 20), r(-3, 3), out)) ; line(slots(out, 8))
+    line("query2", w:query_box(b, out), slots(out, 4))
+    line("qpoint2", w:query_point(r(-20, 20), r(-20, 20), out), slots(out, 2))
+    local n = w:raycast(r(-20, 20), r(-20, 20), r(-1, 1), r(-1, 1), 30, out)
+    line("wray2", n, slots(out, 4 * math.min(n, 3)))
+    n = w:collisions(k, out)
+    line("collisions2", n, slots(out, 3 * math.min(n, 3)))
+  end
+  line("pairs2", w:pairs(out))
+end
+
+local function world3()
+  local w = obb.world3()
+  for k = 1, 40 do
+    local q = rnd() < 0.5
+    w:add(k, r(-20, 20), r(-20, 20), r(-20, 20), r(0.2, 4), r(0.2, 4), r(0.2, 4),
+          q and 0 or r(-1, 1), q and 0 or r(-1, 1), q and 0 or r(-1, 1), 1)
+  end
+  for m = 1, 20 do
+    local k = 1 + m % 40
+    local gx, gy, gz = w:get(k)
+    line("check3", w:check(k, gx + r(-15, 15), gy + r(-15, 15), gz + r(-15, 15), RESP[1 + m % 4], out))
+    line(slots(out, 10))
+    line("move3", w:move(k, gx + r(-15, 15), gy + r(-15, 15), gz + r(-15, 15), respond, out))
+    line(slots(out, 10))
+    line("push3", w:push(k))
+    local b = box3()
+    line("cast3", w:cast(b, r(-20, 20), r(-20, 20), r(-20, 20), out)) ; line(slots(out, 10))
+    line("cast-turning3", w:cast_turning(b, r(-20, 20), r(-20, 20), r(-20, 20),
+                                         r(-2, 2), r(-2, 2), r(-2, 2), out))
+    line(slots(out, 10))
+    line("query3", w:query_box(b, out), slots(out, 4))
+    local n = w:raycast(r(-20, 20), r(-20, 20), r(-20, 20), r(-1, 1), r(-1, 1), r(-1, 1), 30, out)
+    line("wray3", n, slots(out, 5 * math.min(n, 3)))
+    n = w:collisions(k, out)
+    line("collisions3", n, slots(out, 4 * math.min(n, 3)))
+  end
+  line("pairs3", w:pairs(out))
+end
+
+-- obb.bump: the Lua layer's own arithmetic (top-left corners, cols).
+local function bump()
+  local ok, B = pcall(require, "obb.bump")
+  if not ok then line("bump", "absent") return end
+  local w = B.newWorld(16)
+  for k = 1, 60 do w:add(k, math.floor(r(0, 40)) * 8, math.floor(r(0, 40)) * 8, 8, 8) end
+  for m = 1, 30 do
+    local k = 1 + m % 60
+    local x, y = w:getRect(k)
+    local ax, ay, cols, len = w:move(k, x + r(-30, 30), y + r(-30, 30), respond)
+    line("bump-move", ax, ay, len)
+    for i = 1, len do
+      local c = cols[i]
+      line("bump-col", c.other, c.type, c.ti, c.normal.x, c.normal.y, c.touch.x, c.touch.y)
+    end
+  end
+end
+
+for _ = 1, rounds do
+  local a, b = box2(), box2()
+  pairs_of(a, b, 2) ; points_of(a, 2)
+  a, b = box3(), box3()
+  pairs_of(a, b, 3) ; points_of(a, 3)
+  fits(2) ; fits(3)
+  line("clip", obb.clip(r(-5, 5), r(-5, 5), r(-1, 1), r(-1, 1)))
+  line("reflect", obb.reflect(r(-5, 5), r(-5, 5), r(-5, 5), r(-1, 1), r(-1, 1), r(-1, 1)))
+end
+for _ = 1, math.max(1, math.floor(rounds / 8)) do world2() ; world3() end
+bump()

@@ -1,0 +1,56 @@
+#!/bin/sh
+# make dist: one release archive per platform in dist/ (issue 28), each
+#   obb-VERSION-PLATFORM/
+#     luajit/obb.so      (the module for LuaJIT and LÖVE; obb.dll on Windows)
+#     lua5.4/obb.so      (the module for Lua 5.4)
+#     lua/obb/*.lua      (the Lua layer: obb.jit, obb.bump, obb.loader, ...)
+#     README.md LICENSE CHANGELOG.md
+# Linux x86-64 and ARM64 as .tar.gz holding both interpreters' modules;
+# Windows x86-64 as two .zip, one for LuaJIT and LÖVE (obb.dll linked to
+# lua51.dll) and one for Lua 5.4 (lua54.dll). The modules are the ones
+# `make`, `make cross-arm64` and `make cross-windows` built.
+#   sh test/dist.sh VERSION
+set -eu
+version=$1
+out=dist
+rm -rf "$out"
+mkdir -p "$out"
+stage() { # stage PLATFORM: the folder's common files
+  d=$out/stage/obb-$version-$1
+  rm -rf "$d"
+  mkdir -p "$d/lua/obb"
+  cp lua/obb/*.lua "$d/lua/obb/"
+  cp README.md LICENSE CHANGELOG.md "$d/"
+  echo "$d"
+}
+module() { # module DIR LUA FILE
+  mkdir -p "$1/$2"
+  cp "$3" "$1/$2/"
+}
+tarball() { # tarball DIR
+  (cd "$(dirname "$1")" && tar -czf "../$(basename "$1").tar.gz" "$(basename "$1")")
+}
+zipball() { # zipball DIR
+  (cd "$(dirname "$1")" && python3 -m zipfile -c "../$(basename "$1").zip" "$(basename "$1")")
+}
+
+d=$(stage linux-x86_64)
+module "$d" luajit build/luajit/obb.so
+module "$d" lua5.4 build/lua5.4/obb.so
+tarball "$d"
+
+d=$(stage linux-arm64)
+module "$d" luajit build/linux-arm64/luajit/obb.so
+module "$d" lua5.4 build/linux-arm64/lua5.4/obb.so
+tarball "$d"
+
+d=$(stage windows-x86_64-luajit)
+module "$d" luajit build/windows-x86_64/luajit/obb.dll
+zipball "$d"
+
+d=$(stage windows-x86_64-lua5.4)
+module "$d" lua5.4 build/windows-x86_64/lua5.4/obb.dll
+zipball "$d"
+
+rm -rf "$out/stage"
+ls -l "$out"
