@@ -41,10 +41,11 @@ endef
 cross-arm64: $(ARM64_SYSROOT)/.packages
 	$(foreach l,$(ARM64_LUAS),$(call ARM64_BUILD,$(l)))
 
-# The x86-64 modules too: the digests compare the host's answers with arm64's.
+# This machine's digests too (make digest: build/LUA/digest.txt), which
+# arm64's must equal byte for byte.
 test-arm64: cross-arm64
 	@sh .ci/deps.sh build lua5.4
 	@sh .ci/deps.sh build luajit
-	$(MAKE) --no-print-directory all LUA=lua5.4
-	$(MAKE) --no-print-directory all LUA=luajit
+	$(MAKE) --no-print-directory digest LUA=lua5.4
+	$(MAKE) --no-print-directory digest LUA=luajit
 	sh test/cross/arm64_test.sh
