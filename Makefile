@@ -467,4 +467,5 @@ clean:
 	rm -rf build
 
 include mk/windows.mk
+include mk/arm64.mk
 include mk/dist.mk
