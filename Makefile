@@ -33,9 +33,13 @@ VISFLAGS   ?= -fvisibility=hidden
 FPFLAGS    ?= -ffp-contract=off
 ALL_CFLAGS  = $(WARNFLAGS) $(FPFLAGS) $(CFLAGS) -fPIC $(VISFLAGS) -I$(LUA_INCDIR) $(INCLUDES)
 # macOS loads Lua modules as bundles whose Lua symbols the host provides
-# (as LuaRocks links them); untested here: CI has no macOS machine.
+# (as LuaRocks links them), built universal (Apple Silicon and Intel in one
+# file, MACOS_ARCHS= for the machine's own only); untested here: CI has no
+# macOS machine.
 ifeq ($(shell uname -s),Darwin)
-LIBFLAG    ?= -bundle -undefined dynamic_lookup
+MACOS_ARCHS ?= -arch arm64 -arch x86_64
+LIBFLAG    ?= -bundle -undefined dynamic_lookup $(MACOS_ARCHS)
+ALL_CFLAGS += $(MACOS_ARCHS)
 endif
 LIBFLAG    ?= -shared
 LDLIBS     ?= -lm
