@@ -178,7 +178,7 @@ describe("obb.responses", function()
                  tostring(obb.responses({ [0] = "touch", default = false })))
     local t = { default = "bounce" }
     for c = 0, 255 do t[c] = NAMES[c % 4 + 1] end
-    local back = assert(load("local obb = ...; return " .. tostring(obb.responses(t))))(obb)
+    local back = assert((loadstring or load)("local obb = ...; return " .. tostring(obb.responses(t))))(obb)
     for c = 0, 255 do assert.equal(t[c], back[c]) end
   end)
 
