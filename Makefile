@@ -33,9 +33,13 @@ VISFLAGS   ?= -fvisibility=hidden
 FPFLAGS    ?= -ffp-contract=off
 ALL_CFLAGS  = $(WARNFLAGS) $(FPFLAGS) $(CFLAGS) -fPIC $(VISFLAGS) -I$(LUA_INCDIR) $(INCLUDES)
 # macOS loads Lua modules as bundles whose Lua symbols the host provides
-# (as LuaRocks links them); untested here: CI has no macOS machine.
+# (as LuaRocks links them), built universal (Apple Silicon and Intel in one
+# file, MACOS_ARCHS= for the machine's own only); untested here: CI has no
+# macOS machine.
 ifeq ($(shell uname -s),Darwin)
-LIBFLAG    ?= -bundle -undefined dynamic_lookup
+MACOS_ARCHS ?= -arch arm64 -arch x86_64
+LIBFLAG    ?= -bundle -undefined dynamic_lookup $(MACOS_ARCHS)
+ALL_CFLAGS += $(MACOS_ARCHS)
 endif
 LIBFLAG    ?= -shared
 LDLIBS     ?= -lm
@@ -349,7 +353,7 @@ TRIG_SCALAR = $(BUILD)/obb_trig_scalar.o
 .PHONY: check-trig
 
 $(TRIG_SCALAR): src/core/obb_trig.c $(HEADERS) | $(BUILD)
-	$(CC) $(ALL_CFLAGS) -DOBB_TRIG_SCALAR -Dobb_sincos=obb_sincos_scalar -c src/core/obb_trig.c -o $@
+	$(CC) $(ALL_CFLAGS) -DOBB_TRIG_SCALAR -Dobb_sincos=obb_sincos_scalar -Dobb_atan2=obb_atan2_scalar -c src/core/obb_trig.c -o $@
 
 $(TRIG_CHECK): test/trig_check.c $(CORE_OBJ) $(TRIG_SCALAR) $(HEADERS)
 	$(CC) $(WARNFLAGS) $(CFLAGS) $(INCLUDES) $(LDFLAGS) -o $@ test/trig_check.c $(TRIG_SCALAR) $(CORE_OBJ) $(LDLIBS)

@@ -62,6 +62,7 @@ build = {
             "src/binding/lobb_move.c",
             "src/binding/lobb_open.c",
             "src/binding/lobb_query.c",
+            "src/binding/lobb_responses.c",
             "src/binding/lobb_types.c",
             "src/binding/lobb_world.c",
             "src/binding/lobb_world_query.c",

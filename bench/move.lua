@@ -19,7 +19,16 @@
 --           it), and the pure-Lua mover of bench/lua_mover.lua against
 --           bump, and bump alone;
 --   turned: every tile and every mover turned by a random angle: obb's
---           world:move against the pure-Lua mover (always run).
+--           world:move against the pure-Lua mover (always run);
+--   filter: the AA scene with a bump-style filter, movers crossing each
+--           other and sliding on tiles: obb's world:move with a response
+--           set (the movers of class 1, obb.responses{[1] = "cross"})
+--           against the same with the filter function
+--           function(item, other) if other > NTILES then return "cross" end
+--           return "slide" end, and each against bump.lua's world:move
+--           with that function (when $OBB_BENCH_BUMP is set); the cross
+--           records are read and skipped, the slide ones clip the
+--           velocity.
 -- obb's rows are skipped while obb's world has no move method. Each timed
 -- run starts from the same state and plays the same frames (the random
 -- numbers do not depend on what happened); a row is the median frame over
@@ -208,6 +217,69 @@ local function frame_out(w, st, out)
   st.seed = s
 end
 
+-- The frame functions that play a bump.lua world (left, top: placed
+-- differently).
+local bump_frames = {}
+
+-- frame_out with a filter: a frame function for it, the same but for the
+-- filter (a response set or a function) and the cross records it makes,
+-- which do not clip the velocity.
+local function frame_filter(filter)
+  return function(w, st, out)
+    local X, Y, VX, VY, G = st.x, st.y, st.vx, st.vy, st.g
+    local s, first = st.seed, st.first
+    for i = 1, st.n do
+      s = (s * 16807) % 2147483647
+      local r1 = s / 2147483647
+      s = (s * 16807) % 2147483647
+      local vx, vy = step(st, i, r1, s / 2147483647)
+      local ax, ay, n = w:move(first + i - 1, X[i] + vx, Y[i] + vy, filter, out)
+      local on = false
+      for k = 0, n - 1 do
+        if out[k * 8 + 2] ~= "cross" then
+          local nx, ny = out[k * 8 + 4], out[k * 8 + 5]
+          local d = vx * nx + vy * ny
+          if d < 0 then vx, vy = vx - d * nx, vy - d * ny end
+          if ny < -0.5 then on = true end
+        end
+      end
+      X[i], Y[i], VX[i], VY[i], G[i] = ax, ay, vx, vy, on
+    end
+    st.seed = s
+  end
+end
+
+-- The same for bump.lua with a filter function.
+local function frame_bump_filter(filter)
+  local function frame(w, st)
+    local X, Y, VX, VY, G, HX, HY = st.x, st.y, st.vx, st.vy, st.g, st.hx, st.hy
+    local s, first = st.seed, st.first
+    for i = 1, st.n do
+      s = (s * 16807) % 2147483647
+      local r1 = s / 2147483647
+      s = (s * 16807) % 2147483647
+      local vx, vy = step(st, i, r1, s / 2147483647)
+      local hx, hy = HX[i], HY[i]
+      local ax, ay, cols, n = w:move(first + i - 1, X[i] + vx - hx, Y[i] + vy - hy, filter)
+      local on = false
+      for k = 1, n do
+        local col = cols[k]
+        if col.type ~= "cross" then
+          local nm = col.normal
+          local nx, ny = nm.x, nm.y
+          local d = vx * nx + vy * ny
+          if d < 0 then vx, vy = vx - d * nx, vy - d * ny end
+          if ny < -0.5 then on = true end
+        end
+      end
+      X[i], Y[i], VX[i], VY[i], G[i] = ax + hx, ay + hy, vx, vy, on
+    end
+    st.seed = s
+  end
+  bump_frames[frame] = true
+  return frame
+end
+
 -- The same frame for bump.lua (left, top; collisions as tables).
 local function frame_bump(w, st)
   local X, Y, VX, VY, G, HX, HY = st.x, st.y, st.vx, st.vy, st.g, st.hx, st.hy
@@ -232,26 +304,36 @@ local function frame_bump(w, st)
   st.seed = s
 end
 
+bump_frames[frame_bump] = true
+
 -- Every world behind one interface, for the lockstep check only (its
--- closures cost nothing that is timed).
+-- closures cost nothing that is timed), with the filter its moves pass
+-- (nil: none). The normal of a cross record is given as 0, 0: it clips
+-- nothing and stands on nothing.
 local NAMES = { obb = "obb", bump = "bump.lua", lua = "pure-Lua mover" }
-local function side(kind, w, scene)
+local function side(kind, w, scene, filter)
   local out = {}
   local s = { kind = kind, w = w, out = out, name = NAMES[kind] .. " (" .. scene .. ")" }
   if kind == "bump" then
     local cols, n
     function s.move(item, gx, gy, hx, hy)
       local x, y
-      x, y, cols, n = w:move(item, gx - hx, gy - hy)
+      x, y, cols, n = w:move(item, gx - hx, gy - hy, filter)
       return x + hx, y + hy, n
     end
-    function s.normal(k) return cols[k].normal.x, cols[k].normal.y end
+    function s.normal(k)
+      if cols[k].type == "cross" then return 0, 0 end
+      return cols[k].normal.x, cols[k].normal.y
+    end
     function s.sync(item, cx, cy, hx, hy) w:update(item, cx - hx, cy - hy) end
   else
     function s.move(item, gx, gy)
-      return w:move(item, gx, gy, nil, out)
+      return w:move(item, gx, gy, filter, out)
     end
-    function s.normal(k) return out[(k - 1) * 8 + 4], out[(k - 1) * 8 + 5] end
+    function s.normal(k)
+      if out[(k - 1) * 8 + 2] == "cross" then return 0, 0 end
+      return out[(k - 1) * 8 + 4], out[(k - 1) * 8 + 5]
+    end
     function s.sync(item, cx, cy, hx, hy) w:update(item, cx, cy, hx, hy) end
   end
   return s
@@ -335,7 +417,7 @@ end
 -- frames), from a copy of the state.
 local function time_moves(frame, w, sc, out)
   local st = copy_state(sc)
-  place(w, st, frame == frame_bump)
+  place(w, st, bump_frames[frame])
   frame(w, st, out)
   frame(w, st, out)
   local xs = {}
@@ -354,7 +436,7 @@ end
 -- collector stopped (no full collection before: it would shrink the Lua
 -- stack, which the next calls grow again), scaled to `moves`.
 local function garbage(frame, w, sc, out, frames, moves)
-  local bump_world = frame == frame_bump
+  local bump_world = bump_frames[frame]
   local st = copy_state(sc)
   place(w, st, bump_world)
   for _ = 1, frames do frame(w, st, out) end
@@ -405,6 +487,46 @@ local function crowd()
   local t1 = move_through(n)
   report.row(("move: through a crowd of %d (cross) vs %d"):format(2 * n, n), move_through(2 * n),
              ("a crowd of %d"):format(n), t1)
+end
+
+-- The AA scene with a filter (see the header): a response set, the filter
+-- function it stands for, and bump.lua with that function (bump nil:
+-- skipped).
+local function filters(bump)
+  local sc = make_scene(false)
+  local st = copy_state(sc)
+  local function cross_movers(_, other)
+    if other > NTILES then return "cross" end
+    return "slide"
+  end
+  local set = obb.responses({ [1] = "cross" })
+  local ws = fill_centers(obb.world2(), sc, st)
+  local wf = fill_centers(obb.world2(), sc, st)
+  for i = sc.first, sc.first + sc.n - 1 do ws:set_class(i, 1) end
+  local followers = { { side("obb", wf, "AA, filter function", cross_movers), MAX_BAD.same_rules } }
+  local wb = bump and fill_bump(bump.newWorld(BUMP_CELL), sc, st)
+  if wb then followers[2] = { side("bump", wb, "AA, filter function", cross_movers), MAX_BAD.bump } end
+  lockstep(side("obb", ws, "AA, response set", set), followers, st, CHECK_FRAMES)
+  sc.x, sc.y, sc.vx, sc.vy, sc.g, sc.seed = st.x, st.y, st.vx, st.vy, st.g, st.seed
+  local out = {}
+  local t_set = time_moves(frame_filter(set), ws, sc, out)
+  local t_fn = time_moves(frame_filter(cross_movers), wf, sc, out)
+  report.row("move, filter: obb response set vs obb filter function", t_set, "obb world:move + filter function",
+             t_fn)
+  if wb then
+    local t_bump = time_moves(frame_bump_filter(cross_movers), wb, sc)
+    report.row("move, filter: obb response set vs bump (1,000 movers, AA)", t_set,
+               "bump.lua world:move + filter", t_bump)
+    report.row("move, filter: obb filter function vs bump (1,000 movers, AA)", t_fn,
+               "bump.lua world:move + filter", t_bump)
+  end
+  local moves_g = GARBAGE_FRAMES * NMOVERS
+  report.bytes(("move garbage, %d moves: obb, response set"):format(moves_g),
+               garbage(frame_filter(set), ws, sc, out, GARBAGE_FRAMES, moves_g))
+  report.bytes(("move garbage, %d moves: obb, filter function"):format(moves_g),
+               garbage(frame_filter(cross_movers), wf, sc, out, GARBAGE_FRAMES, moves_g))
+  ws:close()
+  wf:close()
 end
 
 local function run()
@@ -482,7 +604,10 @@ local function run()
     wo:close()
   end
   report.bytes(("move garbage, %d moves: pure-Lua mover (turned)"):format(moves_g), g_lua)
-  if has_move then crowd() end
+  if has_move then
+    crowd()
+    filters(bump)
+  end
   report.note("garbage: collectgarbage(\"count\") before and after, the collector stopped, the same frames"
               .. " played once before; under LuaJIT it also counts the compiler's own objects (traces)")
 end

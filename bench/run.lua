@@ -9,8 +9,9 @@
 -- from Lua and memory (bench/pairs.lua), the sweeps from Lua, turning and
 -- not (bench/sweeps.lua), then the worlds (bench/world.lua)
 -- and moving boxes through a world (bench/move.lua; it reads bump.lua from
--- $OBB_BENCH_BUMP): each, when it exists, is run as a chunk and prints its
--- own rows with require "report".
+-- $OBB_BENCH_BUMP), turning ones on the racing track (bench/move_turning.lua),
+-- obb.bump (bench/bump.lua): each, when it exists, is run as a chunk and
+-- prints its own rows with require "report".
 local report = require "report"
 
 local core = arg[1]
@@ -38,7 +39,7 @@ report.header()
 if core then run_core(core) end
 require("pairs").run()
 require("sweeps").run()
-for _, chunk in ipairs({ "bench/world.lua", "bench/move.lua", "bench/bump.lua" }) do
+for _, chunk in ipairs({ "bench/world.lua", "bench/move.lua", "bench/move_turning.lua", "bench/bump.lua" }) do
   local f = io.open(chunk, "r")
   if f then
     f:close()

@@ -1,15 +1,15 @@
 /*
 ** lobb_ffi.h: entry points of the Lua binding for its LuaJIT FFI fast path
-** (lua/obb/jit.lua), not for host programs: they take a box's or a world's
-** userdata as a plain pointer, so they need no lua.h, and the FFI declares
-** them word for word from here (`make check-ffi`).
+** (lua/obb/jit.lua), not for host programs: they take a box's, a world's
+** or a response set's userdata as a plain pointer, so they need no lua.h,
+** and the FFI declares them word for word from here (`make check-ffi`).
 **
 ** Each does what its classic method does in the one fast case, or reports
 ** that it did nothing (the return value each states), having changed
 ** nothing: the caller then calls the classic method with the same
 ** arguments, which reports whatever was wrong. A pointer must be the
-** payload of a userdata carrying the box's or the world's real metatable,
-** as debug.getmetatable sees it (jit.lua checks that first): only the
+** payload of a userdata carrying its type's real metatable, as
+** debug.getmetatable sees it (jit.lua checks that first): only the
 ** binding gives a userdata that metatable, unless the debug library does
 ** (docs/hardening.md). The value is then recognised by the tag its last
 ** field holds, as the binding recognises it (lobb_box.h).
@@ -66,16 +66,20 @@ enum lobb_ffi_record {
   LOBB_FFI_CAST_RECORD = 5
 };
 
-/* w:check(item, goal, response) with no filter function: response is
-** every other's (OBB_TOUCH to OBB_BOUNCE, obb_world.h), goal dim numbers
-** (finite). Writes each collision into hits as 10 doubles, other's id,
+/* w:check(item, goal, filter) with no filter function: responses NULL and
+** response every other's (OBB_TOUCH to OBB_BOUNCE, obb_world.h), or
+** responses a response set (obb.responses: the payload of a userdata
+** carrying the set's real metatable, recognised by its tag) answering by
+** the other's class, and response unused; goal dim numbers (finite).
+** Writes each collision into hits as 10 doubles, other's id,
 ** response, t, nx, ny, nz, x, y, z, depth (at most cap of them), and into
 ** actual dim + 1 numbers: the item's final center, then the world's
 ** change count (obb_world_changes) for lobb_ffi_world_commit; returns the
 ** number of collisions, or -1 when the classic method must run (more
 ** collisions than cap among the reasons). Changes nothing. */
 LOBB_API int lobb_ffi_world_move(void *world, double id, const double *goal,
-                                 int dim, int response, double *hits,
+                                 int dim, int response,
+                                 const void *responses, double *hits,
                                  int cap, double *actual);
 
 /* w:move's second half: puts item id's center at (x, y[, z]) (z unused in

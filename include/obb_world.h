@@ -196,6 +196,40 @@ OBB_API int obb_world_move(obb_world *w, int id, const double *goal,
                            obb_move_filter_fn filter, obb_move_report_fn report,
                            void *ctx, double *actual);
 
+/* Moves item id as obb_world_move does while turning it about its center
+** at a constant rate: by the angle turn[0] (2D, radians, counter-clockwise)
+** or the rotation vector turn[0..2] (3D: axis times angle, world frame)
+** over the whole move, the motion of obbN_sweep_turning and
+** obb_world_cast_turning; each leg turns by what remains of the turn over
+** what remains of the translation. What a turning leg meets is found with
+** the certified turning sweep, never later than the first contact: an
+** other the item starts the leg apart from blocks where they first touch;
+** one it already touches (within the band) only where the item could go
+** deeper than the band into it (the band at its least over the leg), and
+** at once when the item is that deep already, or inside it (it is then
+** also a plane for the translation, as in obb_world_move). The responses:
+** OBB_TOUCH stops both the translation and the turn; OBB_SLIDE and
+** OBB_BOUNCE clip or mirror the translation as in obb_world_move, and the
+** turn goes on unless the turn is what drove the item in (the leg's
+** translation did not go into the blocker's normal, or the blocker already
+** stopped a turning leg of this move) or the sweep could not decide
+** (OBB_SWEEP_LIMIT: it blocks at its safe time, unreported): then turning
+** stops for the rest of the move and the translation goes on. So the item
+** never ends deeper than the band in an other it was not already inside,
+** and passes through nothing, however fast it turns. Writes the item's box
+** where the move ends to end (an obb2 or obb3 of the world's dimension):
+** its center, its rotation turned by the turn done from the item's (as
+** obbN_rotate turns it: in 3D by the quaternion of the angle done about
+** the turn's axis), its half extents. No turn (every component 0):
+** exactly obb_world_move, the rotation kept bit for bit. Returns as
+** obb_world_move does, and -3 for a turn that is not finite; on an error
+** end is the item's box. */
+OBB_API int obb_world_move_turning(obb_world *w, int id, const double *goal,
+                                   const double *turn,
+                                   obb_move_filter_fn filter,
+                                   obb_move_report_fn report, void *ctx,
+                                   void *end);
+
 /* The mover's way out of what it overlaps: repeatedly moves item id by the
 ** penetration normal times the depth of the deepest other it overlaps by
 ** more than the band (filter as for moves, t = 0; OBB_IGNORE and

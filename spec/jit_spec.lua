@@ -454,6 +454,7 @@ describe("the FFI fast path", function()
       end
       local ok, err = pcall(function()
         local out = {}
+        local set = obb.responses({ [1] = "cross", default = "touch" })
         for dim = 2, 3 do
           local w = dim == 2 and obb.world2() or obb.world3()
           local box = dim == 2 and obb.new2(0, 0, 1, 1) or obb.new3(0, 0, 0, 1, 1, 1)
@@ -461,12 +462,16 @@ describe("the FFI fast path", function()
             w:add("a", 0, 0, 1, 1); w:add("b", 5, 0, 1, 1, 0.5)
             w:update("a", 0, 1, 1, 1); w:update("a", 0, 0, 1, 1, 0.25)
             w:get("a"); w:move("a", 3, 0); w:check("a", 6, 0, "slide", out)
+            w:set_class("b", 1); w:move("a", 1, 0, set); w:check("a", 9, 0, set, out)
+            assert(out[2] == "cross" and #out == 8, "the set answers b by its class")
             w:cast(box, 4, 0, out); w:cast_turning(box, 4, 0, 1, out)
             w:query_box(obb.new2(3, 0, 3, 1), out); w:query_point(3, 0, out, nil)
           else
             w:add("a", 0, 0, 0, 1, 1, 1); w:add("b", 5, 0, 0, 1, 1, 1, 0, 0, 0.6, 0.8)
             w:update("a", 0, 1, 0, 1, 1, 1); w:update("a", 0, 0, 0, 1, 1, 1, 0, 0, 0, 1)
             w:get("a"); w:move("a", 3, 0, 0); w:check("a", 6, 0, 0, "slide", out)
+            w:move("a", 1, 0, 0, set); w:check("a", 9, 0, 0, set, out)
+            assert(out[2] == "touch" and #out == 10, "the set answers b by the default")
             w:cast(box, 4, 0, 0, out); w:cast_turning(box, 4, 0, 0, 0, 0, 1, out)
             w:query_box(obb.new3(3, 0, 0, 3, 1, 1), out); w:query_point(3, 0, 0, out, nil)
           end
@@ -556,10 +561,13 @@ describe("the FFI fast path", function()
     end
 
     -- move, check, cast and cast_turning: the same random calls on twin
-    -- worlds (turned boxes, responses by name, out tables reused, hostile
-    -- arguments), answers, errors, out tables and then every box the same,
-    -- bit for bit.
-    local RESPONSES = { nil, "slide", "touch", "cross", "bounce", "slid", false, 3 }
+    -- worlds (turned boxes, responses by name or by class through response
+    -- sets, out tables reused, hostile arguments), answers, errors, out
+    -- tables and then every box the same, bit for bit.
+    local RESPONSES = { nil, "slide", "touch", "cross", "bounce", "slid", false, 3,
+                        obb.responses({ [1] = "cross", [2] = "touch", [3] = false }),
+                        obb.responses({ [0] = "bounce", [1] = "slide", default = "cross" }),
+                        obb.responses({ [2] = "slide", [3] = "bounce", default = false }) }
     for _, dim in ipairs({ 2, 3 }) do
       it(dim .. "D: move, check, cast and cast_turning answer as the classic methods, bit for bit", function()
         local A, B = twin(dim)
@@ -568,6 +576,10 @@ describe("the FFI fast path", function()
             or { r.range(-5, 25), r.range(-5, 25), r.range(-5, 25), r.range(0, 2), r.range(0, 2), r.range(0, 2),
                  r.range(-1, 1), r.range(-1, 1), r.range(-1, 1), r.range(-1, 1) }
           A:add(i, H.unpack(args)); B:add(i, H.unpack(args))
+        end
+        for i = 1, 60 do
+          local c = r.int(0, 3)
+          A:set_class(i, c); B:set_class(i, c)
         end
         local outA, outB = {}, {}
         local n = math.max(2000, math.floor(CALLS / 20))

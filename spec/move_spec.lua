@@ -401,7 +401,8 @@ describe("world:move (2D)", function()
     H.assert_argerror(3, "move", "finite number expected, got nan", w.move, w, p, 0 / 0, 0)
     H.assert_argerror(4, "move", "finite number expected, got inf", w.move, w, p, 0, math.huge)
     H.assert_argerror(5, "move", "unknown response 'slid'", w.move, w, p, 0, 0, "slid")
-    H.assert_argerror(5, "move", "function, response name or nil expected, got number", w.move, w, p, 0, 0, 5)
+    H.assert_argerror(5, "move", "function, response name, obb.responses or nil expected, got boolean",
+      w.move, w, p, 0, 0, true)
     H.assert_argerror(6, "move", "table or nil expected, got number", w.move, w, p, 0, 0, nil, 5)
     H.assert_argerror(7, "move", "no value expected, got number", w.move, w, p, 0, 0, nil, {}, 1)
     H.assert_argerror(5, "move", "unknown response 'slid'", w.move, w, p, 0, 0,

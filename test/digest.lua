@@ -10,7 +10,8 @@
 -- Plain Lua 5.1-5.4 and LuaJIT, no busted: it runs under wine and qemu
 -- (make test-windows, make test-arm64). Covers pairs, points, rays,
 -- distances, fits, merges, 2D and 3D worlds with every query, moves,
--- checks, pushes, casts, turning sweeps, clip and reflect, and obb.bump.
+-- checks, pushes, casts, turning sweeps, clip and reflect, obb.bump, and
+-- moves that turn.
 local obb = require "obb"
 local unpack = table.unpack or unpack
 
@@ -204,5 +205,27 @@ for _ = 1, rounds do
   line("clip", obb.clip(r(-5, 5), r(-5, 5), r(-1, 1), r(-1, 1)))
   line("reflect", obb.reflect(r(-5, 5), r(-5, 5), r(-5, 5), r(-1, 1), r(-1, 1), r(-1, 1)))
 end
+-- Moves that turn (world:move with a goal angle or rotation): thin bars
+-- and crates, goals and turns at random, every response.
+local function turning()
+  local w2, w3 = obb.world2(), obb.world3()
+  for k = 1, 30 do
+    w2:add(k, r(-15, 15), r(-15, 15), r(0.1, 4), r(0.01, 2), r(-3, 3))
+    w3:add(k, r(-15, 15), r(-15, 15), r(-15, 15), r(0.1, 4), r(0.01, 2), r(0.1, 2), r(-1, 1), r(-1, 1),
+           r(-1, 1), 1)
+  end
+  for m = 1, 40 do
+    local k = 1 + m % 30
+    local x, y = w2:get(k)
+    line("move-turning2", w2:move(k, x + r(-10, 10), y + r(-10, 10), r(-6, 6), respond, out))
+    line(slots(out, 8))
+    local x3, y3, z3 = w3:get(k)
+    line("move-turning3", w3:move(k, x3 + r(-10, 10), y3 + r(-10, 10), z3 + r(-10, 10),
+                                  r(-1, 1), r(-1, 1), r(-1, 1), r(-1, 1), respond, out))
+    line(slots(out, 10))
+  end
+end
+
 for _ = 1, math.max(1, math.floor(rounds / 8)) do world2() ; world3() end
 bump()
+turning()

@@ -8,7 +8,8 @@
 # Linux x86-64 and ARM64 as .tar.gz holding both interpreters' modules;
 # Windows x86-64 as two .zip, one for LuaJIT and LÖVE (obb.dll linked to
 # lua51.dll) and one for Lua 5.4 (lua54.dll). The modules are the ones
-# `make`, `make cross-arm64` and `make cross-windows` built.
+# `make`, `make cross-arm64` and `make cross-windows` built, their debug
+# sections stripped.
 #   sh test/dist.sh VERSION
 set -eu
 version=$1
@@ -23,9 +24,10 @@ stage() { # stage PLATFORM: the folder's common files
   cp README.md LICENSE CHANGELOG.md "$d/"
   echo "$d"
 }
-module() { # module DIR LUA FILE
+module() { # module DIR LUA FILE STRIP: the module without its debug sections
   mkdir -p "$1/$2"
   cp "$3" "$1/$2/"
+  "$4" --strip-debug "$1/$2/$(basename "$3")"
 }
 tarball() { # tarball DIR
   (cd "$(dirname "$1")" && tar -czf "../$(basename "$1").tar.gz" "$(basename "$1")")
@@ -35,21 +37,21 @@ zipball() { # zipball DIR
 }
 
 d=$(stage linux-x86_64)
-module "$d" luajit build/luajit/obb.so
-module "$d" lua5.4 build/lua5.4/obb.so
+module "$d" luajit build/luajit/obb.so strip
+module "$d" lua5.4 build/lua5.4/obb.so strip
 tarball "$d"
 
 d=$(stage linux-arm64)
-module "$d" luajit build/linux-arm64/luajit/obb.so
-module "$d" lua5.4 build/linux-arm64/lua5.4/obb.so
+module "$d" luajit build/linux-arm64/luajit/obb.so aarch64-linux-gnu-strip
+module "$d" lua5.4 build/linux-arm64/lua5.4/obb.so aarch64-linux-gnu-strip
 tarball "$d"
 
 d=$(stage windows-x86_64-luajit)
-module "$d" luajit build/windows-x86_64/luajit/obb.dll
+module "$d" luajit build/windows-x86_64/luajit/obb.dll x86_64-w64-mingw32-strip
 zipball "$d"
 
 d=$(stage windows-x86_64-lua5.4)
-module "$d" lua5.4 build/windows-x86_64/lua5.4/obb.dll
+module "$d" lua5.4 build/windows-x86_64/lua5.4/obb.dll x86_64-w64-mingw32-strip
 zipball "$d"
 
 rm -rf "$out/stage"

@@ -1,11 +1,12 @@
 -- obb.jit: the LuaJIT FFI fast path (docs/love.md, "The FFI fast path").
 --
 -- Under LuaJIT, luaopen_obb (src/binding/lobb_open.c) requires this module
--- and calls install(obb, entries, mt2, mt3, mtw, ffi_add) with the module
--- table, the addresses of the C functions it may call (so it needs no
--- file: a fused game, Windows and a static link are all alike), the real
--- metatables of 2D boxes, 3D boxes and worlds, and the C half of a world's
--- add (src/binding/lobb_jit.c). install puts Lua functions in place of the hot
+-- and calls install(obb, entries, mt2, mt3, mtw, ffi_add, mtr) with the
+-- module table, the addresses of the C functions it may call (so it needs
+-- no file: a fused game, Windows and a static link are all alike), the
+-- real metatables of 2D boxes, 3D boxes and worlds, the C half of a
+-- world's add, and the real metatable of response sets
+-- (src/binding/lobb_jit.c). install puts Lua functions in place of the hot
 -- methods of obb.obb2, obb.obb3 and worlds; they call the same C core
 -- functions through the FFI, over the same userdata, so a trace compiles
 -- the whole call instead of leaving it for the C API. The box methods are
@@ -429,15 +430,18 @@ local function build_items(ffi, lib, F, CW, holder_of, id_of, ffi_add)
   end
 end
 
--- move and check without a filter into F.
-local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS)
-  -- ---- the movers: move, check, cast, cast_turning without a filter ----
+-- move and check without a filter function into F.
+local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, getmt)
+  -- ---- the movers: move, check without a filter function ----
   -- The C side (lobb_ffi_world.c) finds where the item ends and writes
   -- each collision as a record (include/lobb_ffi.h, LOBB_FFI_MOVE_RECORD
   -- doubles); here they go into dst, raw, as the classic
   -- method writes them, and then a move is committed, as the classic
   -- method commits after writing its out table, unless the world changed
-  -- meanwhile. A filter function, more collisions than the buffer holds,
+  -- meanwhile. The filter is nil, a response name or a response set (a
+  -- userdata carrying the sets' real metatable, handed to C, which checks
+  -- its tag and answers by class). A filter function, more collisions
+  -- than the buffer holds,
   -- a finalizer that used the buffers or changed the world between the
   -- halves, or anything the C side refuses: the classic method, with the
   -- same arguments.
@@ -486,11 +490,14 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS)
       if id and num(gx) and num(gy) then
         local dim, filter, dst = 2, a, b
         if num(a) then dim, filter, dst = 3, b, c end
-        local response = filter == nil and 3 or RESPONSE[filter]
+        local response, set = filter == nil and 3 or RESPONSE[filter], nil
+        if response == nil and type(filter) == "userdata" and getmt(filter) == mtr then
+          response, set = 0, filter
+        end
         if response and n <= dim + 4 and (dst == nil or type(dst) == "table") then
           local g = gen + 1; gen = g
           goal[0], goal[1], goal[2] = gx, gy, dim == 3 and a or 0
-          local count = move_c(w, id, goal, dim, response, hits, HITS, actual)
+          local count = move_c(w, id, goal, dim, response, set, hits, HITS, actual)
           local x, y, z, stamp = actual[0], actual[1], actual[2], actual[dim]
           if count >= 0 and gen == g then
             if dst ~= nil then write_moves(dst, rawget(holder_of(w), 2), dim, count) end
@@ -654,7 +661,7 @@ end
 -- and the classic ones, looked up when a call falls back (so a spec can
 -- count those calls).
 local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
-                           mt3)
+                           mt3, mtr)
   local CW, F = {}, {}
   for _, name in ipairs({ "add", "update", "get", "move", "check", "cast", "cast_turning",
                           "query_box", "query_point" }) do
@@ -665,21 +672,23 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
   local HITS = 64
   local hits = ffi.new("double[?]", HITS * lib.LOBB_FFI_MOVE_RECORD)
   build_items(ffi, lib, F, CW, holder_of, id_of, ffi_add)
-  build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS)
+  build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, getmt)
   build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, getmt)
   build_queries(ffi, lib, F, CW, holder_of, mt2, mt3, getmt)
   return F, CW
 end
 
--- Whether getmt gives a value's real metatable: mt2, mt3 and mtw for a
--- new 2D box, 3D box and world, and its own for a table and a proxy whose
--- __metatable names a method table (getmetatable, or a function a script
--- put in debug.getmetatable's place before obb loaded, would give that).
-local function real_metatables(getmt, obb, mt2, mt3, mtw)
+-- Whether getmt gives a value's real metatable: mt2, mt3, mtw and mtr for
+-- a new 2D box, 3D box, world and response set, and its own for a table
+-- and a proxy whose __metatable names a method table (getmetatable, or a
+-- function a script put in debug.getmetatable's place before obb loaded,
+-- would give that).
+local function real_metatables(getmt, obb, mt2, mt3, mtw, mtr)
   if type(getmt) ~= "function" then return false end
   local ok = rawequal(getmt(obb.new2(0, 0, 0, 0)), mt2)
     and rawequal(getmt(obb.new3(0, 0, 0, 0, 0, 0)), mt3)
     and rawequal(getmt(obb.world2()), mtw)
+    and rawequal(getmt(obb.responses({})), mtr)
   local t_mt = { __metatable = rawget(mt2, "__index") }
   ok = ok and rawequal(getmt(setmetatable({}, t_mt)), t_mt)
   if ok and type(newproxy) == "function" then
@@ -716,15 +725,15 @@ local function bind(ffi, entries)
 end
 
 -- Called by luaopen_obb with the module table, its entry points (above),
--- the three real metatables (2D boxes, 3D boxes, worlds) and the second
--- half of a world's add (a C function of the binding, lobb_ffi_world.c).
--- Never raises (the caller catches anything anyway); on any failure the
--- module keeps its classic functions.
-function M.install(obb, entries, mt2, mt3, mtw, ffi_add)
+-- the three real metatables (2D boxes, 3D boxes, worlds), the second half
+-- of a world's add (a C function of the binding, lobb_ffi_world.c) and the
+-- real metatable of response sets. Never raises (the caller catches
+-- anything anyway); on any failure the module keeps its classic functions.
+function M.install(obb, entries, mt2, mt3, mtw, ffi_add, mtr)
   if installed_for == nil then
-    installed_for = { mt2, mt3, mtw }
+    installed_for = { mt2, mt3, mtw, mtr }
   elseif not (rawequal(installed_for[1], mt2) and rawequal(installed_for[2], mt3)
-              and rawequal(installed_for[3], mtw)) then
+              and rawequal(installed_for[3], mtw) and rawequal(installed_for[4], mtr)) then
     return
   end
   if disabled_by_env() then M.status = "classic: OBB_NO_FFI is set"; return end
@@ -741,9 +750,9 @@ function M.install(obb, entries, mt2, mt3, mtw, ffi_add)
   end
   local ok, err = pcall(function()
     assert(type(entries) == "table" and type(mt2) == "table" and type(mt3) == "table"
-           and type(mtw) == "table" and type(ffi_add) == "function",
+           and type(mtw) == "table" and type(ffi_add) == "function" and type(mtr) == "table",
            "install takes the entry points, the real metatables and the add")
-    assert(real_metatables(raw_getmetatable, obb, mt2, mt3, mtw),
+    assert(real_metatables(raw_getmetatable, obb, mt2, mt3, mtw, mtr),
            "debug.getmetatable does not give the real metatables")
     declare(ffi)
     local lib = bind(ffi, entries)
@@ -752,7 +761,7 @@ function M.install(obb, entries, mt2, mt3, mtw, ffi_add)
            "the method tables are not the module's")
     local F2, F3, C2, C3 = build(ffi, lib, obb, T2, T3, mt2, mt3, raw_getmetatable)
     local FW, CW = build_world(ffi, lib, WM, mtw, raw_getmetatable, raw_getfenv, ffi_add,
-                               mt2, mt3)
+                               mt2, mt3, mtr)
     for k, f in pairs(F2) do T2[k] = f end
     for k, f in pairs(F3) do T3[k] = f end
     for k, f in pairs(FW) do WM[k] = f end

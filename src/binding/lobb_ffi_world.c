@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "lobb_ffi.h"
+#include "lobb_responses.h"
 #include "lobb_world.h"
 #include "obb_math.h"
 
@@ -89,12 +90,15 @@ int lobb_ffi_world_get(void *world, double id, double *out) {
 typedef struct ffi_hits {
   double *hits;
   int n, cap, response;
+  const unsigned char *set; /* a response set's, by class, or NULL */
+  const lworld *lw;
 } ffi_hits;
 
 static int ffi_filter(void *ctx, int item, const obb_move_hit *hit) {
+  const ffi_hits *f = (const ffi_hits *)ctx;
   (void)item;
-  (void)hit;
-  return ((ffi_hits *)ctx)->response;
+  return f->set != NULL ? f->set[lobb_world_class(f->lw, hit->other)]
+                        : f->response;
 }
 
 static void ffi_report(void *ctx, const obb_move_hit *h) {
@@ -114,19 +118,25 @@ static void ffi_report(void *ctx, const obb_move_hit *h) {
 }
 
 int lobb_ffi_world_move(void *world, double id, const double *goal, int dim,
-                        int response, double *hits, int cap, double *actual) {
+                        int response, const void *responses, double *hits,
+                        int cap, double *actual) {
   int k, n;
   lworld *lw = dim == 2 || dim == 3 ? lobb_world_usableid(world, dim, id, &k)
                                     : NULL;
+  const lobb_responses *set = (const lobb_responses *)responses;
   double c[3] = {0, 0, 0};
   ffi_hits f;
-  if (lw == NULL || response < OBB_TOUCH || response > OBB_BOUNCE ||
-      !obb_all_finite(goal, (size_t)dim) || cap < 0)
+  if (lw == NULL || !obb_all_finite(goal, (size_t)dim) || cap < 0)
+    return -1;
+  if (set != NULL ? set->tag != LOBB_TAG_RESPONSES
+                  : response < OBB_TOUCH || response > OBB_BOUNCE)
     return -1;
   f.hits = hits;
   f.n = 0;
   f.cap = cap;
   f.response = response;
+  f.set = set != NULL ? set->r : NULL;
+  f.lw = lw;
   n = obb_world_move(lw->w, k, goal, ffi_filter, ffi_report, &f, c);
   if (n < 0 || f.n > cap || !obb_all_finite(c, (size_t)dim)) return -1;
   memcpy(actual, c, (size_t)dim * sizeof(double));

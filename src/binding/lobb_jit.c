@@ -134,15 +134,16 @@ static void pin_self(void) {
 ** absent, or false in package.loaded, OBB_NO_FFI=1, no ffi, or any error
 ** keeps the classic functions: nothing here can fail the require.
 **
-** install also gets the real metatables (getmetatable gives only the
-** method tables, and a script can give its own userdata a __metatable
-** naming them): obb.jit recognises a box or a world by the metatable
-** debug.getmetatable sees, which no script can give a userdata without
+** install also gets the real metatables (of boxes, worlds and, last,
+** response sets; getmetatable gives only the method tables, and a script
+** can give its own userdata a __metatable naming them): obb.jit
+** recognises a box, a world or a set by the metatable debug.getmetatable
+** sees, which no script can give a userdata without
 ** the debug library. And it gets the second half of its add, a C function,
 ** so that the world is marked busy only inside one C call, as the classic
 ** add marks it, never across Lua code that could raise in between. */
 void lobb_open_jit(lua_State *L, int lib, int mt2, int mt3, int mtw,
-                   int ffi_add) {
+                   int mtr, int ffi_add) {
 #if LUA_VERSION_NUM == 501 /* LuaJIT's lua.h says 5.1 too */
   int top = lua_gettop(L);
   pin_self();
@@ -165,7 +166,8 @@ void lobb_open_jit(lua_State *L, int lib, int mt2, int mt3, int mtw,
     lua_pushvalue(L, mt3);
     lua_pushvalue(L, mtw);
     lua_pushvalue(L, ffi_add);
-    (void)lua_pcall(L, 6, 0, 0);
+    lua_pushvalue(L, mtr);
+    (void)lua_pcall(L, 7, 0, 0);
   }
   lua_settop(L, top);
 #else
@@ -174,6 +176,7 @@ void lobb_open_jit(lua_State *L, int lib, int mt2, int mt3, int mtw,
   (void)mt2;
   (void)mt3;
   (void)mtw;
+  (void)mtr;
   (void)ffi_add;
 #endif
 }

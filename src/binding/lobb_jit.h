@@ -7,11 +7,12 @@
 
 #include "lua.h"
 
-/* Under LuaJIT, hands the module table at lib, the three metatables at
-** mt2, mt3, mtw and the FFI add's second half at ffi_add
-** (lobb_ffi_world.c) to obb.jit (lua/obb/jit.lua), which installs the
-** FFI-backed methods; elsewhere, or when anything fails, does nothing. */
+/* Under LuaJIT, hands the module table at lib, the metatables at mt2,
+** mt3, mtw (boxes, worlds) and mtr (response sets) and the FFI add's
+** second half at ffi_add (lobb_ffi_world.c) to obb.jit (lua/obb/jit.lua),
+** which installs the FFI-backed methods; elsewhere, or when anything
+** fails, does nothing. */
 void lobb_open_jit(lua_State *L, int lib, int mt2, int mt3, int mtw,
-                   int ffi_add);
+                   int mtr, int ffi_add);
 
 #endif

@@ -16,6 +16,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "lobb_responses.h"
 #include "lobb_world.h"
 #include "obb_math.h"
 
@@ -37,7 +38,11 @@ typedef struct lmove {
   int dim, id;
   int filter;         /* 1: call the Lua filter (RUN_FILTER) */
   int response;       /* without one: every other's response */
+  const unsigned char *set; /* a response set's, by class (no Lua call) */
   int push;           /* 1: a push, else a move */
+  int turning;        /* 1: a move that turns by turn (obb_world_move_turning) */
+  double turn[3];
+  anybox end;         /* a turning move: the item's box where it ends */
   double goal[3], actual[3], max_dist, moved;
   int inside;         /* a push: still inside a pushing other */
   int n;              /* the core's answer */
@@ -73,6 +78,7 @@ static int on_filter(void *ctx, int item, const obb_move_hit *hit) {
   lua_State *L = m->L;
   int r;
   (void)item;
+  if (m->set != NULL) return m->set[lobb_world_class(m->lw, hit->other)];
   if (!m->filter) return m->response;
   lua_pushvalue(L, RUN_FILTER);
   lua_pushvalue(L, RUN_ITEM);
@@ -149,7 +155,12 @@ int lobb_move_run(lua_State *L) {
   if (m->push)
     m->n = obb_world_push(m->lw->w, m->id, m->max_dist, on_filter, m,
                           m->actual, &m->moved, &m->inside);
-  else
+  else if (m->turning) {
+    m->n = obb_world_move_turning(m->lw->w, m->id, m->goal, m->turn,
+                                  on_filter, on_report, m, &m->end);
+    memcpy(m->actual, m->dim == 2 ? m->end.b2.c : m->end.b3.c,
+           (size_t)m->dim * sizeof(double));
+  } else
     m->n = obb_world_move(m->lw->w, m->id, m->goal, on_filter, on_report, m,
                           m->actual);
   if (m->n >= 0 && !m->oom && !m->push && lua_istable(L, RUN_OUT))
@@ -159,7 +170,7 @@ int lobb_move_run(lua_State *L) {
 }
 
 /* The filter argument at idx: nil (every other slides), a response name,
-** or a function. */
+** a response set (obb.responses), or a function. */
 /* Raises the error for a string that names no response (m->bad). */
 static void bad_response(lua_State *L, int idx, const lmove *m) {
   luaL_argerror(L, idx, lua_pushfstring(L, "unknown response '%s'%s", m->bad,
@@ -167,15 +178,17 @@ static void bad_response(lua_State *L, int idx, const lmove *m) {
 }
 
 static void check_filter(lua_State *L, int idx, lmove *m) {
+  const lobb_responses *s = lobb_toresponses(L, idx);
   m->filter = 0;
   m->response = OBB_SLIDE;
-  if (lua_isnoneornil(L, idx)) return;
+  m->set = s != NULL ? s->r : NULL; /* the set stays on the caller's stack */
+  if (lua_isnoneornil(L, idx) || s != NULL) return;
   if (lua_type(L, idx) == LUA_TFUNCTION) {
     m->filter = 1;
     return;
   }
   if (lua_type(L, idx) != LUA_TSTRING)
-    lobb_typeerror(L, idx, "function, response name or nil");
+    lobb_typeerror(L, idx, "function, response name, obb.responses or nil");
   m->response = response_of(L, idx, m);
   if (m->response < 0) bad_response(L, idx, m);
 }
@@ -222,8 +235,44 @@ void lobb_move_commit(lworld *lw, int id, const double *center) {
   }
 }
 
+/* The turning form's goal rotation at idx, into m->turn. 2D: the goal
+** angle; the turn is the goal less the item's angle as box:angle() gives
+** it, exactly, no wrapping. 3D: the goal quaternion g (any non-zero
+** scale); the turn is the rotation r = g c* from the item's rotation c as
+** box:rotation() gives it (w >= 0), as r says it: by 2 atan2(|v|, w)
+** about v, the long way round when w < 0; none when v = 0 (g = c gives
+** exactly 0: the products cancel to the bit). Returns how many numbers
+** it took. */
+static int check_turn(lua_State *L, int idx, lmove *m) {
+  const void *box = obb_world_box(m->lw->w, m->id);
+  double g[4], c[4], v[3], w, big, len, angle;
+  int q;
+  m->turning = 1;
+  if (m->dim == 2) {
+    m->turn[0] = lobb_checkfinite(L, idx) - obb2_angle((const obb2 *)box);
+    return 1;
+  }
+  lobb_checkquat(L, idx, g);
+  obb3_rotation((const obb3 *)box, c);
+  w = g[3] * c[3] + (g[0] * c[0] + g[1] * c[1] + g[2] * c[2]);
+  v[0] = (g[0] * c[3] - g[3] * c[0]) - (g[1] * c[2] - g[2] * c[1]);
+  v[1] = (g[1] * c[3] - g[3] * c[1]) - (g[2] * c[0] - g[0] * c[2]);
+  v[2] = (g[2] * c[3] - g[3] * c[2]) - (g[0] * c[1] - g[1] * c[0]);
+  big = fmax(fabs(v[0]), fmax(fabs(v[1]), fabs(v[2])));
+  m->turn[0] = m->turn[1] = m->turn[2] = 0;
+  if (big > 0) { /* scaled: no overflow, no underflow */
+    len = big * sqrt((v[0] / big) * (v[0] / big) + (v[1] / big) * (v[1] / big) +
+                     (v[2] / big) * (v[2] / big));
+    angle = 2 * obb_atan2(len, w);
+    for (q = 0; q < 3; q++) m->turn[q] = v[q] / len * angle;
+  }
+  return 4;
+}
+
 /* w:move / w:check (item, gx, gy[, gz] [, filter [, out]])
-** -> ax, ay[, az], n */
+** -> ax, ay[, az], n; turning, (item, gx, gy, angle [, filter [, out]])
+** -> ax, ay, angle, n in 2D and (item, gx, gy, gz, qx, qy, qz, qw
+** [, filter [, out]]) -> ax, ay, az, qx, qy, qz, qw, n in 3D */
 static int move(lua_State *L, int apply) {
   lworld *lw = lobb_world_checkmutable(L, "move");
   lmove m;
@@ -233,11 +282,29 @@ static int move(lua_State *L, int apply) {
   m.dim = dim;
   m.id = lobb_world_checkid(L, 2);
   lobb_checkvec(L, 3, dim, m.goal);
+  if (lua_type(L, filter) == LUA_TNUMBER) { /* the turning form */
+    int k = check_turn(L, filter, &m);
+    filter += k;
+    out += k;
+  }
   check_filter(L, filter, &m);
   lobb_checknargs(L, out);
   if (!lua_isnoneornil(L, out) && lua_type(L, out) != LUA_TTABLE)
     lobb_typeerror(L, out, "table or nil");
   run_locked(L, &m, filter, lua_istable(L, out) ? out : 0);
+  if (m.turning) {
+    double q[4];
+    if (apply) obb_world_update(lw->w, m.id, &m.end);
+    lobb_pushnumbers(L, m.actual, dim);
+    if (dim == 2) {
+      lua_pushnumber(L, obb2_angle(&m.end.b2));
+    } else {
+      obb3_rotation(&m.end.b3, q);
+      lobb_pushnumbers(L, q, 4);
+    }
+    lua_pushinteger(L, m.n);
+    return dim == 2 ? dim + 2 : dim + 5;
+  }
   if (apply) lobb_move_commit(lw, m.id, m.actual);
   lobb_pushnumbers(L, m.actual, dim);
   lua_pushinteger(L, m.n);

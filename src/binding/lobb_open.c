@@ -1,12 +1,12 @@
 /*
 ** lobb_open.c: the module's entry point, luaopen_obb.
 **
-** It makes the three metatables (2D boxes, 3D boxes, worlds) and lets each
-** type's file fill its own: lobb_box.c the boxes and their constructors,
-** lobb_world.c the worlds; under LuaJIT, lobb_jit.c then hands the module
-** to the FFI fast path. Every function it registers is a closure over
-** the box metatables, so type checks and new boxes never look in the
-** registry (lobb_box.h).
+** It makes the four metatables (2D boxes, 3D boxes, worlds, response
+** sets) and lets each type's file fill its own: lobb_box.c the boxes and
+** their constructors, lobb_world.c the worlds, lobb_responses.c the sets;
+** under LuaJIT, lobb_jit.c then hands the module to the FFI fast path.
+** Every function it registers is a closure over the box metatables, so
+** type checks and new boxes never look in the registry (lobb_box.h).
 **
 ** The metatables are also named in the registry, where host programs'
 ** pushes (lobb.h) find them, and a name holds one metatable per Lua state.
@@ -22,6 +22,7 @@
 */
 #include "lobb_box.h"
 #include "lobb_jit.h"
+#include "lobb_responses.h"
 #include "lobb_world.h"
 
 /* This copy's mark: only the address matters. */
@@ -57,16 +58,19 @@ static int new_type(lua_State *L, const char *tname) {
 }
 
 int luaopen_obb(lua_State *L) {
-  int mt2, mt3, mtw, lib, ffi_add;
+  int mt2, mt3, mtw, mtr, lib, ffi_add;
   check_name(L, LOBB_OBB2);
   check_name(L, LOBB_OBB3);
   check_name(L, LOBB_WORLD);
+  check_name(L, LOBB_RESPONSES);
   mt2 = new_type(L, LOBB_OBB2);
   mt3 = new_type(L, LOBB_OBB3);
   mtw = new_type(L, LOBB_WORLD);
+  mtr = new_type(L, LOBB_RESPONSES);
   lua_newtable(L);
   lib = lua_gettop(L);
   lobb_open_boxes(L, lib, mt2, mt3);
+  lobb_open_responses(L, lib, mtr);
   lobb_open_world(L, lib, mt2, mt3, mtw);
   ffi_add = lua_gettop(L);
   lua_pushliteral(L, OBB_VERSION);
@@ -89,7 +93,7 @@ int luaopen_obb(lua_State *L) {
   lua_pushinteger(L, CAST_STRIDE(3));
   lua_setfield(L, lib, "CAST_STRIDE3");
   /* the FFI fast path, under LuaJIT */
-  lobb_open_jit(L, lib, mt2, mt3, mtw, ffi_add);
+  lobb_open_jit(L, lib, mt2, mt3, mtw, mtr, ffi_add);
   lua_settop(L, lib);
   return 1;
 }

@@ -5,6 +5,7 @@
 ** make boxes, and how the metatables are filled.
 */
 #include "lobb_box.h"
+#include "lobb_responses.h"
 
 static const luaL_Reg box2_methods[] = {
   {"intersects", box2_intersects},
@@ -81,7 +82,8 @@ static const luaL_Reg box3_meta[] = {
   {NULL, NULL}
 };
 
-/* obb.type(v): "obb2", "obb3" or nil, never an error. Like io.type it
+/* obb.type(v): "obb2", "obb3", "obb.responses" or nil, never an error.
+** Like io.type it
 ** answers for Lua's view of the type too: a box that debug.setmetatable
 ** gave another metatable is no longer called a box here (the methods, which
 ** only need the memory to be a box, still take it). */
@@ -96,6 +98,13 @@ static int mod_type(lua_State *L) {
         lua_pushstring(L, dim == 2 ? "obb2" : "obb3");
         return 1;
       }
+    }
+  }
+  if (lobb_toresponses(L, 1) != NULL && lua_getmetatable(L, 1)) {
+    luaL_getmetatable(L, LOBB_RESPONSES);
+    if (lua_rawequal(L, -1, -2)) {
+      lua_pushliteral(L, LOBB_RESPONSES);
+      return 1;
     }
   }
   lua_pushnil(L);

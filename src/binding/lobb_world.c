@@ -5,7 +5,11 @@
 ** A world userdata points to a core obb_world (obb_world.c) and keeps two
 ** user values: a table item -> id and an array id + 1 -> item. Items are
 ** any Lua values but nil and NaN; the core only sees ids, so no C pointer to
-** a Lua value is ever kept.
+** a Lua value is ever kept. Each item's class (w:set_class, what a
+** response set answers by) is a byte per id here, beside the core: the
+** core's movers ask their filter callback, which reads it
+** (lobb_move.c), and an engine without Lua keeps whatever it filters by
+** in its own callback's context.
 **
 ** The guards: a world is recognised by its tag. It is locked while a
 ** query copies out its results or a move runs its filter
@@ -16,6 +20,7 @@
 ** are in files of their own; this one registers all of their methods.
 */
 #include <limits.h>
+#include <math.h>
 #include <string.h>
 
 #include "lobb_world.h"
@@ -135,6 +140,8 @@ static int new_world(lua_State *L, int dim) {
   lw->buf.cap = 0;
   lw->ticket = 0;
   lw->pending_ticket = 0;
+  lw->classes = NULL;
+  lw->nclasses = 0;
   lw->alloc = lua_getallocf(L, &lw->ud);
   lua_pushvalue(L, lua_upvalueindex(UV_WORLD));
   if (!lua_istable(L, -1)) return luaL_error(L, "obb: an upvalue was replaced");
@@ -158,8 +165,17 @@ static void free_buffer(lworld *lw) {
   lw->buf.cap = 0;
 }
 
+/* Every item back to class 0. */
+static void free_classes(lworld *lw) {
+  if (lw->classes != NULL)
+    lw->alloc(lw->ud, lw->classes, lw->nclasses, 0);
+  lw->classes = NULL;
+  lw->nclasses = 0;
+}
+
 static void release(lworld *lw) {
   free_buffer(lw);
+  free_classes(lw);
   obb_world_free(lw->w);
   lw->w = NULL;
 }
@@ -419,8 +435,10 @@ static int world_remove(lua_State *L) {
   lua_pushnil(L);
   lua_rawseti(L, -2, id + 1);
   obb_world_remove(lw->w, id);
+  if ((size_t)id < lw->nclasses) lw->classes[id] = 0; /* for the next add */
   if (obb_world_count(lw->w) == 0) { /* the core freed its arrays */
     free_buffer(lw);
+    free_classes(lw);
     if (fresh) {
       lua_pushvalue(L, 3);
       lobb_setuv(L, 1, UV_BYITEM);
@@ -462,7 +480,8 @@ static int world_len(lua_State *L) {
 static int world_memory(lua_State *L) {
   lworld *lw = lobb_world_checkopen(L);
   lobb_checknargs(L, 1);
-  lua_pushnumber(L, (lua_Number)(obb_world_memory(lw->w) + lw->buf.cap));
+  lua_pushnumber(L, (lua_Number)(obb_world_memory(lw->w) + lw->buf.cap +
+                                 lw->nclasses));
   return 1;
 }
 
@@ -484,6 +503,47 @@ static int world_get(lua_State *L) {
   luaL_checkstack(L, n, NULL);
   for (i = 0; i < n; i++) lua_pushnumber(L, v[i]);
   return n;
+}
+
+/* ---- classes ------------------------------------------------------------ */
+
+/* w:set_class(item, class) -> w: class an integer in [0, 255]. The array
+** grows (doubling, through the world's allocator) only for a class other
+** than 0: a world whose items all keep class 0 holds none. */
+static int world_set_class(lua_State *L) {
+  lworld *lw = lobb_world_checkmutable(L, "set the class of");
+  int id = lobb_world_checkid(L, 2);
+  lua_Number c;
+  if (lua_type(L, 3) != LUA_TNUMBER) lobb_typeerror(L, 3, "number");
+  c = lua_tonumber(L, 3);
+  if (!(c >= 0 && c <= 255 && c == floor(c))) { /* NaN too */
+    lua_pushvalue(L, 3); /* shown as tostring shows it: 256, 1.5 */
+    luaL_argerror(L, 3, lua_pushfstring(L,
+        "class must be an integer in [0, 255], got %s", lua_tostring(L, -1)));
+  }
+  lobb_checknargs(L, 3);
+  if ((size_t)id >= lw->nclasses && c != 0) {
+    size_t n = lw->nclasses < 64 ? 64 : lw->nclasses;
+    unsigned char *p;
+    while (n <= (size_t)id) n *= 2;
+    p = (unsigned char *)lw->alloc(lw->ud, lw->classes, lw->nclasses, n);
+    if (p == NULL) return luaL_error(L, "not enough memory");
+    memset(p + lw->nclasses, 0, n - lw->nclasses);
+    lw->classes = p;
+    lw->nclasses = n;
+  }
+  if ((size_t)id < lw->nclasses) lw->classes[id] = (unsigned char)c;
+  lua_settop(L, 1);
+  return 1;
+}
+
+/* w:class(item) -> class (0 unless set_class gave another) */
+static int world_class(lua_State *L) {
+  lworld *lw = lobb_world_checkopen(L);
+  int id = lobb_world_checkid(L, 2);
+  lobb_checknargs(L, 2);
+  lua_pushinteger(L, lobb_world_class(lw, id));
+  return 1;
 }
 
 /* ---- the protected halves ----------------------------------------------- */
@@ -539,6 +599,8 @@ static const luaL_Reg world_methods[] = {
   {"memory", world_memory},
   {"has", world_has},
   {"get", world_get},
+  {"set_class", world_set_class},
+  {"class", world_class},
   {"count", world_count},
   {"query_box", lobb_world_query_box},
   {"query_point", lobb_world_query_point},

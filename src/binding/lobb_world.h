@@ -51,10 +51,18 @@ typedef struct lworld {
   anybox pending; /* the FFI add's box, between its two halves */
   int ticket;     /* the last ticket lobb_ffi_world_reserve gave (> 0) */
   int pending_ticket; /* the ticket pending is for; 0: none */
+  unsigned char *classes; /* w:set_class's, by id; ids from nclasses on
+                          ** (and every id when NULL) are of class 0 */
+  size_t nclasses;
   lua_Alloc alloc;
   void *ud;
   const void *tag; /* &world_tag, last as in every obb type (lobb_box.h) */
 } lworld;
+
+/* The class of item id (0..255): what a response set answers by. */
+static inline int lobb_world_class(const lworld *lw, int id) {
+  return (size_t)id < lw->nclasses ? lw->classes[id] : 0;
+}
 
 /* A ray or cast hit of a query's first phase; also a contact (t unused). */
 typedef struct ray_rec {

@@ -105,7 +105,7 @@ obb_status obb2_rotate(obb2 *b, double angle) {
 }
 
 double obb2_angle(const obb2 *b) {
-  double a = atan2(b->u[1], b->u[0]);
+  double a = obb_atan2(b->u[1], b->u[0]);
   /* atan2 gives -pi for (-1, -0.0); the documented range is (-pi, pi]. */
   return a == -OBB_PI ? OBB_PI : a + 0.0;
 }

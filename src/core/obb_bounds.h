@@ -57,6 +57,37 @@ static inline void obb3_bounds(const obb3 *b, double out[6]) {
   obb_pad_bounds(b->c, h, out);
 }
 
+/* The bounds of everything a turning box (center c, half extents e, dim
+** numbers each) can reach while its center moves by d (3 numbers, z = 0
+** in 2D): whatever its rotation, every point of it lies within rho (the
+** length of its half extents) of its center, which runs along the
+** segment from c to c + d; so the box fits, at every time of the step, in
+** the square (cube) of half side rho about a point of that segment. Those
+** at both ends are padded as obb_pad_bounds pads a box's (with the half
+** sides rho, whose sum is at least the sum of the half extents that a
+** pair's band counts) and joined: the padding only grows with the
+** coordinates, so the ends' cover the points between. (world:cast_turning,
+** the turning move) */
+static inline void obb_turning_bounds(int dim, const double *c,
+                                      const double *e, const double d[3],
+                                      double out[6]) {
+  double h[3], c0[3], c1[3], b[6], rho = 0;
+  int q;
+  for (q = 0; q < dim; q++) rho += e[q] * e[q];
+  rho = sqrt(rho) * (1 + 0x1p-50); /* above the rounded root */
+  for (q = 0; q < 3; q++) {
+    h[q] = q < dim ? rho : 0;
+    c0[q] = q < dim ? c[q] : 0;
+    c1[q] = q < dim ? c[q] + d[q] : 0;
+  }
+  obb_pad_bounds(c0, h, out);
+  obb_pad_bounds(c1, h, b);
+  for (q = 0; q < 3; q++) {
+    if (b[q] < out[q]) out[q] = b[q];
+    if (b[q + 3] > out[q + 3]) out[q + 3] = b[q + 3];
+  }
+}
+
 static inline int obb_box_overlap(const double a[6], const double b[6]) {
   return a[0] <= b[3] && b[0] <= a[3] && a[1] <= b[4] && b[1] <= a[4] &&
          a[2] <= b[5] && b[2] <= a[5];

@@ -73,35 +73,6 @@ static void on_cast_turning(void *ctx, int id) {
   c->f(c->ctx, id, t, n);
 }
 
-/* The bounds of everything the turning box can reach: whatever its
-** rotation, every point of it lies within rho (the length of its half
-** extents) of its center, which runs along the segment from c to c + d;
-** so the box fits, at every time of the step, in the square (cube) of
-** half side rho about a point of that segment. Those at both ends are
-** padded as obb_bounds.h pads a box's (with the half sides rho, whose sum
-** is at least the sum of the half extents that a pair's band counts) and
-** joined: the padding only grows with the coordinates, so the ends' cover
-** the points between. */
-static void turning_bounds(int dim, const void *box, const double d[3],
-                           double out[6]) {
-  const double *c = center_of(dim, box), *e = extents(dim, box);
-  double h[3], c0[3], c1[3], b[6], rho = 0;
-  int q;
-  for (q = 0; q < dim; q++) rho += e[q] * e[q];
-  rho = sqrt(rho) * (1 + 0x1p-50); /* above the rounded root */
-  for (q = 0; q < 3; q++) {
-    h[q] = q < dim ? rho : 0;
-    c0[q] = q < dim ? c[q] : 0;
-    c1[q] = q < dim ? c[q] + d[q] : 0;
-  }
-  obb_pad_bounds(c0, h, out);
-  obb_pad_bounds(c1, h, b);
-  for (q = 0; q < 3; q++) {
-    if (b[q] < out[q]) out[q] = b[q];
-    if (b[q + 3] > out[q + 3]) out[q + 3] = b[q + 3];
-  }
-}
-
 int obb_world_cast_turning(obb_world *w, const void *box, const double *d,
                            const double *turn, obb_world_sweep_fn f,
                            void *ctx) {
@@ -117,7 +88,7 @@ int obb_world_cast_turning(obb_world *w, const void *box, const double *d,
     c.d[q] = q < dim ? d[q] : 0;
     c.turn[q] = q < turns ? turn[q] : 0;
   }
-  turning_bounds(dim, box, c.d, bounds);
+  obb_turning_bounds(dim, center_of(dim, box), extents(dim, box), c.d, bounds);
   if (obb_world_query_bounds(w, bounds, on_cast_turning, &c) != 0) return -1;
   return c.limits;
 }

@@ -61,7 +61,7 @@ obb_status obb2_fit_points(obb2 *b, const double *xy, size_t n) {
   }
   {
     /* The major axis of a 2x2 symmetric matrix, in closed form. */
-    double a = 0.5 * atan2(2 * sxy, sxx - syy);
+    double a = 0.5 * obb_atan2(2 * sxy, sxx - syy);
     obb_sincos(a, &u[1], &u[0]);
   }
   return obb2_enclose_points(b, xy, n, mean, u);

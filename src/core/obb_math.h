@@ -46,6 +46,12 @@ static inline int obb_all_finite(const double *v, size_t n) {
 #define OBB_SINCOS_LIMIT 0x1p+20
 void obb_sincos(double a, double *s, double *c);
 
+/* The angle of (x, y), atan2(y, x) in [-pi, pi], with + - * / only
+** (fdlibm's method, obb_trig.c): the same bits on every platform, within
+** 2 ulps of the true value; atan2's results for zeros, infinities and NaN.
+** obb2_angle and the turning move's turn take it. */
+double obb_atan2(double y, double x);
+
 static inline double obb_dot2(const double a[2], const double b[2]) {
   return a[0] * b[0] + a[1] * b[1];
 }

@@ -19,6 +19,27 @@
 ** block again: that is how a box comes to rest in a V), and the remainder
 ** is clipped against every plane met in the move (Quake's slide move): in
 ** 2D a box stops in a crease, in 3D it slides along the crease line.
+**
+** A turning move (obb_world_move_turning) turns the item about its center
+** at a constant rate while its center moves, each leg by what remains of
+** the turn over what remains of the translation: the motion of
+** obbN_sweep_turning, whose certified advancement finds what a turning
+** leg meets, never later than the first contact. The touching rule turned
+** around holds there too: an other the item starts the leg apart from
+** blocks where they first touch (obbN_sweep_turning); one it already
+** touches blocks only where the item could go deeper than the band into
+** it (obbN_sweep_turning_within, obb_sweep_turning.h), so a car scraping
+** a wall goes on along it. The rotation's rule at a slide or bounce: when
+** the leg's translation did not go into the blocker's normal, or the
+** blocker already stopped a turning leg of this move (the translation
+** was clipped against it), the turn is what drove the item in, and
+** turning stops there for the rest of the move (the translation slides
+** on); otherwise the translation is clipped and the turn goes on, the
+** next leg telling whether it drives the item in. A touch stops both. An
+** item as deep in an other as the band allows, or deeper, does not turn
+** while it touches it (its sweep stops it at once). A leg with no turn
+** left is a translation, as obb_world_move's; a move with no turn at all
+** is obb_world_move.
 */
 #include <float.h>
 #include <math.h>
@@ -30,6 +51,7 @@
 #include "obb_bounds.h"
 #include "obb_math.h"
 #include "obb_sat.h"
+#include "obb_sweep_turning.h"
 #include "obb_touch.h"
 #include "obb_world_impl.h"
 
@@ -63,12 +85,14 @@ typedef struct cand {
   double dist;   /* squared distance between centers, for ties */
   int ncorner;   /* BLOCK: the normals of every axis the item touches (and
                  ** goes deeper on) at t, in axis order */
+  int limit;     /* a turning leg's sweep could not decide: t is safe */
   double corner[MAX_CORNER][3];
 } cand;
 
 /* An other met in this move: its response (the filter is asked once). */
 typedef struct met {
   int id, response, reported, plane;
+  int slid; /* a turning leg: it blocked a leg as a slide or bounce */
 } met;
 
 typedef struct mover {
@@ -82,6 +106,15 @@ typedef struct mover {
                     ** coordinate along it, as bump's does) */
   double r[3];      /* dest - pos */
   double primal[3]; /* the move's direction: the goal's, or a bounce's */
+  /* a turning move: the turn is an angle, about axis in 3D */
+  int turning;      /* 1: the move turns (obb_world_move_turning) */
+  anybox item0;     /* the item's box as the move found it */
+  double axis[3];   /* 3D: the turn's unit axis */
+  double turn_goal; /* the turn the move ends with: all of it, or what had
+                    ** turned when turning stopped (as dest for pos) */
+  double turned;    /* the turn done up to pos */
+  double wl;        /* turn_goal - turned: the leg's turn (0: none) */
+  double posed;     /* the turn item's axes are posed at */
   double planes[MAX_PLANES][3];
   int nplanes;
   met *met;
@@ -236,6 +269,93 @@ static int classify(mover *m, const void *other, cand *c) {
   return BLOCK;
 }
 
+/* The least the pair's band can be while the item's center runs from pos
+** to pos + r (obb_touch.h: the band grows with the distance between the
+** centers and with the largest coordinate, so each is taken at its least
+** over the segment), a hair less for the rounding of these sums: a
+** turning leg may not go deeper than this into an other it touches. */
+static double floor_band(const mover *m, const void *other) {
+  const double *oc = center_of(m->dim, other), *oe = extents(m->dim, other),
+               *ie = extents(m->dim, &m->item);
+  double S = 0, M = 0;
+  int q;
+  for (q = 0; q < m->dim; q++) {
+    double p0 = m->pos[q], p1 = m->pos[q] + m->r[q];
+    double a = oc[q] - p0, b = oc[q] - p1;
+    S += (a > 0) == (b > 0) && a != 0 && b != 0 ? fmin(fabs(a), fabs(b)) : 0;
+    S += ie[q] + oe[q];
+    M = obb_max3(M, fabs(oc[q]),
+                 (p0 > 0) == (p1 > 0) ? fmin(fabs(p0), fabs(p1)) : 0);
+  }
+  return obb_band(S, M) * (1 - 0x1p-20);
+}
+
+/* The turning sweep of the item's leg against other: from apart
+** (obbN_sweep_turning), or, touching or overlapping it (over), no deeper
+** than the band at its least over the leg (obbN_sweep_turning_within,
+** which stops an item that deep already at once). */
+static int sweep_turning(mover *m, const void *other, int over, double *t,
+                         double n[3]) {
+  static const double zero[3] = {0, 0, 0};
+  if (m->dim == 2) {
+    const obb2 *a = &m->item.b2, *b = (const obb2 *)other;
+    if (over || obb2_intersects(a, b))
+      return obb2_sweep_turning_within(a, b, m->r, m->wl,
+                                       floor_band(m, other), t, n);
+    return obb2_sweep_turning(a, b, m->r, zero, m->wl, 0.0, t, n);
+  } else {
+    const obb3 *a = &m->item.b3, *b = (const obb3 *)other;
+    double rv[3];
+    int q;
+    for (q = 0; q < 3; q++) rv[q] = m->wl * m->axis[q];
+    if (over || obb3_intersects(a, b))
+      return obb3_sweep_turning_within(a, b, m->r, rv, floor_band(m, other),
+                                       t, n);
+    return obb3_sweep_turning(a, b, m->r, zero, rv, zero, t, n);
+  }
+}
+
+/* classify for a turning leg (the item moves by r and turns by w), into
+** c (and c2): BLOCK at the certified time the item first touches the
+** other (from apart) or could first go deeper than the band into it (from
+** touching), else NONE. An other the item overlaps by more than the band
+** at the leg's start is OVERLAP, as in classify (a plane for the
+** translation), and, in c2, a BLOCK where the turn could take the item
+** deeper into it than it is. A sweep that cannot decide
+** (OBB_SWEEP_LIMIT) blocks at its safe time. Returns how many of c, c2
+** are set. */
+static int classify_turning(mover *m, const void *other, cand *c, cand *c2) {
+  axes x;
+  double band, depth = 0, t = 0, n[3] = {0, 0, 0};
+  int over, r, q, k = 0;
+  const double *oc = center_of(m->dim, other);
+  band = band_at(m, m->pos, other);
+  pair_axes(m, other, band, &x, c->n, &depth, &over);
+  c->dist = 0;
+  for (q = 0; q < m->dim; q++)
+    c->dist += (oc[q] - m->pos[q]) * (oc[q] - m->pos[q]);
+  c->tie = 0;
+  c->depth = 0;
+  c->ncorner = 1;
+  if (over) {
+    c->kind = OVERLAP;
+    c->t = 0;
+    c->depth = depth;
+    *c2 = *c;
+    c = c2;
+    k = 1;
+  }
+  r = sweep_turning(m, other, over, &t, n);
+  if (r == OBB_SWEEP_NONE) return k;
+  c->kind = BLOCK;
+  c->t = t;
+  c->depth = 0;
+  c->limit = r == OBB_SWEEP_LIMIT;
+  for (q = 0; q < 3; q++) c->n[q] = n[q] + 0.0;
+  memcpy(c->corner[0], c->n, sizeof c->n);
+  return k + 1;
+}
+
 /* ---- the moves' bookkeeping -------------------------------------------- */
 
 /* The world's scratch buffer k at twice *cap records of size bytes, its
@@ -296,6 +416,7 @@ static met *add_met(mover *m, int id) {
   m->met[m->nmet].id = id;
   m->met[m->nmet].reported = 0;
   m->met[m->nmet].plane = 0;
+  m->met[m->nmet].slid = 0;
   index_met(m, m->nmet);
   return &m->met[m->nmet++];
 }
@@ -350,6 +471,13 @@ static void report(mover *m, met *e, const cand *c) {
 static void aim(mover *m) {
   int q;
   for (q = 0; q < 3; q++) m->r[q] = q < m->dim ? m->dest[q] - m->pos[q] : 0;
+  m->wl = m->turn_goal - m->turned;
+}
+
+/* The rest of the turn dropped (the translation goes on). */
+static void stop_turning(mover *m) {
+  m->turn_goal = m->turned;
+  m->wl = 0;
 }
 
 static void stop(mover *m) {
@@ -383,10 +511,15 @@ static int add_plane(mover *m, const double n[3]) {
 
 /* ---- one leg --------------------------------------------------------- */
 
-/* The leg's bounds: the item's at both ends of the leg. */
+/* The leg's bounds: the item's at both ends of the leg (a turning leg:
+** all the item can reach, at any rotation). */
 static void leg_bounds(mover *m, double out[6]) {
   double b[6];
   int q;
+  if (m->wl != 0) {
+    obb_turning_bounds(m->dim, m->pos, extents(m->dim, &m->item), m->r, out);
+    return;
+  }
   if (m->dim == 2) obb2_bounds(&m->item.b2, out);
   else obb3_bounds(&m->item.b3, out);
   for (q = 0; q < 3; q++) {
@@ -422,9 +555,11 @@ static void on_near(void *ctx, int id) {
 }
 
 static int find_near(mover *m) {
-  double b[6], reach = sqrt(obb_dot3(m->r, m->r));
+  double b[6], reach = sqrt(obb_dot3(m->r, m->r)), zero[3] = {0, 0, 0};
   int q;
-  if (m->dim == 2) obb2_bounds(&m->item.b2, b);
+  if (m->turning) /* at any rotation */
+    obb_turning_bounds(m->dim, m->pos, extents(m->dim, &m->item), zero, b);
+  else if (m->dim == 2) obb2_bounds(&m->item.b2, b);
   else obb3_bounds(&m->item.b3, b);
   for (q = 0; q < m->dim; q++) {
     b[q] -= reach;
@@ -444,7 +579,15 @@ static void on_candidate(void *ctx, int id) {
   if (e != NULL && (e->response == OBB_IGNORE || e->response == OBB_CROSS))
     return;
   c.id = id;
-  if (classify(m, obb_world_box(m->w, id), &c) != NONE) keep(m, &c);
+  c.limit = 0;
+  if (m->wl != 0) {
+    cand c2;
+    int k = classify_turning(m, obb_world_box(m->w, id), &c, &c2);
+    if (k > 0) keep(m, &c);
+    if (k > 1) keep(m, &c2);
+  } else if (classify(m, obb_world_box(m->w, id), &c) != NONE) {
+    keep(m, &c);
+  }
 }
 
 /* Met order: by time, overlaps first, then nearer centers, then ids. */
@@ -456,16 +599,42 @@ static int cmp_cand(const void *a, const void *b) {
   return (x->id > y->id) - (x->id < y->id);
 }
 
+/* The item's axes, turned by m->turned from the move's start (as
+** obbN_rotate turns them: one rotation from item0's, renormalised). */
+static void pose_axes(mover *m) {
+  if (m->posed == m->turned) return;
+  m->posed = m->turned;
+  if (m->dim == 2) {
+    obb2 b = m->item0.b2;
+    obb2_rotate(&b, m->turned);
+    memcpy(m->item.b2.u, b.u, sizeof b.u);
+  } else {
+    obb3 b = m->item0.b3;
+    double q[4], sn, cs;
+    int i;
+    obb_sincos(0.5 * m->turned, &sn, &cs);
+    for (i = 0; i < 3; i++) q[i] = m->axis[i] * sn;
+    q[3] = cs;
+    obb3_rotate(&b, q);
+    memcpy(m->item.b3.u, b.u, sizeof b.u);
+  }
+}
+
 static void set_center(mover *m) {
   memcpy(center(m), m->pos, (size_t)m->dim * sizeof(double));
+  if (m->turning) pose_axes(m);
 }
 
 /* The item to time t of the leg (t = 1: to dest itself). */
 static void advance(mover *m, double t) {
   int q;
-  if (t >= 1) memcpy(m->pos, m->dest, sizeof m->pos);
-  else
+  if (t >= 1) {
+    memcpy(m->pos, m->dest, sizeof m->pos);
+    m->turned = m->turn_goal;
+  } else {
     for (q = 0; q < m->dim; q++) m->pos[q] += t * m->r[q];
+    if (m->wl != 0) m->turned += t * m->wl;
+  }
   aim(m);
 }
 
@@ -491,47 +660,84 @@ found:
   memcpy(c->n, c->corner[a], sizeof c->n);
 }
 
+/* What a group of blockers met at one time asks of the item. */
+typedef struct group {
+  int touch, solid, bounced;
+  int turn_in;   /* a slide or bounce the turn drove the item into */
+  int undecided; /* a turning sweep that could not decide */
+  double bounce[3];
+} group;
+
+/* The responses and reports of cands[from .. end), into g. A candidate
+** whose sweep could not decide is not met (neither asked nor reported):
+** it only stops the turn at its safe time. The rotation's rule: the turn
+** drove the item into a slide or bounce that the leg's translation did
+** not go into, or that already blocked a turning leg of this move (the
+** translation was clipped against it, and only its normal turning with
+** the item makes it go in again): that stops the turn. Returns 0 on
+** failure. */
+static int respond_group(mover *m, int from, int end, group *g) {
+  double tol = INTO_TOL * sqrt(obb_dot3(m->r, m->r));
+  int j;
+  for (j = from; j < end; j++) {
+    const cand *c = &m->cands[j];
+    met *e;
+    if (c->limit) {
+      g->undecided = 1;
+      continue;
+    }
+    e = respond(m, c);
+    if (e == NULL) return 0;
+    report(m, e, c);
+    switch (e->response) {
+    case OBB_IGNORE: case OBB_CROSS: break;
+    case OBB_TOUCH: g->touch = g->solid = 1; break;
+    case OBB_BOUNCE:
+      if (!g->bounced) memcpy(g->bounce, c->n, sizeof g->bounce);
+      g->bounced = g->solid = 1;
+      break;
+    default:
+      g->solid = 1;
+      if (!add_plane(m, c->n)) g->touch = 1;
+      break;
+    }
+    if (m->wl != 0 && e->response >= OBB_SLIDE) {
+      if (e->slid || !(obb_dot3(m->r, c->n) < -tol)) g->turn_in = 1;
+      e->slid = 1;
+    }
+  }
+  return 1;
+}
+
 /* The blockers that tie with cands[i] (at its time, within their bands),
 ** starting at i: their responses and reports, then the item's move to
 ** the contact and what it does there. Returns LEG_NEXT, or LEG_AGAIN when
 ** every one of them lets the item through (*i then past them). */
 static int meet_blockers(mover *m, int *i) {
-  double t = m->cands[*i].t, bounce[3] = {0, 0, 0};
-  int j, end, touch = 0, solid = 0, bounced = 0;
+  double t = m->cands[*i].t;
+  group g;
+  int j, end;
+  memset(&g, 0, sizeof g);
   /* cands[*i] is in its own group whatever t is: the leg's loop always
   ** moves on (a NaN time, were one to come, would tie with nothing) */
   for (end = *i + 1; end < m->ncands && m->cands[end].kind == BLOCK &&
        m->cands[end].t <= t + m->cands[end].tie; end++) {}
   for (j = *i; j < end; j++)
     if (m->cands[j].ncorner > 1) choose_normal(m, &m->cands[j], *i, end);
-  for (j = *i; j < end; j++) {
-    const cand *c = &m->cands[j];
-    met *e = respond(m, c);
-    if (e == NULL) return LEG_FAILED;
-    report(m, e, c);
-    switch (e->response) {
-    case OBB_IGNORE: case OBB_CROSS: break;
-    case OBB_TOUCH: touch = solid = 1; break;
-    case OBB_BOUNCE:
-      if (!bounced) memcpy(bounce, c->n, sizeof bounce);
-      bounced = solid = 1;
-      break;
-    default:
-      solid = 1;
-      if (!add_plane(m, c->n)) touch = 1;
-      break;
-    }
-  }
-  if (!solid) {
+  if (!respond_group(m, *i, end, &g)) return LEG_FAILED;
+  if (!g.solid && !g.undecided) {
     *i = end;
     return LEG_AGAIN;
   }
   advance(m, t);
-  if (touch) {
+  if (g.touch) {
     stop(m);
+    stop_turning(m);
     return LEG_NEXT;
   }
-  if (bounced && obb_clip_goal(m->dim, m->pos, m->dest, bounce, 2)) {
+  if (g.turn_in || g.undecided) stop_turning(m);
+  if (!g.solid) return LEG_NEXT;
+  if (g.bounced && obb_clip_goal(m->dim, m->pos, m->dest, g.bounce, 2)) {
     retarget(m); /* the mirrored rest is the move's direction now */
     memcpy(m->primal, m->r, sizeof m->primal);
   }
@@ -566,12 +772,14 @@ static int leg(mover *m) {
     if (e->response == OBB_IGNORE || e->response == OBB_CROSS) continue;
     if (e->response == OBB_TOUCH) {
       stop(m);
+      stop_turning(m);
       return LEG_NEXT;
     }
     if (e->plane) continue;
     e->plane = 1;
     if (!add_plane(m, c->n)) {
       stop(m);
+      stop_turning(m);
       return LEG_NEXT;
     }
     if (obb_dot3(m->r, c->n) < 0) {
@@ -620,32 +828,24 @@ static int finish(mover *m, const double *from, double *actual) {
   return m->nreported;
 }
 
-int obb_world_move(obb_world *w, int id, const double *goal,
-                   obb_move_filter_fn filter, obb_move_report_fn report,
-                   void *ctx, double *actual) {
-  mover m;
+/* The move's legs from m's start toward goal; writes the center where it
+** ends to actual (from, the start, when it fails). */
+static int run_move(mover *m, const double *goal, double *actual) {
   double from[3] = {0, 0, 0};
   int legs = 0, restarts = 0, q;
-  if (!start(&m, w, id, filter, ctx)) {
-    const void *box = obb_world_box(w, id);
-    for (q = 0; q < obb_world_dim(w); q++)
-      actual[q] = box != NULL ? center_of(obb_world_dim(w), box)[q] : 0;
-    return -1;
-  }
-  m.report = report;
-  memcpy(from, m.pos, sizeof from);
-  for (q = 0; q < m.dim; q++) m.dest[q] = goal[q];
-  aim(&m);
-  memcpy(m.primal, m.r, sizeof m.primal);
-  if (!obb_all_finite(m.r, 3)) { /* goal - start overflows */
-    for (q = 0; q < m.dim; q++) actual[q] = from[q];
+  memcpy(from, m->pos, sizeof from);
+  for (q = 0; q < m->dim; q++) m->dest[q] = goal[q];
+  aim(m);
+  memcpy(m->primal, m->r, sizeof m->primal);
+  if (!obb_all_finite(m->r, 3)) { /* goal - start overflows */
+    for (q = 0; q < m->dim; q++) actual[q] = from[q];
     return -3;
   }
-  if (!find_near(&m)) return finish(&m, from, actual);
+  if (!find_near(m)) return finish(m, from, actual);
   while (legs < OBB_MOVE_MAX_LEGS) {
     int st;
-    if (m.r[0] == 0 && m.r[1] == 0 && m.r[2] == 0) break;
-    st = leg(&m);
+    if (m->r[0] == 0 && m->r[1] == 0 && m->r[2] == 0 && m->wl == 0) break;
+    st = leg(m);
     if (st == LEG_FAILED || st == LEG_DONE) break;
     if (st == LEG_AGAIN) {
       if (++restarts > MAX_RESTARTS) break;
@@ -653,7 +853,89 @@ int obb_world_move(obb_world *w, int id, const double *goal,
       legs++;
     }
   }
-  return finish(&m, from, actual);
+  return finish(m, from, actual);
+}
+
+/* A failed start: the item's center (zeros for a dead id) into actual. */
+static int failed_start(obb_world *w, int id, double *actual) {
+  const void *box = obb_world_box(w, id);
+  int q;
+  for (q = 0; q < obb_world_dim(w); q++)
+    actual[q] = box != NULL ? center_of(obb_world_dim(w), box)[q] : 0;
+  return -1;
+}
+
+int obb_world_move(obb_world *w, int id, const double *goal,
+                   obb_move_filter_fn filter, obb_move_report_fn report,
+                   void *ctx, double *actual) {
+  mover m;
+  if (!start(&m, w, id, filter, ctx)) return failed_start(w, id, actual);
+  m.report = report;
+  return run_move(&m, goal, actual);
+}
+
+/* box with its center at c (the world's dimension) into out. */
+static void box_at(int dim, const void *box, const double *c, void *out) {
+  if (dim == 2) {
+    obb2 *b = (obb2 *)out;
+    *b = *(const obb2 *)box;
+    memcpy(b->c, c, sizeof b->c);
+  } else {
+    obb3 *b = (obb3 *)out;
+    *b = *(const obb3 *)box;
+    memcpy(b->c, c, sizeof b->c);
+  }
+}
+
+/* The turn's angle (2D: turn[0]; 3D: |turn|, its axis into m->axis); 0
+** when it is not finite. */
+static int set_turn(mover *m, const double *turn) {
+  int q;
+  if (m->dim == 2) {
+    m->turn_goal = turn[0];
+  } else {
+    double big = fmax(fabs(turn[0]), fmax(fabs(turn[1]), fabs(turn[2])));
+    if (!obb_finite(big)) return 0;
+    for (q = 0; q < 3; q++) m->axis[q] = turn[q] / big;
+    m->turn_goal = big * sqrt(obb_dot3(m->axis, m->axis));
+    obb_normalize3(m->axis);
+  }
+  return obb_finite(m->turn_goal);
+}
+
+int obb_world_move_turning(obb_world *w, int id, const double *goal,
+                           const double *turn, obb_move_filter_fn filter,
+                           obb_move_report_fn report, void *ctx, void *end) {
+  mover m;
+  const void *box = obb_world_box(w, id);
+  double actual[3] = {0, 0, 0};
+  int dim = obb_world_dim(w), q, n, still = 1;
+  for (q = 0; q < (dim == 2 ? 1 : 3); q++)
+    if (turn[q] != 0) still = 0;
+  if (still || box == NULL) { /* a translation: obb_world_move's, exactly */
+    n = obb_world_move(w, id, goal, filter, report, ctx, actual);
+    if (box != NULL) box_at(dim, box, actual, end);
+    return n;
+  }
+  if (!start(&m, w, id, filter, ctx)) {
+    box_at(dim, box, center_of(dim, box), end);
+    return -1;
+  }
+  m.report = report;
+  m.turning = 1;
+  m.item0 = m.item;
+  if (!set_turn(&m, turn)) {
+    box_at(dim, box, center_of(dim, box), end);
+    return -3;
+  }
+  n = run_move(&m, goal, actual);
+  if (n < 0) {
+    box_at(dim, box, center_of(dim, box), end);
+    return n;
+  }
+  set_center(&m); /* the axes at the turn done */
+  box_at(dim, &m.item, actual, end);
+  return n;
 }
 
 /* ---- push ------------------------------------------------------------- */

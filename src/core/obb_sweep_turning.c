@@ -58,6 +58,7 @@
 #include "obb_math.h"
 #include "obb_query.h"
 #include "obb_sat.h"
+#include "obb_sweep_turning.h"
 #include "obb_touch.h"
 
 #define BUDGET OBB_SWEEP_TURNING_BUDGET
@@ -77,6 +78,14 @@
 #ifndef OBB_TURN_POSED
 #define OBB_TURN_POSED()
 #endif
+
+/* The stand-off and the report level of an advancement, each k band + c
+** at every pose (band: the pair's there). obbN_sweep_turning: 3/8 and 5/8
+** of the band; a mover already touching (obbN_sweep_turning_within):
+** levels below the start's gap, fixed. */
+typedef struct levels {
+  double ks, cs, kr, cr;
+} levels;
 
 /* ---- the certificate along one direction ------------------------------ */
 
@@ -339,34 +348,16 @@ static int widest2(const obb_axes2 *ax, double *G) {
   return best;
 }
 
-int obb2_sweep_turning(const obb2 *a, const obb2 *b, const double va[2],
-                       const double vb[2], double wa, double wb, double *t,
-                       double n[2]) {
-  obb_axes2 ax;
+/* The advancement over [lo, hi] from the pose at lo (ax: the axes of a and
+** b themselves when lo is 0), at the levels lv. */
+static int advance2(const obb2 *a, const obb2 *b, const double va[2],
+                    const double vb[2], double wa, double wb, int finite,
+                    double lo, double hi, const levels *lv, obb_axes2 *ax,
+                    double *t, double n[2]) {
   obb2 A, B;
-  double depth, p[2], w[2], R, lo, hi, s, G, dir[2], rhoa, rhob;
-  int it, k, finite;
-  if (wa == 0 && wb == 0) return obb2_sweep(a, b, va, vb, t, n);
-  obb2_sat_axes(a, b, &ax);
-  if (obb2_sat_min(a, b, &ax, n, &depth) >= 0) {
-    *t = 0;
-    return OBB_SWEEP_HIT;
-  }
-  rhoa = radius(2, a->e);
-  rhob = radius(2, b->e);
-  p[0] = b->c[0] - a->c[0]; p[1] = b->c[1] - a->c[1];
-  w[0] = vb[0] - va[0]; w[1] = vb[1] - va[1];
-  /* bounds beyond the range of doubles: nothing can be certified */
-  finite = obb_finite(l1norm(2, w) + fabs(wa) * rhoa + fabs(wb) * rhob +
-                      l1norm(2, p));
-  R = rhoa + rhob + 2 * step_band(2, a->c, a->e, va, b->c, b->e, vb);
-  if (!finite) {
-    lo = 0;
-    hi = 1;
-  } else if (!ball_window(2, p, w, R, &lo, &hi)) {
-    return OBB_SWEEP_NONE;
-  }
-  s = lo;
+  double depth, s = lo, G, dir[2], rhoa = radius(2, a->e),
+         rhob = radius(2, b->e);
+  int it, k;
   A = *a; B = *b;
   for (it = 0;; it++) {
     gapfn f[2];
@@ -376,23 +367,23 @@ int obb2_sweep_turning(const obb2 *a, const obb2 *b, const double va[2],
     if (s > 0) {
       pose2(a, va, wa, s, &A);
       pose2(b, vb, wb, s, &B);
-      obb2_sat_axes(&A, &B, &ax);
+      obb2_sat_axes(&A, &B, ax);
     }
-    k = widest2(&ax, &G);
+    k = widest2(ax, &G);
     band = obb2_pair_band(&A, &B);
-    if (s > 0 && G <= REPORT * band &&
-        obb2_sat_min(&A, &B, &ax, n, &depth) >= 0) {
+    if (s > 0 && G <= lv->kr * band + lv->cr &&
+        obb2_sat_min(&A, &B, ax, n, &depth) >= 0) {
       *t = s;
       return OBB_SWEEP_HIT;
     }
-    dir[0] = ax.s[k] >= 0 ? ax.L[k][0] : -ax.L[k][0];
-    dir[1] = ax.s[k] >= 0 ? ax.L[k][1] : -ax.L[k][1];
+    dir[0] = ax->s[k] >= 0 ? ax->L[k][0] : -ax->L[k][0];
+    dir[1] = ax->s[k] >= 0 ? ax->L[k][1] : -ax->L[k][1];
     if (it == BUDGET || !finite) break;
     /* in the world, and in the frame of the box whose face it is */
     cert2(&f[0], &A, &B, va, wa, rhoa, vb, wb, rhob, dir, 0.0, hi - s);
     cert2(&f[1], &A, &B, va, wa, rhoa, vb, wb, rhob, dir, k < 2 ? wa : wb,
           hi - s);
-    h = best_step(f, 2, STANDOFF * band, hi - s, &to_end);
+    h = best_step(f, 2, lv->ks * band + lv->cs, hi - s, &to_end);
     if (to_end) return OBB_SWEEP_NONE;
     if (!(s + h > s)) break; /* below the resolution of time */
     s += h;
@@ -401,6 +392,67 @@ int obb2_sweep_turning(const obb2 *a, const obb2 *b, const double va[2],
   n[0] = -dir[0] + 0.0;
   n[1] = -dir[1] + 0.0;
   return OBB_SWEEP_LIMIT;
+}
+
+/* Whether the bounds of the motion are finite, and the window [lo, hi] of
+** times at which the bounding balls can meet (0: none). */
+static int window2(const obb2 *a, const obb2 *b, const double va[2],
+                   const double vb[2], double wa, double wb, int *finite,
+                   double *lo, double *hi) {
+  double p[2], w[2], R, rhoa = radius(2, a->e), rhob = radius(2, b->e);
+  p[0] = b->c[0] - a->c[0]; p[1] = b->c[1] - a->c[1];
+  w[0] = vb[0] - va[0]; w[1] = vb[1] - va[1];
+  /* bounds beyond the range of doubles: nothing can be certified */
+  *finite = obb_finite(l1norm(2, w) + fabs(wa) * rhoa + fabs(wb) * rhob +
+                       l1norm(2, p));
+  R = rhoa + rhob + 2 * step_band(2, a->c, a->e, va, b->c, b->e, vb);
+  *lo = 0;
+  *hi = 1;
+  return !*finite || ball_window(2, p, w, R, lo, hi);
+}
+
+int obb2_sweep_turning(const obb2 *a, const obb2 *b, const double va[2],
+                       const double vb[2], double wa, double wb, double *t,
+                       double n[2]) {
+  static const levels lv = {STANDOFF, 0.0, REPORT, 0.0};
+  obb_axes2 ax;
+  double depth, lo, hi;
+  int finite;
+  if (wa == 0 && wb == 0) return obb2_sweep(a, b, va, vb, t, n);
+  obb2_sat_axes(a, b, &ax);
+  if (obb2_sat_min(a, b, &ax, n, &depth) >= 0) {
+    *t = 0;
+    return OBB_SWEEP_HIT;
+  }
+  if (!window2(a, b, va, vb, wa, wb, &finite, &lo, &hi))
+    return OBB_SWEEP_NONE;
+  return advance2(a, b, va, vb, wa, wb, finite, lo, hi, &lv, &ax, t, n);
+}
+
+int obb2_sweep_turning_within(const obb2 *a, const obb2 *b,
+                              const double va[2], double wa, double floor,
+                              double *t, double n[2]) {
+  static const double zero[2] = {0, 0};
+  obb_axes2 ax;
+  levels lv;
+  double depth, lo, hi, G, room;
+  int finite;
+  obb2_sat_axes(a, b, &ax);
+  (void)widest2(&ax, &G);
+  room = fmin(G + floor, 2 * floor);
+  if (!(room > 0)) { /* as deep as the floor already */
+    if (obb2_sat_min(a, b, &ax, n, &depth) < 0) { /* (NaN) */
+      n[0] = n[1] = 0;
+    }
+    *t = 0;
+    return OBB_SWEEP_HIT;
+  }
+  lv.ks = lv.kr = 0;
+  lv.cs = STANDOFF * room - floor;
+  lv.cr = REPORT * room - floor;
+  if (!window2(a, b, va, zero, wa, 0.0, &finite, &lo, &hi))
+    return OBB_SWEEP_NONE;
+  return advance2(a, b, va, zero, wa, 0.0, finite, 0.0, hi, &lv, &ax, t, n);
 }
 
 /* ---- 3D --------------------------------------------------------------- */
@@ -581,14 +633,87 @@ static int widest3(const obb_axes3 *ax, double *G) {
   return best;
 }
 
+/* The advancement over [lo, hi] from the pose at lo (ax: the axes of a and
+** b themselves when lo is 0), at the levels lv. */
+static int advance3(const obb3 *a, const obb3 *b, const double va[3],
+                    const double vb[3], const turn3 *ta, const turn3 *tb,
+                    int finite, double lo, double hi, const levels *lv,
+                    obb_axes3 *ax, double *t, double n[3]) {
+  obb3 A, B;
+  double depth, s = lo, G, dir[3], rhoa = radius(3, a->e),
+         rhob = radius(3, b->e);
+  int it, k, i;
+  A = *a; B = *b;
+  for (it = 0;; it++) {
+    gapfn f[3];
+    double band, h;
+    int to_end, nf = 1, id;
+    OBB_TURN_POSED();
+    if (s > 0) {
+      pose3(a, va, ta, s, &A);
+      pose3(b, vb, tb, s, &B);
+      obb3_sat_axes(&A, &B, ax);
+    }
+    k = widest3(ax, &G);
+    band = obb3_pair_band(&A, &B);
+    if (s > 0 && G <= lv->kr * band + lv->cr &&
+        obb3_sat_min(&A, &B, ax, n, &depth) >= 0) {
+      *t = s;
+      return OBB_SWEEP_HIT;
+    }
+    for (i = 0; i < 3; i++) dir[i] = ax->s[k] >= 0 ? ax->L[k][i] : -ax->L[k][i];
+    if (it == BUDGET || !finite) break;
+    /* in the world, and in the frame of the box whose face it is; an edge
+    ** axis follows its edges (or, nearly parallel, each box's frame) */
+    id = ax->id[k];
+    cert3(&f[0], &A, &B, va, ta, rhoa, vb, tb, rhob, dir, NULL, hi - s);
+    if (id >= OBB_AXIS_EDGE &&
+        cert3_edge(&f[1], &A, &B, va, ta, vb, tb, dir,
+                   (id - OBB_AXIS_EDGE) / 3, (id - OBB_AXIS_EDGE) % 3, hi - s)) {
+      nf = 2;
+    } else {
+      if (id < 3 || id >= OBB_AXIS_EDGE)
+        cert3(&f[nf++], &A, &B, va, ta, rhoa, vb, tb, rhob, dir, ta,
+              hi - s);
+      if (id >= 3)
+        cert3(&f[nf++], &A, &B, va, ta, rhoa, vb, tb, rhob, dir, tb,
+              hi - s);
+    }
+    h = best_step(f, nf, lv->ks * band + lv->cs, hi - s, &to_end);
+    if (to_end) return OBB_SWEEP_NONE;
+    if (!(s + h > s)) break;
+    s += h;
+  }
+  *t = s;
+  for (i = 0; i < 3; i++) n[i] = -dir[i] + 0.0;
+  return OBB_SWEEP_LIMIT;
+}
+
+static int window3(const obb3 *a, const obb3 *b, const double va[3],
+                   const double vb[3], const turn3 *ta, const turn3 *tb,
+                   int *finite, double *lo, double *hi) {
+  double p[3], w[3], R, rhoa = radius(3, a->e), rhob = radius(3, b->e);
+  int i;
+  for (i = 0; i < 3; i++) {
+    p[i] = b->c[i] - a->c[i];
+    w[i] = vb[i] - va[i];
+  }
+  *finite = obb_finite(l1norm(3, w) + ta->len * rhoa + tb->len * rhob +
+                       l1norm(3, p));
+  R = rhoa + rhob + 2 * step_band(3, a->c, a->e, va, b->c, b->e, vb);
+  *lo = 0;
+  *hi = 1;
+  return !*finite || ball_window(3, p, w, R, lo, hi);
+}
+
 int obb3_sweep_turning(const obb3 *a, const obb3 *b, const double va[3],
                        const double vb[3], const double ra[3],
                        const double rb[3], double *t, double n[3]) {
+  static const levels lv = {STANDOFF, 0.0, REPORT, 0.0};
   obb_axes3 ax;
-  obb3 A, B;
   turn3 ta, tb;
-  double depth, p[3], w[3], R, lo, hi, s, G, dir[3], rhoa, rhob;
-  int it, k, i, finite;
+  double depth, lo, hi;
+  int finite;
   if (ra[0] == 0 && ra[1] == 0 && ra[2] == 0 && rb[0] == 0 && rb[1] == 0 &&
       rb[2] == 0)
     return obb3_sweep(a, b, va, vb, t, n);
@@ -599,64 +724,34 @@ int obb3_sweep_turning(const obb3 *a, const obb3 *b, const double va[3],
   }
   make_turn3(ra, &ta);
   make_turn3(rb, &tb);
-  rhoa = radius(3, a->e);
-  rhob = radius(3, b->e);
-  for (i = 0; i < 3; i++) {
-    p[i] = b->c[i] - a->c[i];
-    w[i] = vb[i] - va[i];
-  }
-  finite = obb_finite(l1norm(3, w) + ta.len * rhoa + tb.len * rhob +
-                      l1norm(3, p));
-  R = rhoa + rhob + 2 * step_band(3, a->c, a->e, va, b->c, b->e, vb);
-  if (!finite) {
-    lo = 0;
-    hi = 1;
-  } else if (!ball_window(3, p, w, R, &lo, &hi)) {
+  if (!window3(a, b, va, vb, &ta, &tb, &finite, &lo, &hi))
     return OBB_SWEEP_NONE;
+  return advance3(a, b, va, vb, &ta, &tb, finite, lo, hi, &lv, &ax, t, n);
+}
+
+int obb3_sweep_turning_within(const obb3 *a, const obb3 *b,
+                              const double va[3], const double ra[3],
+                              double floor, double *t, double n[3]) {
+  static const double zero[3] = {0, 0, 0};
+  obb_axes3 ax;
+  turn3 ta, tb;
+  levels lv;
+  double depth, lo, hi, G, room;
+  int finite;
+  obb3_sat_axes(a, b, &ax);
+  (void)widest3(&ax, &G);
+  room = fmin(G + floor, 2 * floor);
+  if (!(room > 0)) {
+    if (obb3_sat_min(a, b, &ax, n, &depth) < 0) n[0] = n[1] = n[2] = 0;
+    *t = 0;
+    return OBB_SWEEP_HIT;
   }
-  s = lo;
-  A = *a; B = *b;
-  for (it = 0;; it++) {
-    gapfn f[3];
-    double band, h;
-    int to_end, nf = 1, id;
-    OBB_TURN_POSED();
-    if (s > 0) {
-      pose3(a, va, &ta, s, &A);
-      pose3(b, vb, &tb, s, &B);
-      obb3_sat_axes(&A, &B, &ax);
-    }
-    k = widest3(&ax, &G);
-    band = obb3_pair_band(&A, &B);
-    if (s > 0 && G <= REPORT * band &&
-        obb3_sat_min(&A, &B, &ax, n, &depth) >= 0) {
-      *t = s;
-      return OBB_SWEEP_HIT;
-    }
-    for (i = 0; i < 3; i++) dir[i] = ax.s[k] >= 0 ? ax.L[k][i] : -ax.L[k][i];
-    if (it == BUDGET || !finite) break;
-    /* in the world, and in the frame of the box whose face it is; an edge
-    ** axis follows its edges (or, nearly parallel, each box's frame) */
-    id = ax.id[k];
-    cert3(&f[0], &A, &B, va, &ta, rhoa, vb, &tb, rhob, dir, NULL, hi - s);
-    if (id >= OBB_AXIS_EDGE &&
-        cert3_edge(&f[1], &A, &B, va, &ta, vb, &tb, dir,
-                   (id - OBB_AXIS_EDGE) / 3, (id - OBB_AXIS_EDGE) % 3, hi - s)) {
-      nf = 2;
-    } else {
-      if (id < 3 || id >= OBB_AXIS_EDGE)
-        cert3(&f[nf++], &A, &B, va, &ta, rhoa, vb, &tb, rhob, dir, &ta,
-              hi - s);
-      if (id >= 3)
-        cert3(&f[nf++], &A, &B, va, &ta, rhoa, vb, &tb, rhob, dir, &tb,
-              hi - s);
-    }
-    h = best_step(f, nf, STANDOFF * band, hi - s, &to_end);
-    if (to_end) return OBB_SWEEP_NONE;
-    if (!(s + h > s)) break;
-    s += h;
-  }
-  *t = s;
-  for (i = 0; i < 3; i++) n[i] = -dir[i] + 0.0;
-  return OBB_SWEEP_LIMIT;
+  lv.ks = lv.kr = 0;
+  lv.cs = STANDOFF * room - floor;
+  lv.cr = REPORT * room - floor;
+  make_turn3(ra, &ta);
+  make_turn3(zero, &tb);
+  if (!window3(a, b, va, zero, &ta, &tb, &finite, &lo, &hi))
+    return OBB_SWEEP_NONE;
+  return advance3(a, b, va, zero, &ta, &tb, finite, 0.0, hi, &lv, &ax, t, n);
 }

@@ -137,3 +137,96 @@ void obb_sincos(double a, double *s, double *c) {
   *s = k[q & 1u] * sin_sign[q];
   *c = k[(q & 1u) ^ 1u] * cos_sign[q];
 }
+
+/* ---- the angle of a vector ------------------------------------------------
+**
+** obb_atan2 is fdlibm's e_atan2.c and s_atan.c (Sun Microsystems 1993):
+** the ratio t = |y / x| is reduced to |t'| <= 7/16 against one of atan(0.5),
+** atan(1), atan(1.5) and atan(inf) = pi/2, each kept in two parts (hi + lo),
+** through atan(t) = atan(c) + atan((t - c) / (1 + c t)); a minimax
+** polynomial of degree 11 in t'^2 does the rest (error below 2^-64 of
+** the result), and the quadrant is set with pi in two parts. fdlibm
+** branches on the high word of t; comparing t with the same thresholds
+** (0.4375, 0.6875, 1.1875, 2.4375, 2^66: each has a zero low word) takes
+** the same branches. The coefficients are fdlibm's; the code is ours.
+** Only + - * / and comparisons: with contraction off (above) the result is
+** the same bits on every platform, which libm's atan2 does not promise. */
+
+/* atan(0.5), atan(1), atan(1.5) and atan(inf), high and low parts. */
+static const double ATAN_HI[4] = {
+  0x1.dac670561bb4fp-2, 0x1.921fb54442d18p-1, 0x1.f730bd281f69bp-1,
+  0x1.921fb54442d18p+0
+};
+static const double ATAN_LO[4] = {
+  0x1.a2b7f222f65e2p-56, 0x1.1a62633145c07p-55, 0x1.007887af0cbbdp-56,
+  0x1.1a62633145c07p-54
+};
+/* fdlibm s_atan.c: atan(x) ~ x - x (z T(z)), z = x^2, split into the odd
+** and even powers of w = z^2. */
+#define AT0 0x1.555555555550dp-2
+#define AT1 -0x1.999999998ebc4p-3
+#define AT2 0x1.24924920083ffp-3
+#define AT3 -0x1.c71c6fe231671p-4
+#define AT4 0x1.745cdc54c206ep-4
+#define AT5 -0x1.3b0f2af749a6dp-4
+#define AT6 0x1.10d66a0d03d51p-4
+#define AT7 -0x1.dde2d52defd9ap-5
+#define AT8 0x1.97b4b24760debp-5
+#define AT9 -0x1.2b4442c6a6c2fp-5
+#define AT10 0x1.0ad3ae322da11p-6
+/* pi rounded, and the rest of it */
+#define PI_HI 0x1.921fb54442d18p+1
+#define PI_LO 0x1.1a62633145c07p-53
+
+/* atan(t) for t >= 0 (+inf included). */
+static double atan_nonneg(double t) {
+  double z, w, s1, s2;
+  int id;
+  if (t >= 0x1p66) return ATAN_HI[3] + ATAN_LO[3];
+  if (t < 0.4375) {
+    if (t < 0x1p-29) return t;
+    id = -1;
+  } else if (t < 1.1875) {
+    if (t < 0.6875) {
+      id = 0;
+      t = (2.0 * t - 1.0) / (2.0 + t);
+    } else {
+      id = 1;
+      t = (t - 1.0) / (t + 1.0);
+    }
+  } else if (t < 2.4375) {
+    id = 2;
+    t = (t - 1.5) / (1.0 + 1.5 * t);
+  } else {
+    id = 3;
+    t = -1.0 / t;
+  }
+  z = t * t;
+  w = z * z;
+  s1 = z * (AT0 + w * (AT2 + w * (AT4 + w * (AT6 + w * (AT8 + w * AT10)))));
+  s2 = w * (AT1 + w * (AT3 + w * (AT5 + w * (AT7 + w * AT9))));
+  if (id < 0) return t - t * (s1 + s2);
+  return ATAN_HI[id] - ((t * (s1 + s2) - ATAN_LO[id]) - t);
+}
+
+double obb_atan2(double y, double x) {
+  double z;
+  int xneg = signbit(x) != 0, yneg = signbit(y) != 0;
+  if (x != x || y != y) return x + y;
+  if (y == 0) /* +-0 toward +x, +-pi toward -x */
+    return !xneg ? y : yneg ? -PI_HI : PI_HI;
+  if (x == 0 || (fabs(y) == HUGE_VAL && fabs(x) != HUGE_VAL))
+    return yneg ? -ATAN_HI[3] : ATAN_HI[3];
+  if (fabs(x) == HUGE_VAL) {
+    if (fabs(y) == HUGE_VAL)
+      z = xneg ? 3 * ATAN_HI[1] : ATAN_HI[1];
+    else
+      z = xneg ? PI_HI : 0.0;
+    return yneg ? -z : z;
+  }
+  /* y / x may overflow to inf (atan gives pi/2) or underflow (t itself) */
+  z = atan_nonneg(fabs(y / x));
+  if (!xneg) return yneg ? -z : z;
+  z = PI_HI - (z - PI_LO);
+  return yneg ? -z : z;
+}

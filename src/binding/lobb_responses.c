@@ -1,0 +1,160 @@
+/*
+** lobb_responses.c: response sets (lobb_responses.h): obb.responses(t),
+** and the set's metamethods (tostring, reading set[class] and
+** set.default). A set is made once, from a table, and never changes: a
+** move reads its responses in C, so nothing a filter could do to a table
+** meanwhile can reach it.
+*/
+#include <math.h>
+#include <string.h>
+
+#include "lobb_responses.h"
+#include "obb_world.h"
+
+const char lobb_responses_tag = 'r';
+
+/* Response names by the core's values (obb_world.h); OBB_IGNORE is false
+** in Lua. */
+static const char *const names[] = {NULL, "touch", "cross", "slide", "bounce"};
+
+/* Pushes the response r as Lua shows it: its name, or false. */
+static void push_response(lua_State *L, int r) {
+  if (r == OBB_IGNORE) lua_pushboolean(L, 0);
+  else lua_pushstring(L, names[r]);
+}
+
+/* The class a key at idx names (0..255), or -1. */
+static int class_of(lua_State *L, int idx) {
+  lua_Number k;
+  if (lua_type(L, idx) != LUA_TNUMBER) return -1;
+  k = lua_tonumber(L, idx);
+  return k >= 0 && k < LOBB_NCLASSES && k == floor(k) ? (int)k : -1;
+}
+
+/* The response the value at v names, for the entry called what
+** ("class 3", "default"); raises on argument 1 for anything else. */
+static unsigned char response_of(lua_State *L, int v, const char *what) {
+  int i;
+  if (lua_type(L, v) == LUA_TBOOLEAN && !lua_toboolean(L, v))
+    return OBB_IGNORE;
+  if (lua_type(L, v) == LUA_TSTRING) {
+    size_t len;
+    const char *s = lua_tolstring(L, v, &len);
+    for (i = OBB_TOUCH; i <= OBB_BOUNCE; i++)
+      if (strlen(s) == len && strcmp(s, names[i]) == 0)
+        return (unsigned char)i;
+    luaL_argerror(L, 1, lua_pushfstring(L, "%s: unknown response '%s'%s",
+        what, s, strlen(s) == len ? "" : " followed by a zero byte"));
+  }
+  luaL_argerror(L, 1, lua_pushfstring(L,
+      "%s: response name or false expected, got %s", what,
+      luaL_typename(L, v)));
+  return 0;
+}
+
+/* The name of the key at idx for an error message, pushed (a number as
+** tostring shows it: 256, 1.5). */
+static const char *key_name(lua_State *L, int idx) {
+  if (lua_type(L, idx) == LUA_TNUMBER) {
+    lua_pushvalue(L, idx);
+    return lua_tostring(L, -1); /* converts the copy only */
+  }
+  if (lua_type(L, idx) == LUA_TSTRING)
+    return lua_pushfstring(L, "'%s'", lua_tostring(L, idx));
+  return lua_pushfstring(L, "of type %s", luaL_typename(L, idx));
+}
+
+/* obb.responses(t) -> set: t maps classes (integers 0..255) to responses
+** ("touch", "cross", "slide", "bounce", or false: ignored), and may give
+** default (the response of every class t leaves out; "slide" when absent).
+** Read raw: t's metatable plays no part. */
+static int mod_responses(lua_State *L) {
+  lobb_responses *s;
+  unsigned char r[LOBB_NCLASSES], def = OBB_SLIDE, set[LOBB_NCLASSES];
+  int c;
+  if (lua_type(L, 1) != LUA_TTABLE) lobb_typeerror(L, 1, "table");
+  lobb_checknargs(L, 1);
+  memset(r, 0, sizeof r);
+  memset(set, 0, sizeof set);
+  lua_pushnil(L);
+  while (lua_next(L, 1)) { /* key at 2, value at 3 */
+    if (lua_type(L, 2) == LUA_TSTRING && lobb_rawlen(L, 2) == 7 &&
+        strcmp(lua_tostring(L, 2), "default") == 0) {
+      def = response_of(L, 3, "default");
+    } else {
+      c = class_of(L, 2);
+      if (c < 0)
+        luaL_argerror(L, 1, lua_pushfstring(L,
+            "key %s is no class (an integer in [0, 255] or 'default' "
+            "expected)", key_name(L, 2)));
+      r[c] = response_of(L, 3, lua_pushfstring(L, "class %d", c));
+      lua_pop(L, 1); /* the entry's name */
+      set[c] = 1;
+    }
+    lua_pop(L, 1);
+  }
+  s = (lobb_responses *)lobb_newuserdata(L, sizeof(lobb_responses));
+  for (c = 0; c < LOBB_NCLASSES; c++) s->r[c] = set[c] ? r[c] : def;
+  s->def = def;
+  s->tag = LOBB_TAG_RESPONSES;
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_setmetatable(L, -2);
+  return 1;
+}
+
+static const lobb_responses *check_set(lua_State *L) {
+  const lobb_responses *s = lobb_toresponses(L, 1);
+  if (s == NULL) lobb_typeerror(L, 1, LOBB_RESPONSES);
+  return s;
+}
+
+/* set[class] -> the class's response; set.default -> the default; any
+** other key -> nil. */
+static int responses_index(lua_State *L) {
+  const lobb_responses *s = check_set(L);
+  int c = class_of(L, 2);
+  if (c >= 0) push_response(L, s->r[c]);
+  else if (lua_type(L, 2) == LUA_TSTRING &&
+           strcmp(lua_tostring(L, 2), "default") == 0)
+    push_response(L, s->def);
+  else lua_pushnil(L);
+  return 1;
+}
+
+/* tostring(set): obb.responses{[1] = "cross", default = "slide"}, the
+** classes whose response is not the default, as a table that makes the
+** same set. */
+static int responses_tostring(lua_State *L) {
+  const lobb_responses *s = check_set(L);
+  luaL_Buffer b;
+  int c;
+  luaL_buffinit(L, &b);
+  luaL_addstring(&b, LOBB_RESPONSES "{");
+  for (c = 0; c < LOBB_NCLASSES; c++) {
+    if (s->r[c] == s->def) continue;
+    if (s->r[c] == OBB_IGNORE) lua_pushfstring(L, "[%d] = false, ", c);
+    else lua_pushfstring(L, "[%d] = \"%s\", ", c, names[s->r[c]]);
+    luaL_addvalue(&b);
+  }
+  if (s->def == OBB_IGNORE) luaL_addstring(&b, "default = false}");
+  else {
+    lua_pushfstring(L, "default = \"%s\"}", names[s->def]);
+    luaL_addvalue(&b);
+  }
+  luaL_pushresult(&b);
+  return 1;
+}
+
+void lobb_open_responses(lua_State *L, int lib, int mtr) {
+  lua_pushliteral(L, LOBB_RESPONSES);
+  lua_setfield(L, mtr, "__name");
+  lua_pushcfunction(L, responses_index);
+  lua_setfield(L, mtr, "__index");
+  lua_pushcfunction(L, responses_tostring);
+  lua_setfield(L, mtr, "__tostring");
+  lua_pushboolean(L, 0); /* getmetatable(set) is false: nothing to change */
+  lua_setfield(L, mtr, "__metatable");
+  lua_pushvalue(L, mtr);
+  lua_pushcclosure(L, mod_responses, 1);
+  lua_setfield(L, lib, "responses");
+}
