@@ -501,7 +501,8 @@ describe("world:move with a goal angle (2D)", function()
     H.assert_argerror(5, "move", "finite number expected, got inf", w.move, w, p, 0, 0, math.huge)
     H.assert_argerror(5, "check", "finite number expected, got -inf", w.check, w, p, 0, 0, -math.huge)
     H.assert_argerror(6, "move", "unknown response 'slid'", w.move, w, p, 0, 0, 1, "slid")
-    H.assert_argerror(6, "move", "function, response name or nil expected, got number", w.move, w, p, 0, 0, 1, 5)
+    H.assert_argerror(6, "move", "function, response name, obb.responses or nil expected, got number",
+      w.move, w, p, 0, 0, 1, 5)
     H.assert_argerror(7, "move", "table or nil expected, got number", w.move, w, p, 0, 0, 1, nil, 5)
     H.assert_argerror(8, "move", "no value expected, got number", w.move, w, p, 0, 0, 1, nil, {}, 1)
     H.assert_argerror(6, "move", "filter returned a boolean (a response name, false or nil expected)",
