@@ -31,7 +31,7 @@ top=$(pwd)
   spec/classes_spec.lua spec/platformer_move_spec.lua
   spec/penetration_spec.lua spec/contact_spec.lua spec/raycast_spec.lua spec/distance_spec.lua
   spec/fit_spec.lua spec/merge_spec.lua spec/prims_spec.lua spec/world_spec.lua spec/random_spec.lua
-  spec/round3_core_spec.lua spec/extremes_spec.lua spec/bump_spec.lua}"
+  spec/round3_core_spec.lua spec/extremes_spec.lua spec/bump_spec.lua spec/bump_faithful_spec.lua}"
 # The lighter loads of the specs that have them (turning sweeps, casts,
 # moves, round3_core: a tenth).
 : "${ARM64_SPEC_ENV:=OBB_SPEC_LIGHT=1}"
