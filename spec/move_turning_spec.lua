@@ -53,23 +53,28 @@ local function pose(box, dx, dy, dw, s)
   return obb.new2(cx + dx * s, cy + dy * s, hx, hy, box:angle() + dw * s)
 end
 
--- The reference's first contact of the leg with other: the bisected time
--- and the first touching sample, or nil when no sample touches.
-local function reference(box, dx, dy, dw, other)
+-- The reference's first contact with other of the leg whose pose at time
+-- s is at(s): the bisected time and the first touching sample, or nil when
+-- no sample touches.
+local function first_contact(at, other)
   for i = 0, SAMPLES do
     local s = i / SAMPLES
-    if pose(box, dx, dy, dw, s):intersects(other) then
+    if at(s):intersects(other) then
       if i == 0 then return 0, 0 end
       local lo, hi = (i - 1) / SAMPLES, s
       for _ = 1, 60 do
         local mid = 0.5 * (lo + hi)
         if mid <= lo or mid >= hi then break end
-        if pose(box, dx, dy, dw, mid):intersects(other) then hi = mid else lo = mid end
+        if at(mid):intersects(other) then hi = mid else lo = mid end
       end
       return hi, s
     end
   end
   return nil
+end
+
+local function reference(box, dx, dy, dw, other)
+  return first_contact(function(s) return pose(box, dx, dy, dw, s) end, other)
 end
 
 -- The difference of two angles, wrapped into [-pi, pi].
@@ -561,20 +566,7 @@ local function pose3(box, d, k, angle, s)
 end
 
 local function reference3(box, d, k, angle, other)
-  for i = 0, SAMPLES do
-    local s = i / SAMPLES
-    if pose3(box, d, k, angle, s):intersects(other) then
-      if i == 0 then return 0, 0 end
-      local lo, hi = (i - 1) / SAMPLES, s
-      for _ = 1, 60 do
-        local mid = 0.5 * (lo + hi)
-        if mid <= lo or mid >= hi then break end
-        if pose3(box, d, k, angle, mid):intersects(other) then hi = mid else lo = mid end
-      end
-      return hi, s
-    end
-  end
-  return nil
+  return first_contact(function(s) return pose3(box, d, k, angle, s) end, other)
 end
 
 -- The largest difference between the axes of two boxes.
