@@ -194,36 +194,12 @@ local function step(st, i, r1, r2)
   return vx, vy
 end
 
--- One frame for a world whose move takes centers and fills out with
--- stride 8 (obb's world, the pure-Lua mover).
-local function frame_out(w, st, out)
-  local X, Y, VX, VY, G = st.x, st.y, st.vx, st.vy, st.g
-  local s, first = st.seed, st.first
-  for i = 1, st.n do
-    s = (s * 16807) % 2147483647
-    local r1 = s / 2147483647
-    s = (s * 16807) % 2147483647
-    local vx, vy = step(st, i, r1, s / 2147483647)
-    local ax, ay, n = w:move(first + i - 1, X[i] + vx, Y[i] + vy, nil, out)
-    local on = false
-    for k = 0, n - 1 do
-      local nx, ny = out[k * 8 + 4], out[k * 8 + 5]
-      local d = vx * nx + vy * ny
-      if d < 0 then vx, vy = vx - d * nx, vy - d * ny end
-      if ny < -0.5 then on = true end
-    end
-    X[i], Y[i], VX[i], VY[i], G[i] = ax, ay, vx, vy, on
-  end
-  st.seed = s
-end
-
 -- The frame functions that play a bump.lua world (left, top: placed
 -- differently).
 local bump_frames = {}
 
--- frame_out with a filter: a frame function for it, the same but for the
--- filter (a response set or a function) and the cross records it makes,
--- which do not clip the velocity.
+-- A frame function that moves with filter (nil, a response set or a
+-- function) and clips the velocity on each record but a cross.
 local function frame_filter(filter)
   return function(w, st, out)
     local X, Y, VX, VY, G = st.x, st.y, st.vx, st.vy, st.g
@@ -248,6 +224,10 @@ local function frame_filter(filter)
     st.seed = s
   end
 end
+
+-- One frame for a world whose move takes centers and fills out with
+-- stride 8 (obb's world, the pure-Lua mover), no filter.
+local frame_out = frame_filter(nil)
 
 -- The same for bump.lua with a filter function.
 local function frame_bump_filter(filter)
