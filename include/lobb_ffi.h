@@ -66,29 +66,33 @@ enum lobb_ffi_record {
   LOBB_FFI_CAST_RECORD = 5
 };
 
-/* w:check(item, goal, filter) with no filter function: responses NULL and
-** response every other's (OBB_TOUCH to OBB_BOUNCE, obb_world.h), or
-** responses a response set (obb.responses: the payload of a userdata
-** carrying the set's real metatable, recognised by its tag) answering by
-** the other's class, and response unused; goal dim numbers (finite).
-** Writes each collision into hits as 10 doubles, other's id,
-** response, t, nx, ny, nz, x, y, z, depth (at most cap of them), and into
-** actual dim + 1 numbers: the item's final center, then the world's
-** change count (obb_world_changes) for lobb_ffi_world_commit; returns the
-** number of collisions, or -1 when the classic method must run (more
-** collisions than cap among the reasons). Changes nothing. */
-LOBB_API int lobb_ffi_world_move(void *world, double id, const double *goal,
-                                 int dim, int response,
+/* w:check(item, ..., filter) with no filter function: v the nv numbers
+** after the item, the goal center (dim of them) and, for the turning form,
+** the goal rotation (2D: an angle; 3D: a quaternion x, y, z, w), so nv is
+** dim, 3 or 7 (finite); responses NULL and response every other's
+** (OBB_TOUCH to OBB_BOUNCE, obb_world.h), or responses a response set
+** (obb.responses: the payload of a userdata carrying the set's real
+** metatable, recognised by its tag) answering by the other's class, and
+** response unused. Writes each collision into hits as 10 doubles, other's
+** id, response, t, nx, ny, nz, x, y, z, depth (at most cap of them); into
+** actual, nv numbers, what the classic method returns before the count
+** (the final center, then the final angle or quaternion for the turning
+** form), at actual[7] the world's change count (obb_world_changes) and at
+** actual[8] its dimension;
+** keeps the final box for lobb_ffi_world_commit. Returns the number of
+** collisions, or -1 when the classic method must run (more collisions
+** than cap among the reasons). Changes nothing in the world. */
+LOBB_API int lobb_ffi_world_move(void *world, double id, const double *v,
+                                 int nv, int response,
                                  const void *responses, double *hits,
                                  int cap, double *actual);
 
-/* w:move's second half: puts item id's center at (x, y[, z]) (z unused in
-** 2D), what lobb_ffi_world_move found, and returns 1; or returns 0,
-** having changed nothing, when the world's change count is no longer
-** stamp (a finalizer changed the world between the halves) or the item is
-** gone: the classic method then moves the item again. */
-LOBB_API int lobb_ffi_world_commit(void *world, double id, double x,
-                                   double y, double z, double stamp);
+/* w:move's second half: gives item id the box lobb_ffi_world_move found
+** for it and returns 1; or returns 0, having changed nothing, when that
+** box is not item id's, or the world's change count is no longer stamp (a
+** finalizer changed the world between the halves), or the item is gone:
+** the classic method then moves the item again. */
+LOBB_API int lobb_ffi_world_commit(void *world, double id, double stamp);
 
 /* w:cast(box, d) with no filter: each item the box touches as 5 doubles,
 ** id, t, nx, ny, nz, first met first (ties: nearer centers, then lower

@@ -464,6 +464,7 @@ describe("the FFI fast path", function()
             w:get("a"); w:move("a", 3, 0); w:check("a", 6, 0, "slide", out)
             w:set_class("b", 1); w:move("a", 1, 0, set); w:check("a", 9, 0, set, out)
             assert(out[2] == "cross" and #out == 8, "the set answers b by its class")
+            w:move("a", 2, 0, 0.3); w:check("a", 4, 0, 0.5, "slide", out); w:move("a", 1, 0, -0.2, set, out)
             w:cast(box, 4, 0, out); w:cast_turning(box, 4, 0, 1, out)
             w:query_box(obb.new2(3, 0, 3, 1), out); w:query_point(3, 0, out, nil)
           else
@@ -472,6 +473,8 @@ describe("the FFI fast path", function()
             w:get("a"); w:move("a", 3, 0, 0); w:check("a", 6, 0, 0, "slide", out)
             w:move("a", 1, 0, 0, set); w:check("a", 9, 0, 0, set, out)
             assert(out[2] == "touch" and #out == 10, "the set answers b by the default")
+            w:move("a", 2, 0, 0, 0, 0.3, 0, 1); w:check("a", 4, 0, 0, 0, 0, 0.5, 1, "slide", out)
+            w:move("a", 1, 0, 0, 0.1, 0, 0, 1, set, out)
             w:cast(box, 4, 0, 0, out); w:cast_turning(box, 4, 0, 0, 0, 0, 1, out)
             w:query_box(obb.new3(3, 0, 0, 3, 1, 1), out); w:query_point(3, 0, 0, out, nil)
           end
@@ -595,6 +598,17 @@ describe("the FFI fast path", function()
             put(r.int(1, 8) == 1 and ITEMS[r.int(1, #ITEMS)] or r.int(1, 60))
           end
           for _ = 1, dim do put(r.int(1, 30) == 1 and hostile() or r.range(-10, 30)) end
+          if not cast and r.int(1, 3) == 1 then
+            -- the turning form: a goal angle (2D) or quaternion (3D); now
+            -- and then the other dimension's count, a zero quaternion,
+            -- hostile values
+            local k = dim == 2 and 1 or 4
+            if r.int(1, 15) == 1 then k = 5 - k end
+            local zero = r.int(1, 15) == 1
+            for _ = 1, k do
+              put(zero and 0 or r.int(1, 30) == 1 and hostile() or r.range(-4, 4))
+            end
+          end
           if m == "cast_turning" then
             -- the turn: its size, a turn of the other dimension's count now
             -- and then, hostile values

@@ -446,8 +446,9 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
   -- halves, or anything the C side refuses: the classic method, with the
   -- same arguments.
   local move_c, commit_c = lib.lobb_ffi_world_move, lib.lobb_ffi_world_commit
-  local goal = ffi.new("double[3]")
-  local actual = ffi.new("double[4]") -- the center, then the change count
+  local args = ffi.new("double[7]") -- the numbers after the item
+  -- what the method returns, then the change count and the dimension
+  local actual = ffi.new("double[9]")
   local RESPONSE = { touch = lib.OBB_TOUCH, cross = lib.OBB_CROSS, slide = lib.OBB_SLIDE,
                      bounce = lib.OBB_BOUNCE }
   local NAME = {}
@@ -480,30 +481,43 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
     clear_tail(dst, k)
   end
 
-  -- w:move / w:check (item, gx, gy[, gz] [, filter [, dst]]): a number
-  -- after gy is gz (a 2D world then refuses it in C).
+  -- w:move / w:check (item, gx, gy[, gz | angle | gz, qx, qy, qz, qw]
+  -- [, filter [, dst]]): nv numbers after the item, 2, 3 or 7; the C
+  -- side tells which form they are in the world's dimension (dim 3: a
+  -- 3D move or a 2D turning one, both with 3 results before the count).
   local function mover(commit, name)
     return function(...)
-      local w, item, gx, gy, a, b, c = ...
+      local w, item, gx, gy, a, b, c, d, e, f, g = ...
       local n = select("#", ...)
       local id = id_of(w, item)
       if id and num(gx) and num(gy) then
-        local dim, filter, dst = 2, a, b
-        if num(a) then dim, filter, dst = 3, b, c end
+        local nv, filter, dst = 2, a, b
+        if num(a) then
+          nv, filter, dst = 3, b, c
+          if num(b) then
+            nv, filter, dst = 7, f, g
+            if not (num(c) and num(d) and num(e)) then nv = nil end
+          end
+        end
         local response, set = filter == nil and 3 or RESPONSE[filter], nil
         if response == nil and type(filter) == "userdata" and getmt(filter) == mtr then
           response, set = 0, filter
         end
-        if response and n <= dim + 4 and (dst == nil or type(dst) == "table") then
-          local g = gen + 1; gen = g
-          goal[0], goal[1], goal[2] = gx, gy, dim == 3 and a or 0
-          local count = move_c(w, id, goal, dim, response, set, hits, HITS, actual)
-          local x, y, z, stamp = actual[0], actual[1], actual[2], actual[dim]
-          if count >= 0 and gen == g then
-            if dst ~= nil then write_moves(dst, rawget(holder_of(w), 2), dim, count) end
-            if gen == g and (not commit or commit_c(w, id, x, y, z, stamp) ~= 0) then
-              if dim == 2 then return x, y, count end
-              return x, y, z, count
+        if nv and response and n <= nv + 4 and (dst == nil or type(dst) == "table") then
+          local gen1 = gen + 1; gen = gen1
+          args[0], args[1] = gx, gy
+          if nv > 2 then args[2] = a end
+          if nv > 3 then args[3], args[4], args[5], args[6] = b, c, d, e end
+          local count = move_c(w, id, args, nv, response, set, hits, HITS, actual)
+          local r1, r2, r3, stamp, dim = actual[0], actual[1], actual[2], actual[7], actual[8]
+          if count >= 0 and gen == gen1 then
+            if dst ~= nil then
+              write_moves(dst, rawget(holder_of(w), 2), dim, count)
+            end
+            if gen == gen1 and (not commit or commit_c(w, id, stamp) ~= 0) then
+              if nv == 2 then return r1, r2, count end
+              if nv == 3 then return r1, r2, r3, count end
+              return r1, r2, r3, actual[3], actual[4], actual[5], actual[6], count
             end
           end
         end

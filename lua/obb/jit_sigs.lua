@@ -69,12 +69,11 @@ int lobb_ffi_world_update(void *world, double id, const double *v,
                                    int nv);
 int lobb_ffi_world_reserve(void *world, const double *v, int nv);
 int lobb_ffi_world_get(void *world, double id, double *out);
-int lobb_ffi_world_move(void *world, double id, const double *goal,
-                                 int dim, int response,
+int lobb_ffi_world_move(void *world, double id, const double *v,
+                                 int nv, int response,
                                  const void *responses, double *hits,
                                  int cap, double *actual);
-int lobb_ffi_world_commit(void *world, double id, double x,
-                                   double y, double z, double stamp);
+int lobb_ffi_world_commit(void *world, double id, double stamp);
 int lobb_ffi_world_cast(void *world, const void *box,
                                  const double *d, int dim, double *hits,
                                  int cap);

@@ -117,19 +117,28 @@ static void ffi_report(void *ctx, const obb_move_hit *h) {
   r[9] = h->depth;
 }
 
-int lobb_ffi_world_move(void *world, double id, const double *goal, int dim,
+/* The dimension of a move of nv numbers after the item in a world of
+** dimension dim, and whether it turns; 0 when there is no such form. */
+static int move_form(int dim, int nv, int *turning) {
+  *turning = nv == dim + (dim == 2 ? 1 : 4);
+  return nv == dim || *turning ? dim : 0;
+}
+
+int lobb_ffi_world_move(void *world, double id, const double *v, int nv,
                         int response, const void *responses, double *hits,
                         int cap, double *actual) {
-  int k, n;
-  lworld *lw = dim == 2 || dim == 3 ? lobb_world_usableid(world, dim, id, &k)
-                                    : NULL;
+  int k, n, dim, turning;
+  lworld *lw = lobb_world_usableid(world, 0, id, &k);
   const lobb_responses *set = (const lobb_responses *)responses;
-  double c[3] = {0, 0, 0};
+  double turn[3];
   ffi_hits f;
-  if (lw == NULL || !obb_all_finite(goal, (size_t)dim) || cap < 0)
+  if (lw == NULL || (dim = move_form(lw->dim, nv, &turning)) == 0 ||
+      !obb_all_finite(v, (size_t)dim) || cap < 0)
     return -1;
   if (set != NULL ? set->tag != LOBB_TAG_RESPONSES
                   : response < OBB_TOUCH || response > OBB_BOUNCE)
+    return -1;
+  if (turning && !lobb_move_turn(dim, obb_world_box(lw->w, k), v + dim, turn))
     return -1;
   f.hits = hits;
   f.n = 0;
@@ -137,23 +146,37 @@ int lobb_ffi_world_move(void *world, double id, const double *goal, int dim,
   f.response = response;
   f.set = set != NULL ? set->r : NULL;
   f.lw = lw;
-  n = obb_world_move(lw->w, k, goal, ffi_filter, ffi_report, &f, c);
-  if (n < 0 || f.n > cap || !obb_all_finite(c, (size_t)dim)) return -1;
-  memcpy(actual, c, (size_t)dim * sizeof(double));
-  actual[dim] = obb_world_changes(lw->w);
+  if (turning)
+    n = obb_world_move_turning(lw->w, k, v, turn, ffi_filter, ffi_report, &f,
+                               &lw->moved);
+  else {
+    memcpy(&lw->moved, obb_world_box(lw->w, k),
+           dim == 2 ? sizeof(obb2) : sizeof(obb3));
+    n = obb_world_move(lw->w, k, v, ffi_filter, ffi_report, &f,
+                       dim == 2 ? lw->moved.b2.c : lw->moved.b3.c);
+  }
+  lw->moved_id = -1;
+  if (n < 0 || f.n > cap ||
+      !obb_all_finite(dim == 2 ? lw->moved.b2.c : lw->moved.b3.c,
+                      (size_t)dim))
+    return -1;
+  lw->moved_id = k;
+  memcpy(actual, dim == 2 ? lw->moved.b2.c : lw->moved.b3.c,
+         (size_t)dim * sizeof(double));
+  if (dim == 2 && turning) actual[2] = obb2_angle(&lw->moved.b2);
+  if (dim == 3 && turning) obb3_rotation(&lw->moved.b3, actual + 3);
+  actual[7] = obb_world_changes(lw->w);
+  actual[8] = dim;
   return n;
 }
 
-int lobb_ffi_world_commit(void *world, double id, double x, double y,
-                          double z, double stamp) {
+int lobb_ffi_world_commit(void *world, double id, double stamp) {
   int k;
   lworld *lw = lobb_world_usableid(world, 0, id, &k);
-  double c[3];
-  if (lw == NULL || obb_world_changes(lw->w) != stamp) return 0;
-  c[0] = x;
-  c[1] = y;
-  c[2] = z;
-  lobb_move_commit(lw, k, c);
+  if (lw == NULL || lw->moved_id != k || obb_world_changes(lw->w) != stamp)
+    return 0;
+  lw->moved_id = -1;
+  obb_world_update(lw->w, k, &lw->moved);
   return 1;
 }
 

@@ -235,38 +235,48 @@ void lobb_move_commit(lworld *lw, int id, const double *center) {
   }
 }
 
-/* The turning form's goal rotation at idx, into m->turn. 2D: the goal
-** angle; the turn is the goal less the item's angle as box:angle() gives
-** it, exactly, no wrapping. 3D: the goal quaternion g (any non-zero
-** scale); the turn is the rotation r = g c* from the item's rotation c as
-** box:rotation() gives it (w >= 0), as r says it: by 2 atan2(|v|, w)
-** about v, the long way round when w < 0; none when v = 0 (g = c gives
-** exactly 0: the products cancel to the bit). Returns how many numbers
-** it took. */
-static int check_turn(lua_State *L, int idx, lmove *m) {
-  const void *box = obb_world_box(m->lw->w, m->id);
-  double g[4], c[4], v[3], w, big, len, angle;
+/* The turn that takes box (of dimension dim) to the goal rotation g, into
+** turn. 2D: g[0] is the goal angle; the turn is the goal less the box's
+** angle as box:angle() gives it, exactly, no wrapping. 3D: g is the goal
+** quaternion (any non-zero scale); the turn is the rotation r = g c* from
+** the box's rotation c as box:rotation() gives it (w >= 0), as r says it:
+** by 2 atan2(|v|, w) about v, the long way round when w < 0; none when
+** v = 0 (g = c gives exactly 0: the products cancel to the bit). Returns
+** 0 for a g the classic method refuses (not finite; a zero quaternion). */
+int lobb_move_turn(int dim, const void *box, const double *g, double turn[3]) {
+  double c[4], v[3], w, big, len, angle;
   int q;
-  m->turning = 1;
-  if (m->dim == 2) {
-    m->turn[0] = lobb_checkfinite(L, idx) - obb2_angle((const obb2 *)box);
+  turn[0] = turn[1] = turn[2] = 0;
+  if (!obb_all_finite(g, dim == 2 ? 1 : 4)) return 0;
+  if (dim == 2) {
+    turn[0] = g[0] - obb2_angle((const obb2 *)box);
     return 1;
   }
-  lobb_checkquat(L, idx, g);
+  if (g[0] == 0 && g[1] == 0 && g[2] == 0 && g[3] == 0) return 0;
   obb3_rotation((const obb3 *)box, c);
   w = g[3] * c[3] + (g[0] * c[0] + g[1] * c[1] + g[2] * c[2]);
   v[0] = (g[0] * c[3] - g[3] * c[0]) - (g[1] * c[2] - g[2] * c[1]);
   v[1] = (g[1] * c[3] - g[3] * c[1]) - (g[2] * c[0] - g[0] * c[2]);
   v[2] = (g[2] * c[3] - g[3] * c[2]) - (g[0] * c[1] - g[1] * c[0]);
   big = fmax(fabs(v[0]), fmax(fabs(v[1]), fabs(v[2])));
-  m->turn[0] = m->turn[1] = m->turn[2] = 0;
   if (big > 0) { /* scaled: no overflow, no underflow */
     len = big * sqrt((v[0] / big) * (v[0] / big) + (v[1] / big) * (v[1] / big) +
                      (v[2] / big) * (v[2] / big));
     angle = 2 * obb_atan2(len, w);
-    for (q = 0; q < 3; q++) m->turn[q] = v[q] / len * angle;
+    for (q = 0; q < 3; q++) turn[q] = v[q] / len * angle;
   }
-  return 4;
+  return 1;
+}
+
+/* The turning form's goal rotation at idx (lobb_move_turn), checked, into
+** m->turn. Returns how many numbers it took. */
+static int check_turn(lua_State *L, int idx, lmove *m) {
+  double g[4];
+  m->turning = 1;
+  if (m->dim == 2) g[0] = lobb_checkfinite(L, idx);
+  else lobb_checkquat(L, idx, g);
+  lobb_move_turn(m->dim, obb_world_box(m->lw->w, m->id), g, m->turn);
+  return m->dim == 2 ? 1 : 4;
 }
 
 /* w:move / w:check (item, gx, gy[, gz] [, filter [, out]])

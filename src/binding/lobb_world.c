@@ -140,6 +140,7 @@ static int new_world(lua_State *L, int dim) {
   lw->buf.cap = 0;
   lw->ticket = 0;
   lw->pending_ticket = 0;
+  lw->moved_id = -1;
   lw->classes = NULL;
   lw->nclasses = 0;
   lw->alloc = lua_getallocf(L, &lw->ud);

@@ -51,6 +51,8 @@ typedef struct lworld {
   anybox pending; /* the FFI add's box, between its two halves */
   int ticket;     /* the last ticket lobb_ffi_world_reserve gave (> 0) */
   int pending_ticket; /* the ticket pending is for; 0: none */
+  anybox moved;   /* the FFI move's end box, between its two halves */
+  int moved_id;   /* the item moved is for; -1: none */
   unsigned char *classes; /* w:set_class's, by id; ids from nclasses on
                           ** (and every id when NULL) are of class 0 */
   size_t nclasses;
@@ -154,6 +156,10 @@ int lobb_mod_reflect(lua_State *L);
 int lobb_move_run(lua_State *L);
 /* Puts the center of item id's box at center (dim numbers). */
 void lobb_move_commit(lworld *lw, int id, const double *center);
+/* The turn from box's rotation to the goal rotation g (2D: an angle; 3D:
+** a quaternion), as the turning form of w:move takes it; 0 when the
+** classic method would refuse g. */
+int lobb_move_turn(int dim, const void *box, const double *g, double turn[3]);
 
 /* ---- lobb_ffi_world.c ---- */
 
