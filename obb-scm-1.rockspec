@@ -76,6 +76,7 @@ build = {
       -- LuaJIT's FFI fast path and the LOVE drawing helper (docs/love.md)
       ["obb.jit"] = "lua/obb/jit.lua",
       ["obb.jit_sigs"] = "lua/obb/jit_sigs.lua",
+      ["obb.jit_world"] = "lua/obb/jit_world.lua",
       ["obb.love"] = "lua/obb/love.lua",
       -- loads the C module in a shipped LOVE game (docs/love.md)
       ["obb.loader"] = "lua/obb/loader.lua",

@@ -721,8 +721,13 @@ local function huge_moves()
     local name = ({ "move", "check", "push" })[byte() % 3 + 1]
     local args = { w, "p", big(), big() }
     if name == "push" then args = { w, "p", resp } -- a response name is a filter too
-    elseif dim == 3 then args[5], args[6] = big(), resp
-    else args[5] = resp end
+    elseif dim == 3 then args[5] = big() end
+    if name ~= "push" then
+      if byte() % 2 == 0 then -- the turning form: a goal angle or quaternion
+        for _ = 1, dim == 2 and 1 or 4 do args[#args + 1] = byte() % 2 == 0 and big() or number() end
+      end
+      args[#args + 1] = resp
+    end
     call({ name = name, fn = w[name] }, args, #args, false)
   end
   slots[byte() % 16 + 1] = w

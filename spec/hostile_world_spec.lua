@@ -283,7 +283,7 @@ describe("the debug library against worlds", function()
     w:add("a", 0, 0, 1, 1)
     debug.setfenv(w, {})
     assert.is_false(pcall(w.has, w, "a"))
-    -- LuaJIT's FFI path keeps the environment it read first (lua/obb/jit.lua,
+    -- LuaJIT's FFI path keeps the environment it read first (lua/obb/jit_world.lua,
     -- docs/hardening.md): update by numbers goes on with the former
     -- tables, whose ids are checked against the world's live ones; add
     -- writes the world's own tables in C, as the classic add does

@@ -1,0 +1,420 @@
+-- obb.jit_world: the world methods of the LuaJIT FFI fast path
+-- (lua/obb/jit.lua, docs/love.md "The FFI fast path"): add, update and get
+-- by numbers, and move, check, cast, cast_turning, query_box and
+-- query_point without a filter function. obb.jit's install calls
+-- build_world once, with the entry points (include/lobb_ffi.h) bound, and
+-- puts what it returns in the world's method table. Each replacement has
+-- obb.jit's one fast case and falls back, with the same arguments, to the
+-- classic method; everything obb.jit's header says of the box methods
+-- (the real metatable, nothing from a global once loaded, no garbage)
+-- holds here too.
+
+-- Captured at load (obb.jit's header).
+local type, select, rawget, rawset, ipairs, pairs =
+  type, select, rawget, rawset, ipairs, pairs
+local setmetatable = setmetatable
+
+-- The replacements share scratch buffers, and a finalizer can run in the
+-- middle of one (at a GC step of the interpreter, or of a trace's exit)
+-- and call another. So each takes a new generation before it writes a
+-- buffer, reads results back into locals, and uses them (or commits) only
+-- while the generation is still its own; otherwise the classic function
+-- answers, with its results on the Lua stack. This is the world methods'
+-- generation; the box methods' is in their chunk (obb.jit).
+local gen = 0
+
+-- ---- the world methods ------------------------------------------------------
+-- The world's methods are replaced (build_world) for add, update and get
+-- by numbers, the calls a game makes per item and frame, and for the
+-- movers, casts and queries (query_box, query_point) without a filter
+-- function. The item's id comes
+-- from the world's item table, its first user value (under LuaJIT the
+-- userdata's environment, read with debug.getfenv); the C side
+-- (include/lobb_ffi.h) checks the world and the id as the classic method
+-- does and returns 0 for anything else, and then the classic method runs
+-- with the same arguments.
+--
+-- The environment is read once per world and kept (weakly): the binding
+-- never replaces it, only its entries (fresh item tables when the last
+-- item goes), which are read on every call. Only debug.setfenv replaces
+-- it; the fast path then keeps the world's former tables, which can name
+-- only ids the world holds, as a script with the debug library can make
+-- any item table name (docs/hardening.md). world_items gives the two
+-- lookups: a world's item tables, and an item's id.
+local function world_items(mtw, getmt, getfenv)
+  -- weak both ways: the world holds its environment anyway, and neither
+  -- the world nor its items may be kept alive by this cache
+  local holders = setmetatable({}, { __mode = "kv" })
+
+  -- The world's user values (its two item tables), or nil.
+  local function holder_of(w)
+    if type(w) ~= "userdata" or getmt(w) ~= mtw then return nil end
+    local holder = holders[w]
+    if holder == nil then
+      holder = getfenv(w)
+      holders[w] = holder
+    end
+    return type(holder) == "table" and holder or nil
+  end
+
+  -- The id the world's item table gives item, or nil.
+  local function id_of(w, item)
+    local holder = holder_of(w)
+    local items = holder and rawget(holder, 1)
+    if type(items) ~= "table" or item == nil then return nil end
+    local id = rawget(items, item)
+    return type(id) == "number" and id or nil
+  end
+  return holder_of, id_of
+end
+
+local function num(x) return type(x) == "number" end
+
+-- Clears what an earlier, longer result left in dst after index k.
+local function clear_tail(dst, k)
+  k = k + 1
+  while rawget(dst, k) ~= nil do
+    rawset(dst, k, nil)
+    k = k + 1
+  end
+end
+
+-- add, update and get by numbers into F.
+local function build_items(ffi, lib, F, CW, holder_of, id_of, ffi_add)
+  local update, get = lib.lobb_ffi_world_update, lib.lobb_ffi_world_get
+  local reserve = lib.lobb_ffi_world_reserve
+  local v = ffi.new("double[10]")
+  local out = ffi.new("double[10]")
+
+  -- The numbers after the item into v: their count when they are numbers
+  -- in a count the methods take (2D 4 or 5, 3D 6 or 10), else nil.
+  local function numbers(n, a, b, c, d, e, f, g, h, i, j)
+    if not (num(a) and num(b) and num(c) and num(d)) then return nil end
+    v[0], v[1], v[2], v[3] = a, b, c, d
+    if n == 4 then return 4 end
+    if not num(e) then return nil end
+    v[4] = e
+    if n == 5 then return 5 end
+    if not num(f) or (n ~= 6 and n ~= 10) then return nil end
+    v[5] = f
+    if n == 6 then return 6 end
+    if not (num(g) and num(h) and num(i) and num(j)) then return nil end
+    v[6], v[7], v[8], v[9] = g, h, i, j
+    return 10
+  end
+
+  -- The box is built and kept in the world by reserve; ffi_add (C) then
+  -- writes the item tables, protected, with the world marked busy only
+  -- inside it, as the classic add does, and enters the box, or answers
+  -- false (the box no longer waits, or the item is in now) for the
+  -- classic add to run. It raises what the classic add would (a
+  -- finalizer's error, or memory), with the world whole and not busy.
+  function F.add(...)
+    local w, item, a, b, c, d, e, f, g, h, i, j = ...
+    local holder = holder_of(w)
+    if holder and item ~= nil and item == item then
+      local items = rawget(holder, 1)
+      local gn = gen + 1; gen = gn
+      local n = numbers(select("#", ...) - 2, a, b, c, d, e, f, g, h, i, j)
+      if n and type(items) == "table" and type(rawget(holder, 2)) == "table"
+          and rawget(items, item) == nil and gen == gn then
+        local ticket = reserve(w, v, n)
+        if ticket > 0 and ffi_add(w, item, ticket) then return w end
+      end
+    end
+    return CW.add(...)
+  end
+
+  function F.update(...)
+    local w, item, a, b, c, d, e, f, g, h, i, j = ...
+    local id = id_of(w, item)
+    if id then
+      local gn = gen + 1; gen = gn
+      local n = numbers(select("#", ...) - 2, a, b, c, d, e, f, g, h, i, j)
+      if n and gen == gn and update(w, id, v, n) ~= 0 then return w end
+    end
+    return CW.update(...)
+  end
+
+  function F.get(...)
+    local w, item = ...
+    if select("#", ...) == 2 then
+      local id = id_of(w, item)
+      if id then
+        local g = gen + 1; gen = g
+        local n = get(w, id, out)
+        local o1, o2, o3, o4, o5, o6, o7, o8, o9, o10 = out[0], out[1], out[2],
+          out[3], out[4], out[5], out[6], out[7], out[8], out[9]
+        if gen == g then
+          if n == 5 then return o1, o2, o3, o4, o5 end
+          if n == 10 then return o1, o2, o3, o4, o5, o6, o7, o8, o9, o10 end
+        end
+      end
+    end
+    return CW.get(...)
+  end
+end
+
+-- move and check without a filter function into F.
+local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, getmt)
+  -- ---- the movers: move, check without a filter function ----
+  -- The C side (lobb_ffi_world.c) finds where the item ends and writes
+  -- each collision as a record (include/lobb_ffi.h, LOBB_FFI_MOVE_RECORD
+  -- doubles); here they go into dst, raw, as the classic
+  -- method writes them, and then a move is committed, as the classic
+  -- method commits after writing its out table, unless the world changed
+  -- meanwhile. The filter is nil, a response name or a response set (a
+  -- userdata carrying the sets' real metatable, handed to C, which checks
+  -- its tag and answers by class). A filter function, more collisions
+  -- than the buffer holds,
+  -- a finalizer that used the buffers or changed the world between the
+  -- halves, or anything the C side refuses: the classic method, with the
+  -- same arguments.
+  local move_c, commit_c = lib.lobb_ffi_world_move, lib.lobb_ffi_world_commit
+  local args = ffi.new("double[7]") -- the numbers after the item
+  -- what the method returns, then the change count and the dimension
+  local actual = ffi.new("double[9]")
+  local RESPONSE = { touch = lib.OBB_TOUCH, cross = lib.OBB_CROSS, slide = lib.OBB_SLIDE,
+                     bounce = lib.OBB_BOUNCE }
+  local NAME = {}
+  for name, r in pairs(RESPONSE) do NAME[r] = name end
+  local REC = lib.LOBB_FFI_MOVE_RECORD
+
+  local function write_moves(dst, byid, dim, count)
+    local k = 0
+    for i = 0, count - 1 do
+      local h = REC * i
+      rawset(dst, k + 1, rawget(byid, hits[h] + 1))
+      rawset(dst, k + 2, NAME[hits[h + 1]])
+      rawset(dst, k + 3, hits[h + 2])
+      rawset(dst, k + 4, hits[h + 3])
+      rawset(dst, k + 5, hits[h + 4])
+      if dim == 2 then
+        rawset(dst, k + 6, hits[h + 6])
+        rawset(dst, k + 7, hits[h + 7])
+        rawset(dst, k + 8, hits[h + 9])
+        k = k + 8
+      else
+        rawset(dst, k + 6, hits[h + 5])
+        rawset(dst, k + 7, hits[h + 6])
+        rawset(dst, k + 8, hits[h + 7])
+        rawset(dst, k + 9, hits[h + 8])
+        rawset(dst, k + 10, hits[h + 9])
+        k = k + 10
+      end
+    end
+    clear_tail(dst, k)
+  end
+
+  -- w:move / w:check (item, gx, gy[, gz | angle | gz, qx, qy, qz, qw]
+  -- [, filter [, dst]]): nv numbers after the item, 2, 3 or 7; the C
+  -- side tells which form they are in the world's dimension (dim 3: a
+  -- 3D move or a 2D turning one, both with 3 results before the count).
+  local function mover(commit, name)
+    return function(...)
+      local w, item, gx, gy, a, b, c, d, e, f, g = ...
+      local n = select("#", ...)
+      local id = id_of(w, item)
+      if id and num(gx) and num(gy) then
+        local nv, filter, dst = 2, a, b
+        if num(a) then
+          nv, filter, dst = 3, b, c
+          if num(b) then
+            nv, filter, dst = 7, f, g
+            if not (num(c) and num(d) and num(e)) then nv = nil end
+          end
+        end
+        local response, set = filter == nil and 3 or RESPONSE[filter], nil
+        if response == nil and type(filter) == "userdata" and getmt(filter) == mtr then
+          response, set = 0, filter
+        end
+        if nv and response and n <= nv + 4 and (dst == nil or type(dst) == "table") then
+          local gen1 = gen + 1; gen = gen1
+          args[0], args[1] = gx, gy
+          if nv > 2 then args[2] = a end
+          if nv > 3 then args[3], args[4], args[5], args[6] = b, c, d, e end
+          local count = move_c(w, id, args, nv, response, set, hits, HITS, actual)
+          local r1, r2, r3, stamp, dim = actual[0], actual[1], actual[2], actual[7], actual[8]
+          if count >= 0 and gen == gen1 then
+            if dst ~= nil then
+              write_moves(dst, rawget(holder_of(w), 2), dim, count)
+            end
+            if gen == gen1 and (not commit or commit_c(w, id, stamp) ~= 0) then
+              if nv == 2 then return r1, r2, count end
+              if nv == 3 then return r1, r2, r3, count end
+              return r1, r2, r3, actual[3], actual[4], actual[5], actual[6], count
+            end
+          end
+        end
+      end
+      return CW[name](...)
+    end
+  end
+  F.move = mover(true, "move")
+  F.check = mover(false, "check")
+end
+
+-- cast and cast_turning without a filter into F.
+local function build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, getmt)
+  local cast_c = lib.lobb_ffi_world_cast
+  local goal = ffi.new("double[3]")
+  local REC = lib.LOBB_FFI_CAST_RECORD
+  local cap = HITS * lib.LOBB_FFI_MOVE_RECORD / REC -- the hits buffer holds that many
+  -- A cast's count of hits, its hits (id, t, nx, ny, nz each) written
+  -- into dst, raw: item, t, nx, ny[, nz] per hit, as the classic methods
+  -- write them; or nil when the C side refused, or a finalizer used the
+  -- buffer meanwhile (generation g no longer the last).
+  local function cast_result(count, g, dst, byid, dim)
+    if count < 0 or gen ~= g then return nil end
+    local k = 0
+    for i = 0, count - 1 do
+      local h = REC * i
+      rawset(dst, k + 1, rawget(byid, hits[h] + 1))
+      rawset(dst, k + 2, hits[h + 1])
+      rawset(dst, k + 3, hits[h + 2])
+      rawset(dst, k + 4, hits[h + 3])
+      if dim == 3 then rawset(dst, k + 5, hits[h + 4]) end
+      k = k + dim + 2
+    end
+    clear_tail(dst, k)
+    if gen == g then return count end
+  end
+
+  -- w:cast(box, dx, dy[, dz], dst): item, t, nx, ny[, nz] per hit.
+  function F.cast(...)
+    local w, box, dx, dy, a, b, c = ...
+    local n = select("#", ...)
+    local holder = holder_of(w)
+    if holder and type(box) == "userdata" and num(dx) and num(dy) then
+      local dim, dst, filter = 2, a, b
+      if num(a) then dim, dst, filter = 3, b, c end
+      local mt = dim == 2 and mt2 or mt3
+      if type(dst) == "table" and filter == nil and n <= dim + 4
+          and getmt(box) == mt then
+        local g = gen + 1; gen = g
+        goal[0], goal[1], goal[2] = dx, dy, dim == 3 and a or 0
+        local r = cast_result(cast_c(w, box, goal, dim, hits, cap), g, dst, rawget(holder, 2), dim)
+        if r then return r end
+      end
+    end
+    return CW.cast(...)
+  end
+
+  -- w:cast_turning(box, dx, dy, wt, dst) (2D) or
+  -- w:cast_turning(box, dx, dy, dz, rx, ry, rz, dst) (3D): a number after
+  -- the 2D form's turn makes it the 3D form (a 2D world then refuses it in
+  -- C).
+  local cast_turning_c = lib.lobb_ffi_world_cast_turning
+  local turn = ffi.new("double[3]")
+  function F.cast_turning(...)
+    local w, box, dx, dy, a, b, c, d, e, f = ...
+    local n = select("#", ...)
+    local holder = holder_of(w)
+    if holder and type(box) == "userdata" and num(dx) and num(dy) and num(a) then
+      local dim, dst, filter, most = 2, b, c, 7
+      if num(b) then dim, dst, filter, most = 3, e, f, 10 end
+      if type(dst) == "table" and filter == nil and n <= most
+          and (dim == 2 or (num(c) and num(d)))
+          and getmt(box) == (dim == 2 and mt2 or mt3) then
+        local g = gen + 1; gen = g
+        if dim == 2 then
+          goal[0], goal[1], goal[2], turn[0], turn[1], turn[2] = dx, dy, 0, a, 0, 0
+        else
+          goal[0], goal[1], goal[2], turn[0], turn[1], turn[2] = dx, dy, a, b, c, d
+        end
+        local r = cast_result(cast_turning_c(w, box, goal, turn, dim, hits, cap), g, dst,
+                              rawget(holder, 2), dim)
+        if r then return r end
+      end
+    end
+    return CW.cast_turning(...)
+  end
+end
+
+-- query_box and query_point without a filter function into F.
+local function build_queries(ffi, lib, F, CW, holder_of, mt2, mt3, getmt)
+  local query_box_c, query_point_c = lib.lobb_ffi_world_query_box, lib.lobb_ffi_world_query_point
+  -- The ids of a query's items (its own buffer: a query may find many
+  -- more items than a move has collisions; more than IDS, and the classic
+  -- method runs the query again), and a point.
+  local IDS = 4096
+  local ids = ffi.new("double[?]", IDS)
+  local pt = ffi.new("double[3]")
+  -- A query's count of items, its items written into dst, raw, in the
+  -- order C found them (the classic method's), and dst's tail cleared as
+  -- the classic method clears it; or nil when the C side refused, or a
+  -- finalizer used the buffer meanwhile (generation g no longer the last)
+  -- or took an item out of the world (no item for its id). It gives up
+  -- before writing anything of another call's or a removed item, so dst
+  -- then holds a prefix of this query's items, without a hole: the classic
+  -- method writes its own and clears what follows, as it would have.
+  local function ids_result(count, g, dst, byid)
+    if count < 0 then return nil end
+    for i = 1, count do
+      local item = rawget(byid, ids[i - 1] + 1)
+      if item == nil or gen ~= g then return nil end
+      rawset(dst, i, item)
+    end
+    clear_tail(dst, count)
+    if gen == g then return count end
+  end
+
+  -- w:query_box(box, dst): a box of either type (C checks its tag and the
+  -- world's dimension).
+  function F.query_box(...)
+    local w, box, dst, filter = ...
+    local holder = holder_of(w)
+    if holder and type(box) == "userdata" and type(dst) == "table" and filter == nil
+        and select("#", ...) <= 4 then
+      local mt = getmt(box)
+      local dim = mt == mt2 and 2 or mt == mt3 and 3 or nil
+      if dim then
+        local g = gen + 1; gen = g
+        local r = ids_result(query_box_c(w, box, dim, ids, IDS), g, dst, rawget(holder, 2))
+        if r then return r end
+      end
+    end
+    return CW.query_box(...)
+  end
+
+  -- w:query_point(x, y[, z], dst): a number after y is z (a 2D world then
+  -- refuses it in C).
+  function F.query_point(...)
+    local w, x, y, a, b, c = ...
+    local holder = holder_of(w)
+    if holder and num(x) and num(y) then
+      local dim, dst, filter = 2, a, b
+      if num(a) then dim, dst, filter = 3, b, c end
+      if type(dst) == "table" and filter == nil and select("#", ...) <= dim + 3 then
+        local g = gen + 1; gen = g
+        pt[0], pt[1], pt[2] = x, y, dim == 3 and a or 0
+        local r = ids_result(query_point_c(w, pt, dim, ids, IDS), g, dst, rawget(holder, 2))
+        if r then return r end
+      end
+    end
+    return CW.query_point(...)
+  end
+end
+
+-- The replacements for the world methods WM (whose real metatable is mtw),
+-- and the classic ones, looked up when a call falls back (so a spec can
+-- count those calls).
+local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
+                           mt3, mtr)
+  local CW, F = {}, {}
+  for _, name in ipairs({ "add", "update", "get", "move", "check", "cast", "cast_turning",
+                          "query_box", "query_point" }) do
+    CW[name] = WM[name]
+  end
+  local holder_of, id_of = world_items(mtw, getmt, getfenv)
+  -- room for HITS records of a move (a cast's are smaller)
+  local HITS = 64
+  local hits = ffi.new("double[?]", HITS * lib.LOBB_FFI_MOVE_RECORD)
+  build_items(ffi, lib, F, CW, holder_of, id_of, ffi_add)
+  build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, getmt)
+  build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, getmt)
+  build_queries(ffi, lib, F, CW, holder_of, mt2, mt3, getmt)
+  return F, CW
+end
+
+return { build_world = build_world }
