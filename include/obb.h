@@ -318,6 +318,14 @@ OBB_API obb_status obb3_fit_points_tight(obb3 *b, const double *xyz, size_t n,
 ** exactly when obbN_intersects is false (at the start, for sweeps).
 */
 
+/* Whether a and b overlap by more than the touching band B (obb_touch.h):
+** on every candidate axis their projections overlap by more than B, so no
+** move shorter than B separates them. Pairs that only touch (within the
+** band) do not overlap; pairs that overlap intersect. The movers' rule for
+** an other the item is already inside (obb_world.h). */
+OBB_API int obb2_overlaps(const obb2 *a, const obb2 *b);
+OBB_API int obb3_overlaps(const obb3 *a, const obb3 *b);
+
 /* Minimum translation: when a and b intersect, returns 1, the unit normal
 ** n and depth >= 0 such that moving a by n * depth leaves the boxes
 ** touching and any shorter move leaves them overlapping (touching boxes:

@@ -482,6 +482,26 @@ describe("obb.bump with turned rectangles", function()
     w:update("diamond", 0, 0) -- keeps its angle
     assert.equal(a, select(5, w:getRect("diamond")))
   end)
+
+  -- obb's rule for turned rectangles: overlapping means by more than the
+  -- touching band (box:overlaps), so one touching another is not in it
+  it("queryRect and a project that does not move count a turned rectangle only when it overlaps", function()
+    local w = bump.newWorld()
+    local a = math.pi / 4
+    local r = math.sqrt(2) -- the diamond's tips are r from its center
+    w:add("diamond", 0, 0, 2, 2, a) -- center (1, 1), tips at x = 1 +- r
+    -- a rectangle whose left side is at the right tip: touching
+    assert.same({}, sorted(w:queryRect(1 + r, 0.5, 1, 1)))
+    assert.same({ "diamond" }, sorted(w:queryRect(1 + r - 1e-3, 0.5, 1, 1)))
+    -- project without moving: the others it is inside, with the way out
+    local cols, len = w:project("x", 1 + r, 0.5, 1, 1, 1 + r, 0.5)
+    assert.equal(0, len, "touching the tip")
+    cols, len = w:project("x", 1 + r - 0.25, 0.5, 1, 1, 1 + r - 0.25, 0.5)
+    assert.equal(1, len)
+    assert.equal("diamond", cols[1].other)
+    assert.is_true(cols[1].overlaps)
+    assert.same({ 1, 0 }, vec(cols[1].normal)) -- out through the diamond's right
+  end)
 end)
 
 describe("obb.bump runs a bump.lua game loop unchanged", function()

@@ -376,3 +376,104 @@ describe("collision queries at extreme magnitudes", function()
     assert.is_true(t > 0 and t < 1e-300 and nx == -1)
   end)
 end)
+
+-- box:overlaps: deeper than the touching band B (obb.h), the movers' rule
+-- for an other the item is already inside.
+describe("overlaps", function()
+  local function band(a, b, dim)
+    local ca, ea, cb, eb = { a:center() }, { a:half_extents() }, { b:center() }, { b:half_extents() }
+    local S, M = 0, 0
+    for i = 1, dim do
+      S = S + (math.abs(cb[i] - ca[i]) + (ea[i] + eb[i]))
+      M = math.max(M, math.abs(ca[i]), math.abs(cb[i]))
+    end
+    return obb.TOUCH_REL * S + obb.TOUCH_COORD * M + obb.TOUCH_FLOOR
+  end
+
+  it("is true for overlapping boxes, false for touching and apart ones (2D and 3D)", function()
+    local a = obb.new2(0, 0, 1, 1)
+    assert.is_true(a:overlaps(obb.new2(1.5, 0, 1, 1)))
+    assert.is_true(a:overlaps(obb.new2(0.3, -0.2, 0.5, 2, 0.7)))
+    assert.is_false(a:overlaps(obb.new2(2, 0, 1, 1)))       -- face to face
+    assert.is_true(a:intersects(obb.new2(2, 0, 1, 1)))
+    assert.is_false(a:overlaps(obb.new2(2, 2, 1, 1)))       -- corner to corner
+    assert.is_false(a:overlaps(obb.new2(3, 0, 1, 1)))       -- apart
+    local c = obb.new3(0, 0, 0, 1, 1, 1)
+    assert.is_true(c:overlaps(obb.new3(1.5, 0.5, 0, 1, 1, 1)))
+    assert.is_false(c:overlaps(obb.new3(2, 0.5, 0, 1, 1, 1)))
+    assert.is_true(c:intersects(obb.new3(2, 0.5, 0, 1, 1, 1)))
+    assert.is_false(c:overlaps(obb.new3(0, 0, 2, 1, 1, 1, 0, 0, 0.38268343236509, 0.92387953251129)))
+  end)
+
+  it("calls a pair within the band touching, whichever way rounding left it", function()
+    -- flush neighbours a few ulps in or out, and turned ones: never overlapping
+    for _, eps in ipairs({ 0, 1e-15, -1e-15, 4e-16, 1e-13 }) do
+      assert.is_false(obb.new2(0, 0, 1, 1):overlaps(obb.new2(2 - eps, 0, 1, 1)), eps)
+      assert.is_false(obb.new3(0, 0, 0, 1, 1, 1):overlaps(obb.new3(0, 2 - eps, 0, 1, 1, 1)), eps)
+    end
+    for i = 1, 200 do
+      local ang = i * 0.0314
+      local a = obb.new2(10, -3, 2, 0.5, ang)
+      local ux, uy = a:axes()
+      -- b beside a along a's second axis, flush: their faces touch
+      local b = obb.new2(10 - uy * 1, -3 + ux * 1, 2, 0.5, ang)
+      assert.is_true(a:intersects(b), ang)
+      assert.is_false(a:overlaps(b), ang)
+      assert.is_false(b:overlaps(a), ang)
+    end
+  end)
+
+  it("agrees with the depth of an independent separating-axis test and the band on random pairs", function()
+    local r = H.rng(4711)
+    for _, dim in ipairs({ 2, 3 }) do
+      local over, shallow = 0, 0
+      for _ = 1, dim == 2 and 20000 or 5000 do
+        local a, b
+        if dim == 2 then a, b = C.random2(r, 2), C.random2(r, 2) else a, b = C.random3(r, 2), C.random3(r, 2) end
+        local o = a:overlaps(b)
+        local depth, B = C.sat_depth(a, b), band(a, b, dim)
+        if o then
+          assert.is_true(a:intersects(b))
+          over = over + 1
+        end
+        -- the boundary itself is a matter of the sums' rounding
+        if depth > 2 * B then assert.is_true(o, dim .. "D: a deep pair") end
+        if depth < B / 2 then
+          assert.is_false(o, dim .. "D: a shallow or apart pair")
+          shallow = shallow + 1
+        end
+      end
+      assert.is_true(over > 500 and shallow > 500, dim .. "D: both kinds of pairs met")
+    end
+  end)
+
+  it("is false for a flat box, even against itself", function()
+    local seg = obb.new2(0, 0, 1, 0)
+    assert.is_false(seg:overlaps(seg))
+    assert.is_true(seg:intersects(seg))
+    assert.is_true(obb.new2(0, 0, 1, 1):overlaps(obb.new2(0, 0, 1, 1)))
+    assert.is_false(obb.new3(0, 0, 0, 1, 1, 0):overlaps(obb.new3(0, 0, 0, 1, 1, 0)))
+  end)
+
+  it("is the movers' rule for an other the item starts inside", function()
+    for _, gap in ipairs({ 2 - 1e-3, 2, 2 - 1e-15, 2 + 1e-3 }) do
+      local w = obb.world2()
+      w:add("a", 0, 0, 1, 1); w:add("b", gap, 0, 1, 1)
+      local out = {}
+      local _, _, n = w:check("a", 0, 3, "slide", out)
+      local inside = false
+      for i = 0, n - 1 do if out[8 * i + 1] == "b" and out[8 * i + 8] > 0 then inside = true end end
+      assert.equal(obb.new2(0, 0, 1, 1):overlaps(obb.new2(gap, 0, 1, 1)), inside, gap)
+      w:close()
+    end
+  end)
+
+  it("rejects bad arguments", function()
+    local a = obb.new2(0, 0, 1, 1)
+    assert.has_error(function() a:overlaps(obb.new3(0, 0, 0, 1, 1, 1)) end)
+    assert.has_error(function() a:overlaps(3) end)
+    assert.has_error(function() a:overlaps(a, 1) end,
+      "bad argument #2 to 'overlaps' (no value expected, got number)")
+    assert.has_error(function() obb.obb2.overlaps(1, a) end)
+  end)
+end)

@@ -51,7 +51,6 @@ local STRIDE = obb.MOVE_STRIDE2
 -- bump's margin for a point inside a rectangle (rect.containsPoint,
 -- world:queryPoint).
 local DELTA = 1e-10
-local REL, COORD, FLOOR = obb.TOUCH_REL, obb.TOUCH_COORD, obb.TOUCH_FLOOR
 
 local bump = {
   _VERSION = "obb.bump " .. obb._VERSION .. " (bump.lua 3.1 API)",
@@ -326,14 +325,6 @@ local function checkFilter(fname, i, filter, level)
   if filter ~= nil and type(filter) ~= "function" then
     argError(fname, i, "filter must be a function or nil, got " .. type(filter), level + 1)
   end
-end
-
--- The touching band of obb's rule (docs/reference.md, "Conventions") for two boxes,
--- centers and half extents: obb_pair_band (src/core/obb_touch.h), summed
--- in its order, so the same bits.
-local function band(cx, cy, hx, hy, ox, oy, ohx, ohy)
-  local s = (abs(ox - cx) + (hx + ohx)) + (abs(oy - cy) + (hy + ohy))
-  return REL * s + (COORD * max(abs(cx), abs(ox), abs(cy), abs(oy)) + FLOOR)
 end
 
 local function turned(rect) return rect.angle ~= nil and rect.angle ~= 0 end
@@ -688,17 +679,20 @@ local function projectWith(self, key, item, x, y, w, h, angle, goalX, goalY, fil
     -- change it, or yield and never come back).
     local found = {} -- the filter may query the world: not self._out
     local n, m = ow:collisions(key, found), 0
+    -- the others it overlaps by more than the touching band (obb's rule,
+    -- box:overlaps, as obb's mover decides an other it starts inside)
+    local ib, ob = take(self, "_ibox", newBox), take(self, "_obox", newBox)
+    ow:get(key, ib)
     for i = 0, n - 1 do
       local other, dx, dy = found[3 * i + 1], found[3 * i + 2], found[3 * i + 3]
-      if other ~= item and self.rects[other] ~= nil then
+      if other ~= item and self.rects[other] ~= nil and ib:overlaps(ow:get(other, ob)) then
         local d = (dx * dx + dy * dy) ^ 0.5
-        local ocx, ocy, ohx, ohy = ow:get(other)
-        if d > band(cx, cy, hw, hh, ocx, ocy, ohx, ohy) then
-          found[3 * m + 1], found[3 * m + 2], found[3 * m + 3] = other, dx / d, dy / d
-          m = m + 1
-        end
+        found[3 * m + 1], found[3 * m + 2], found[3 * m + 3] = other, dx / d, dy / d
+        m = m + 1
       end
     end
+    give(self, "_ibox", ib)
+    give(self, "_obox", ob)
     if key == PROBE then ow:remove(PROBE) end
     for i = 0, m - 1 do
       local other = found[3 * i + 1]
@@ -1032,7 +1026,7 @@ local function toLocal(rect, px, py)
 end
 
 -- Items whose rectangles overlap the rectangle by more than their borders
--- (obb's touching band for turned ones).
+-- (for turned ones, by more than obb's touching band: box:overlaps).
 function World:queryRect(x, y, w, h, filter)
   checkRect("queryRect", 2, x, y, w, h)
   checkFilter("queryRect", 6, filter, 1)
@@ -1049,9 +1043,7 @@ function World:queryRect(x, y, w, h, filter)
     local r = self.rects[item]
     local hit = false
     if r ~= nil and turned(r) then
-      local _, _, depth = box:penetration(ow:get(item, other))
-      local ocx, ocy = other:center()
-      hit = depth ~= nil and depth > band(x + hw, y + hh, hw, hh, ocx, ocy, r.w / 2, r.h / 2)
+      hit = box:overlaps(ow:get(item, other))
     elseif r ~= nil then
       hit = rect_isIntersecting(x, y, w, h, r.x, r.y, r.w, r.h)
     end

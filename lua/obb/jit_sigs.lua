@@ -61,6 +61,8 @@ double obb3_distance(const obb3 *a, const obb3 *b, double pa[3],
                      double pb[3]);
 int obb2_intersects_circle(const obb2 *b, const double c[2], double r);
 int obb3_intersects_sphere(const obb3 *b, const double c[3], double r);
+int obb2_overlaps(const obb2 *a, const obb2 *b);
+int obb3_overlaps(const obb3 *a, const obb3 *b);
 int obb2_penetration(const obb2 *a, const obb2 *b, double n[2],
                      double *depth);
 int obb3_penetration(const obb3 *a, const obb3 *b, double n[3],
@@ -180,6 +182,7 @@ M.signatures = {
     local r = lib.obb$D_contains_point($1, p)
     if gen == g then return r ~= 0 end]] },
     { "box box", "return lib.obb$D_contains_box($1, $2) ~= 0" } },
+  { "overlaps", { "box box", "return lib.obb$D_overlaps($1, $2) ~= 0" } },
   { "penetration", { "box box", [[
     local hit = lib.obb$D_penetration($1, $2, out, t)
     local $r($D), depth = $vals(out, 0, $D), t[0]

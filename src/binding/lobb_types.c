@@ -33,6 +33,7 @@ static const luaL_Reg box2_methods[] = {
   {"intersects_segment", box2_intersects_segment},
   {"merge", mod_merge},
   {"penetration", box2_penetration},
+  {"overlaps", box2_overlaps},
   {"contacts", box2_contacts},
   {"sweep", box2_sweep},
   {NULL, NULL}
@@ -71,6 +72,7 @@ static const luaL_Reg box3_methods[] = {
   {"plane_side", box3_plane_side},
   {"merge", mod_merge},
   {"penetration", box3_penetration},
+  {"overlaps", box3_overlaps},
   {"contacts", box3_contacts},
   {"sweep", box3_sweep},
   {NULL, NULL}

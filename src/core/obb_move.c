@@ -160,15 +160,6 @@ static int parallel(const double a[3], const double b[3]) {
   return obb_dot3(a, b) > 1 - INTO_TOL;
 }
 
-/* Whether |s| < r - band on every axis: the pair overlaps by more than the
-** band. */
-static int deeper(const double *s, const double *r, int n, double band) {
-  int k;
-  for (k = 0; k < n; k++)
-    if (!(fabs(s[k]) < r[k] - band)) return 0;
-  return 1;
-}
-
 /* The axes, and, when the two overlap by more than band, the penetration
 ** normal and depth (*over = 1; found as obbN_penetration finds them). */
 static void pair_axes(mover *m, const void *other, double band, axes *x,
@@ -186,7 +177,7 @@ static void pair_axes(mover *m, const void *other, double band, axes *x,
       x->s[k] = a.s[k];
       x->r[k] = a.r[k];
     }
-    *over = deeper(a.s, a.r, 4, band) &&
+    *over = obb_sat_deeper(a.s, a.r, 4, band) &&
             obb2_sat_min(&m->item.b2, (const obb2 *)other, &a, n, depth) >= 0;
   } else {
     obb_axes3 a;
@@ -197,7 +188,7 @@ static void pair_axes(mover *m, const void *other, double band, axes *x,
       x->s[k] = a.s[k];
       x->r[k] = a.r[k];
     }
-    *over = deeper(a.s, a.r, a.n, band) &&
+    *over = obb_sat_deeper(a.s, a.r, a.n, band) &&
             obb3_sat_min(&m->item.b3, (const obb3 *)other, &a, n, depth) >= 0;
   }
 }

@@ -12,6 +12,7 @@
 #include "obb_math.h"
 #include "obb_exact.h"
 #include "obb_sat.h"
+#include "obb_touch.h"
 
 /* Overlaps within this many ulps of the configuration's size count as
 ** equal when picking the least, so exact ties (a box centered on another,
@@ -158,6 +159,18 @@ int obb3_sat_min(const obb3 *a, const obb3 *b, const obb_axes3 *ax,
 }
 
 /* Apart: a zero normal and depth, so that every output is written. */
+int obb2_overlaps(const obb2 *a, const obb2 *b) {
+  obb_axes2 ax;
+  obb2_sat_axes(a, b, &ax);
+  return obb_sat_deeper(ax.s, ax.r, 4, obb2_pair_band(a, b));
+}
+
+int obb3_overlaps(const obb3 *a, const obb3 *b) {
+  obb_axes3 ax;
+  obb3_sat_axes(a, b, &ax);
+  return obb_sat_deeper(ax.s, ax.r, ax.n, obb3_pair_band(a, b));
+}
+
 int obb2_penetration(const obb2 *a, const obb2 *b, double n[2],
                      double *depth) {
   obb_axes2 ax;
