@@ -9,13 +9,15 @@
 -- slide twice: steering away from the wall and steering into it. The
 -- script checks each panel against the rule it shows (docs/reference.md,
 -- the 2D turning form):
---   touch              stops where it meets the wall, the turn stopped at the
---                      same time as the translation, and stays there;
+--   touch              stops where it meets the wall (touching it), the turn
+--                      stopped at the same time as the translation, and
+--                      stays there;
 --   cross              ends at the goal pose, the wall reported on the way;
 --   slide, steer away  keeps the move along the wall, and keeps turning:
 --                      it reaches the goal angle;
 --   slide, steer in    keeps the move along the wall, but the turn would
---                      swing its nose into the wall: it stops turning;
+--                      swing its nose into the wall: it stops turning at
+--                      the contact and slides on pressed against the wall;
 --   bounce             the rest of the frame's move is mirrored off the
 --                      wall, the turn goes on (the game then mirrors its
 --                      velocity, so the car drives away).
@@ -34,18 +36,20 @@ local HX, HY = 0.6, 0.3                      -- the car's half extents
 local VX, VY = 0.5, 0.5                      -- its move per frame
 local A0 = 0.9                               -- its heading at the start
 local W = math.rad(-10)                      -- the wall leans right by 10 degrees
-local WX, WY, WHX, WHY = 2.2, 2.5, 0.1, 3.6  -- the wall, from the panel's origin
+local WX, WY, WHX, WHY = 2.2, 2.5, 0.1, 3.1  -- the wall, from the panel's origin
 local NX, NY = -math.cos(W), -math.sin(W)    -- the wall's face toward the car
 local UX, UY = -math.sin(W), math.cos(W)     -- along the wall, upward
 
 -- The panels: the response, the goal angle, where the panel sits, the title
 -- and what the panel shows.
 local PANELS = {
-  { "touch", 1.4, 0, 0, "touch", "stops at the wall; so does the turn" },
-  { "cross", 1.4, 8, 0, "cross", "ends at the goal pose" },
-  { "bounce", 1.4, 16, 0, "bounce", "the rest mirrored; turns on" },
-  { "slide", 1.4, 0, -8, "slide, steering away", "slides on, keeps turning" },
-  { "slide", 0.4, 8, -8, "slide, steering in", "slides on, stops turning" },
+  { "touch", 1.4, 0, 0, "touch", "stops at the wall, and so does the turn" },
+  { "cross", 1.4, 8, 0, "cross", "drives through to the goal pose" },
+  { "bounce", 1.4, 16, 0, "bounce", "the rest mirrored, still turning" },
+  { "slide", 1.4, 0, -9, "slide, steering away",
+    "steers from 0.9 to 1.4 rad: slides, keeps turning" },
+  { "slide", 0.4, 8, -9, "slide, steering in",
+    "steers from 0.9 to 0.4 rad: slides, stops turning" },
 }
 
 local function near(a, b, tol) return abs(a - b) <= (tol or 1e-9) * (1 + abs(b)) end
@@ -61,13 +65,16 @@ local function band(a, b)
   return obb.TOUCH_REL * S + obb.TOUCH_COORD * M + obb.TOUCH_FLOOR
 end
 
--- How deep the car at (x, y, a) is in the wall (0 when apart or touching):
--- a fresh box, not the world's.
+-- How deep the car at (x, y, a) is in the wall (0 when apart or touching)
+-- and the band: a fresh box, not the world's.
 local function depth(wall, x, y, a)
   local car = obb.new2(x, y, HX, HY, a)
   local _, _, d = car:penetration(wall)
   return d or 0, band(car, wall)
 end
+
+-- Whether the car at (x, y, a) touches the wall (or overlaps it).
+local function touches(wall, x, y, a) return obb.new2(x, y, HX, HY, a):intersects(wall) end
 
 -- The car's frames: every pose it ends a frame at, the goal it was given
 -- and what it met.
@@ -115,10 +122,11 @@ local function along(x, y) return x * UX + y * UY end
 -- Each panel's rule.
 local CHECKS = {}
 
-function CHECKS.touch(frames)
+function CHECKS.touch(frames, wall)
   local k, c = first_contact(frames, "touch")
   assert(c.depth == 0 and c.t > 0 and c.t < 1, "touch: met during the frame")
   assert(c.x == c.cx and c.y == c.cy, "touch stops at the contact")
+  assert(touches(wall, c.x, c.y, c.a), "touch: ends touching the wall")
   -- the translation and the turn stopped at the same time t
   assert(near(c.x, c.px + c.t * (c.gx - c.px)) and near(c.y, c.py + c.t * (c.gy - c.py)),
          "touch: the center stopped at t")
@@ -155,8 +163,8 @@ local function slides(frames, what)
   local k = first_contact(frames, what)
   for j = k, #frames do
     local f = frames[j]
-    assert(f.n == 1 and f.nx == NX and f.ny == NY or (near(f.nx, NX) and near(f.ny, NY)),
-           what .. ": the wall's normal")
+    assert(f.n == 1, what .. ": the wall met every frame from the first contact on")
+    assert(near(f.nx, NX) and near(f.ny, NY), what .. ": the wall's normal")
     assert(near(along(f.x, f.y), along(f.gx, f.gy)), what .. ": keeps the move along the wall")
     assert((f.x - f.gx) * NX + (f.y - f.gy) * NY > 1e-3, what .. ": the move into the wall is clipped")
   end
@@ -173,11 +181,14 @@ CHECKS["slide, steering away"] = function(frames)
   assert(near(frames[#frames].a, 1.4), "slide, steering away: reaches the goal angle")
 end
 
-CHECKS["slide, steering in"] = function(frames)
+CHECKS["slide, steering in"] = function(frames, wall)
   local k, c = slides(frames, "slide, steering in")
+  assert(near(c.a, c.pa + c.t * (c.ga - c.pa)), "slide, steering in: turns until the contact")
   assert(c.a > c.ga + 1e-3, "slide, steering in: the turn stops at the contact")
-  for j = k + 1, #frames do
-    assert(near(frames[j].a, c.a), "slide, steering in: and turns no more")
+  for j = k, #frames do
+    local f = frames[j]
+    assert(j == k or near(f.a, c.a), "slide, steering in: and turns no more")
+    assert(touches(wall, f.x, f.y, f.a), "slide, steering in: pressed against the wall")
   end
   assert(frames[#frames].a > 0.4 + 0.05, "slide, steering in: short of the goal angle")
 end
@@ -241,8 +252,8 @@ local function draw(frames, wall, goal_angle, ox, oy, title, note)
     pic:line(p.x, p.y, f.x, f.y, { stroke = "#333333", width = 1, dash = "2 2" })
     if f.n > 0 then pic:point(f.cx, f.cy, { radius = 2.5 }) end
   end
-  pic:text(ox - 1, oy + 6.6, title, TITLE)
-  pic:text(ox - 1, oy + 6.0, note, NOTE)
+  pic:text(ox - 1, oy + 7.1, title, TITLE)
+  pic:text(ox - 1, oy + 6.5, note, NOTE)
 end
 
 -- ---- the panels ----------------------------------------------------------------
@@ -263,9 +274,9 @@ for _, p in ipairs(PANELS) do
 end
 
 if pic then
-  local lx, ly = 16, -7.2
+  local lx, ly = 15.4, -8.2
   local legend = {
-    { START, "start" }, { FRAME, "after each frame" }, { MET, "a frame that met the wall" },
+    { START, "start" }, { FRAME, "after each of the 8 frames" }, { MET, "a frame that met the wall" },
     { END, "end" }, { GOAL, "goal pose (no wall)" },
   }
   for i, l in ipairs(legend) do
