@@ -96,9 +96,10 @@ demo: deps-build
 
 # The examples (docs/reference.md, "Examples"), each checking itself; CI runs them all.
 #   make examples         every example, and the demo into $(BUILD)/
-#   make example-racing   one of them (racing, platformer, picking, tiled)
+#   make example-racing   one of them (racing, platformer, picking, tiled, responses,
+#                         responses_turning)
 RUN_LUA     = LUA_CPATH='./$(BUILD)/?.so;;' LUA_PATH='./lua/?.lua;./lua/?/init.lua;;' $(LUA)
-EXAMPLES    = racing platformer picking tiled responses
+EXAMPLES    = racing platformer picking tiled responses responses_turning
 
 examples: deps-build
 	$(MAKE) all
