@@ -230,6 +230,20 @@ OBB_API int obb_world_move_turning(obb_world *w, int id, const double *goal,
                                    obb_move_report_fn report, void *ctx,
                                    void *end);
 
+/* Others a move meets at one time (a tie: a floor of tiles landed on at a
+** seam, a wall and a floor met in a corner, each within its band of the
+** first at the first's time): OBB_TIES_EACH (a new world's) answers every
+** one of them (the filter is asked about each, each is reported, and the
+** item takes all their planes at once); OBB_TIES_FIRST answers only the
+** first, the most head-on (then the nearest center, then the lower id),
+** and tests the others again from where its response leaves the item, so
+** that one a slide moves along is never met: bump.lua's way (obb.bump's
+** obb rules use it). Every move of the world follows it. Returns 0, or -1
+** (changing nothing) for another value. */
+enum { OBB_TIES_EACH = 0, OBB_TIES_FIRST = 1 };
+OBB_API int obb_world_set_ties(obb_world *w, int ties);
+OBB_API int obb_world_ties(const obb_world *w);
+
 /* The mover's way out of what it overlaps: repeatedly moves item id by the
 ** penetration normal times the depth of the deepest other it overlaps by
 ** more than the band (filter as for moves, t = 0; OBB_IGNORE and

@@ -507,9 +507,12 @@ end)
 
 describe("obb.bump runs a bump.lua game loop unchanged", function()
   -- The usual bump platformer: gravity, a floor of 32-pixel tiles, a wall,
-  -- y down. Only bump's API is used.
-  it("walks over the seams, stops at the wall, jumps and lands", function()
-    local world = bump.newWorld(64)
+  -- y down. Only bump's API is used. Under bump's rules and under obb's,
+  -- whose mover meets the tiles of a floor landed on at a seam as bump
+  -- does (world:set_ties "first": the first only, then it looks again).
+  for _, rules in ipairs({ "bump", "obb" }) do
+  it("walks over the seams, stops at the wall, jumps and lands (rules = " .. rules .. ")", function()
+    local world = bump.newWorld(64, { rules = rules })
     for i = 0, 19 do world:add({ name = "floor" .. i }, i * 32, 448, 32, 32) end
     for j = 1, 4 do world:add({ name = "wall" .. j }, 608, 448 - j * 32, 32, 32) end
     local player = { x = 40, y = 300, w = 24, h = 40, vx = 0, vy = 0, onGround = false }
@@ -563,4 +566,5 @@ describe("obb.bump runs a bump.lua game loop unchanged", function()
     until player.onGround
     assert.same({ 584, 408 }, { player.x, player.y })
   end)
+  end
 end)

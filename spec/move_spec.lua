@@ -302,6 +302,85 @@ describe("world:move (2D)", function()
     assert.same({ 0, 1 }, { r[2][4], r[2][5] })
   end)
 
+  it("set_ties(\"first\") answers the first of ties, then looks again (bump's way)", function()
+    local function seam(ties, filter)
+      local w = obb.world2()
+      assert.equal(w, w:set_ties(ties))
+      w:add("left", -1, 0, 1, 1)
+      w:add("right", 1, 0, 1, 1)
+      w:add("wall", 2.5, 3, 1, 3)
+      local p, out = {}, {}
+      w:add(p, 0.5, 5, 1, 1) -- over the seam, nearer to right
+      local asked = {}
+      local f = filter and function(_, o) asked[#asked + 1] = o; return filter(o) end or nil
+      local ax, ay, n = w:move(p, 0.5, -5, f, out)
+      return { ax, ay, n }, recs(out, n, S2), asked
+    end
+    -- landing on a seam: the nearer tile only; the other is never met
+    local each, re = seam("each")
+    local first, rf = seam("first")
+    assert.same({ 0.5, 2, 2 }, each)
+    assert.same({ 0.5, 2, 1 }, first)
+    assert.same({ "right", "left" }, { re[1][1], re[2][1] })
+    assert.equal("right", rf[1][1])
+    assert.same(re[1], rf[1])
+    -- the first lets the item through: the others are met (and asked) after it
+    local res, r, asked = seam("first", function(o) return o == "right" and "cross" or "slide" end)
+    assert.same({ 0.5, 2, 2 }, res)
+    assert.same({ "right", "left" }, { r[1][1], r[2][1] })
+    assert.same({ "right", "left" }, asked)
+    -- a floor and a wall met at one time: the most head-on first, the
+    -- other tested again from the contact and met there too
+    local w = obb.world2():set_ties("first")
+    w:add("floor", 0, -1, 10, 1)
+    w:add("wall", 3, 5, 1, 5)
+    local q, out = {}, {}
+    w:add(q, 0.5, 2, 1, 1) -- 1 above the floor, 0.5 left of the wall
+    local ax, ay, n = w:move(q, 1.5, 0, nil, out) -- meets both at t = 0.5; the floor more head-on
+    r = recs(out, n, S2)
+    assert.same({ 1, 1, 2 }, { ax, ay, n })
+    assert.same({ "floor", "wall" }, { r[1][1], r[2][1] })
+    assert.same({ 0, 1 }, { r[1][4], r[1][5] })
+    assert.same({ -1, 0 }, { r[2][4], r[2][5] })
+    -- errors; the tie rule is the world's, kept until set again
+    assert.has_error(function() w:set_ties("some") end, "bad argument #1 to 'set_ties' (invalid option 'some')")
+    assert.has_error(function() w:set_ties() end)
+    assert.has_error(function() w:set_ties("first", 1) end,
+      "bad argument #2 to 'set_ties' (no value expected, got number)")
+    assert.has_error(function()
+      w:check(q, 5, 5, function() w:set_ties("each"); return "slide" end)
+    end)
+    w:close()
+    assert.has_error(function() w:set_ties("first") end, "world is closed")
+  end)
+
+  it("set_ties(\"first\"): random scenes of flush tiles never end inside a solid, and end where \"each\" ends", function()
+    local rng = uniform(23)
+    local same, differ = 0, 0
+    for _ = 1, LIGHT and 20 or 200 do
+      local a, b = obb.world2(), obb.world2():set_ties("first")
+      for i = 1, 40 do
+        local x, y = math.floor(rng() * 12) * 2, math.floor(rng() * 12) * 2
+        a:add(i, x, y, 1, 1); b:add(i, x, y, 1, 1)
+      end
+      local px, py = rng() * 24, rng() * 24
+      a:add("p", px, py, 0.4, 0.7); b:add("p", px, py, 0.4, 0.7)
+      if a:collisions("p", {}) == 0 then
+        for _ = 1, 10 do
+          local gx, gy = px + rng() * 8 - 4, py + rng() * 8 - 4
+          local ax, ay = a:move("p", gx, gy, "slide")
+          local bx, by = b:move("p", gx, gy, "slide")
+          assert_not_inside(b, "p", "ties first")
+          if ax == bx and ay == by then same = same + 1 else differ = differ + 1 end
+          px, py = bx, by
+          a:update("p", bx, by, 0.4, 0.7)
+        end
+      end
+    end
+    -- on flush tiles the two rules end in the same place almost always
+    assert.is_true(same > 10 * differ, same .. " same, " .. differ .. " differ")
+  end)
+
   it("starting inside: no jump, no freeze, reported with depth; push gets out", function()
     local w = obb.world2()
     w:add("wall", 0, 0, 1, 1)

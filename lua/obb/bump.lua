@@ -386,12 +386,12 @@ end
 
 -- What obb's filter works with during one move, check or project: bump's
 -- filter, the item, whether every answer crosses (project), the name each
--- other was answered, the last blocker's time, normal and response.
+-- other was answered.
 local function newState(self)
   local st = { names = {}, busy = false }
   local names, responses = st.names, self.responses
   local rects = self.rects
-  st.mapped = function(_, other, nx, ny, t, depth)
+  st.mapped = function(_, other)
     if other == st.item then return nil end -- project's probe meets the item
     if rects[other] == nil then return nil end -- removed by a filter of this call
     local name = st.filter(st.item, other)
@@ -402,14 +402,7 @@ local function newState(self)
     if r == nil then
       error(format("Unknown collision type: %s (%s)", tostring(name), type(name)), 0)
     end
-    local c = BUILTIN[r] or "touch" -- a custom response: stop there, then Lua
-    if c == "cross" or depth > 0 then return c end
-    -- A blocker met at the same time and in the same plane as the one
-    -- before it (the next tile of a floor, of a wall) is one bump never
-    -- meets: the nearer one's response decides.
-    if st.t ~= nil and abs(t - st.t) <= 1e-9 and nx == st.nx and ny == st.ny then return st.c end
-    st.t, st.nx, st.ny, st.c = t, nx, ny, c
-    return c
+    return BUILTIN[r] or "touch" -- a custom response: stop there, then Lua
   end
   return st
 end
@@ -419,7 +412,6 @@ local function acquire(self, filter, item, project)
   local st = self._st
   if st.busy then st = newState(self) end
   st.busy, st.filter, st.item, st.project = true, filter, item, project
-  st.t, st.nx, st.ny, st.c = nil, nil, nil, nil
   clearNames(st.names)
   return st
 end
@@ -493,7 +485,8 @@ function bump.newWorld(cellSize, options)
     cellSize = cellSize,  -- for toCell, toWorld and countCells only
     rects = {},           -- item -> {x, y, w, h [, angle]}, as given
     responses = {},
-    _w = obb.world2(),
+    -- obb's rules meet ties as bump does: the first only, then look again
+    _w = obb.world2():set_ties("first"),
     _out = {},            -- obb's out records, reused
     _box = obb.new2(0, 0, 0, 0),
     _box2 = obb.new2(0, 0, 0, 0),
@@ -843,65 +836,42 @@ end
 
 -- The cols of obb's n out records, bump's fields filled by replaying the
 -- responses from the leg's start (sx, sy; obb's center there c0x, c0y)
--- toward its goal (gx, gy; center gcx, gcy). obb reports every other met
--- at one contact at one time (a group); bump meets the nearest, resolves
--- it and looks again, so records of the group that bump never meets are
--- left out: any after a touch, and any in the plane of a slide or bounce
--- (the next tile of a floor: the item moves along it or away). Returns
--- len and, when a custom response stopped the move, its col.
+-- toward its goal (gx, gy; center gcx, gcy). obb's world meets ties as
+-- bump does (set_ties "first"), so every record is a col. Returns len and,
+-- when a custom response stopped the move, its col.
 local function collect(self, item, rect, names, out, n, cols, len, sx, sy, gx, gy, c0x, c0y, gcx, gcy)
   local rects, pending, responses = self.rects, self._pending, self.responses
   local w, h = rect.w, rect.h
   local hw, hh = w / 2, h / 2
-  -- the group: its t and contact, whether it stopped, the planes of its
-  -- slides and bounces
-  local gt, gpx, gpy, gtol, stopped, n1x, n1y, n2x, n2y
   for i = 0, n - 1 do
     local k = i * STRIDE
     local other, t, nx, ny = out[k + 1], out[k + 3], out[k + 4], out[k + 5]
     local px, py, depth = out[k + 6], out[k + 7], out[k + 8]
-    local keep = true
-    if gt and depth == 0 and abs(t - gt) <= 1e-9 and abs(px - gpx) + abs(py - gpy) <= gtol then
-      keep = not stopped and not (nx == n1x and ny == n1y) and not (nx == n2x and ny == n2y)
-    else
-      gt = nil
+    local name = names[other] or "slide"
+    local overlaps = depth > 0
+    local tx, ty = corner(px, hw, c0x, sx, gcx, gx), corner(py, hh, c0y, sy, gcy, gy)
+    local ti = t
+    if overlaps then
+      ti = overlapOf(self, sx, sy, w, h, rect.angle, other)
+    elseif px == c0x and py == c0y then
+      ti = 0
     end
-    if keep then
-      local name = names[other] or "slide"
-      local overlaps = depth > 0
-      local tx, ty = corner(px, hw, c0x, sx, gcx, gx), corner(py, hh, c0y, sy, gcy, gy)
-      local ti = t
-      if overlaps then
-        ti = overlapOf(self, sx, sy, w, h, rect.angle, other)
-      elseif px == c0x and py == c0y then
-        ti = 0
+    -- an other removed by a later filter call keeps the rectangle it had
+    local col = newCol(item, other, name, overlaps, ti, gx - sx, gy - sy, nx, ny, tx, ty, sx, sy, w, h,
+      rects[other] or pending[other])
+    len = len + 1
+    cols[len] = col
+    local c = BUILTIN[responses[name]]
+    if c == nil then return len, col end
+    if c == "slide" or c == "bounce" then
+      if c == "slide" or overlaps then -- obb: an overlapped other is a plane
+        gx, gy = slideGoal(col, gx, gy)
+      else
+        gx, gy = bounceGoal(col, gx, gy)
       end
-      -- an other removed by a later filter call keeps the rectangle it had
-      local col = newCol(item, other, name, overlaps, ti, gx - sx, gy - sy, nx, ny, tx, ty, sx, sy, w, h,
-        rects[other] or pending[other])
-      len = len + 1
-      cols[len] = col
-      local c = BUILTIN[responses[name]]
-      if c == nil then return len, col end
-      if not gt and not overlaps then
-        gt, gpx, gpy, stopped, n1x, n1y, n2x, n2y = t, px, py, false, nil, nil, nil, nil
-        gtol = 1e-9 * (abs(gcx - c0x) + abs(gcy - c0y) + w + h)
-      end
-      if c == "touch" then
-        stopped = true
-      elseif c ~= "cross" then
-        if gt then
-          if not n1x then n1x, n1y = nx, ny elseif not n2x then n2x, n2y = nx, ny end
-        end
-        if c == "slide" or overlaps then -- obb: an overlapped other is a plane
-          gx, gy = slideGoal(col, gx, gy)
-        else
-          gx, gy = bounceGoal(col, gx, gy)
-        end
-        col[c] = { x = gx, y = gy }
-        gcx, gcy = gx + hw, gy + hh
-        if not overlaps then sx, sy, c0x, c0y = tx, ty, px, py end
-      end
+      col[c] = { x = gx, y = gy }
+      gcx, gcy = gx + hw, gy + hh
+      if not overlaps then sx, sy, c0x, c0y = tx, ty, px, py end
     end
   end
   return len, nil

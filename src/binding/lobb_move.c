@@ -324,6 +324,17 @@ static int move(lua_State *L, int apply) {
 int lobb_world_move(lua_State *L) { return move(L, 1); }
 int lobb_world_check(lua_State *L) { return move(L, 0); }
 
+/* w:set_ties(mode) -> w: "each" or "first" (obb_world_set_ties) */
+int lobb_world_set_ties(lua_State *L) {
+  static const char *const modes[] = {"each", "first", NULL};
+  lworld *lw = lobb_world_checkmutable(L, "set_ties");
+  int mode = luaL_checkoption(L, 2, NULL, modes);
+  lobb_checknargs(L, 2);
+  obb_world_set_ties(lw->w, mode == 0 ? OBB_TIES_EACH : OBB_TIES_FIRST);
+  lua_settop(L, 1);
+  return 1;
+}
+
 /* w:push(item [, filter [, max_dist]]) -> ax, ay[, az], moved, inside */
 int lobb_world_push(lua_State *L) {
   lworld *lw = lobb_world_checkmutable(L, "push");

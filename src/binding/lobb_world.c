@@ -613,6 +613,7 @@ static const luaL_Reg world_methods[] = {
   {"move", lobb_world_move},
   {"check", lobb_world_check},
   {"push", lobb_world_push},
+  {"set_ties", lobb_world_set_ties},
   {"close", world_close},
   {NULL, NULL}
 };

@@ -149,6 +149,7 @@ const ray_rec *lobb_world_casthits(lworld *lw, const void *box,
 int lobb_world_move(lua_State *L);
 int lobb_world_check(lua_State *L);
 int lobb_world_push(lua_State *L);
+int lobb_world_set_ties(lua_State *L);
 int lobb_mod_clip(lua_State *L);
 int lobb_mod_reflect(lua_State *L);
 /* The protected half of a move, pushed once as the world methods'

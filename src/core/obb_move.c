@@ -132,6 +132,7 @@ typedef struct mover {
   obb_move_report_fn report;
   void *ctx;
   int nreported, aborted;
+  int first_of_ties; /* the world's OBB_TIES_FIRST */
 } mover;
 
 /* ---- geometry of one pair ---------------------------------------------- */
@@ -677,6 +678,7 @@ static int respond_group(mover *m, int from, int end, group *g) {
       g->undecided = 1;
       continue;
     }
+    if (m->first_of_ties && j > from) continue; /* tested again next leg */
     e = respond(m, c);
     if (e == NULL) return 0;
     report(m, e, c);
@@ -700,10 +702,38 @@ static int respond_group(mover *m, int from, int end, group *g) {
   return 1;
 }
 
+/* OBB_TIES_FIRST: moves the first blocker of cands[from .. end) to from,
+** the others keeping their order: the most head-on (the move's remainder
+** r most against its normal), then the nearest center, then the lower id.
+** Blockers a turning sweep could not decide are never first. */
+static void first_to_front(mover *m, int from, int end) {
+  int j, best = -1;
+  double hb = 0;
+  cand c;
+  for (j = from; j < end; j++) {
+    const cand *k = &m->cands[j];
+    double h = -obb_dot3(m->r, k->n);
+    if (k->limit) continue;
+    if (best < 0 || h > hb ||
+        (h == hb && (k->dist < m->cands[best].dist ||
+                     (k->dist == m->cands[best].dist && k->id < m->cands[best].id)))) {
+      best = j;
+      hb = h;
+    }
+  }
+  if (best <= from) return;
+  c = m->cands[best];
+  memmove(&m->cands[from + 1], &m->cands[from],
+          (size_t)(best - from) * sizeof(cand));
+  m->cands[from] = c;
+}
+
 /* The blockers that tie with cands[i] (at its time, within their bands),
-** starting at i: their responses and reports, then the item's move to
-** the contact and what it does there. Returns LEG_NEXT, or LEG_AGAIN when
-** every one of them lets the item through (*i then past them). */
+** starting at i: their responses and reports (OBB_TIES_FIRST: the first's
+** only), then the item's move to the contact and what it does there.
+** Returns LEG_NEXT, or LEG_AGAIN when every one answered lets the item
+** through (*i then past them; OBB_TIES_FIRST: past the first only, the
+** others still to meet). */
 static int meet_blockers(mover *m, int *i) {
   double t = m->cands[*i].t;
   group g;
@@ -715,9 +745,13 @@ static int meet_blockers(mover *m, int *i) {
        m->cands[end].t <= t + m->cands[end].tie; end++) {}
   for (j = *i; j < end; j++)
     if (m->cands[j].ncorner > 1) choose_normal(m, &m->cands[j], *i, end);
+  if (m->first_of_ties) {
+    first_to_front(m, *i, end);
+    t = m->cands[*i].t;
+  }
   if (!respond_group(m, *i, end, &g)) return LEG_FAILED;
   if (!g.solid && !g.undecided) {
-    *i = end;
+    *i = m->first_of_ties ? *i + 1 : end;
     return LEG_AGAIN;
   }
   advance(m, t);
@@ -801,6 +835,7 @@ static int start(mover *m, obb_world *w, int id, obb_move_filter_fn filter,
   for (q = 0; q < m->dim; q++) m->pos[q] = center(m)[q];
   m->filter = filter;
   m->ctx = ctx;
+  m->first_of_ties = obb_world_ties(w) == OBB_TIES_FIRST;
   m->cands = (cand *)obb_world_scratch(w, OBB_SCRATCH_CANDS, 64 * sizeof(cand));
   m->met = (met *)obb_world_scratch(w, OBB_SCRATCH_MET, 64 * sizeof(met));
   m->near = (int *)obb_world_scratch(w, OBB_SCRATCH_NEAR, 64 * sizeof(int));

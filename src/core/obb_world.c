@@ -39,6 +39,7 @@ struct obb_world {
   int box_cap; /* boxes can run ahead of items after a failed growth */
   int moves;   /* leaves moved since the tree was last compacted */
   double changes; /* obb_world_changes */
+  int ties;       /* obb_world_set_ties: OBB_TIES_EACH or OBB_TIES_FIRST */
   obb_grid grid;
   int *stale;  /* ids whose leaf must move before the next tree query */
   int nstale, stale_cap;
@@ -63,6 +64,7 @@ obb_world *obb_world_new(int dim, double margin, obb_alloc alloc, void *ud) {
   w->items = NULL;
   w->boxes = NULL;
   w->changes = 0;
+  w->ties = OBB_TIES_EACH;
   w->cap = w->count = w->box_cap = w->moves = 0;
   obb_grid_init(&w->grid, w->tree.alloc, w->tree.ud);
   w->stale = NULL;
@@ -108,6 +110,14 @@ void obb_world_free(obb_world *w) {
 int obb_world_dim(const obb_world *w) { return w->dim; }
 int obb_world_count(const obb_world *w) { return w->count; }
 double obb_world_changes(const obb_world *w) { return w->changes; }
+
+int obb_world_set_ties(obb_world *w, int ties) {
+  if (ties != OBB_TIES_EACH && ties != OBB_TIES_FIRST) return -1;
+  w->ties = ties;
+  return 0;
+}
+
+int obb_world_ties(const obb_world *w) { return w->ties; }
 
 /* Counts a change, modulo 2^52. */
 static void changed(obb_world *w) {
