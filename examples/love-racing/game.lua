@@ -2,37 +2,45 @@
 -- without LÖVE (main.lua draws it; spec/love_racing_spec.lua runs it on
 -- plain Lua). docs/love.md, "The racing game".
 --
--- The world is y down, as LÖVE draws (a positive angle turns clockwise on
--- screen); one unit is about a car's width / 2. The track is a closed
--- circuit: a center line of straights and rounded corners (each corner an
--- arc of short segments, one of them bent inward), and two barriers of
--- thin turned boxes along it, at HALF_W either side. Checkpoints are thin
--- boxes across the track, crossed ("cross"); passing them all in order
--- and then the start line again counts a lap.
+-- The world is y down, as LÖVE draws it (a positive angle turns clockwise
+-- on screen). The track is a closed circuit 12 units wide: a center line
+-- of straights and rounded corners (each corner an arc of segments of at
+-- most 15 degrees, one corner bent inward), and a barrier of thin turned
+-- boxes, one per segment, HALF_W to each side of it. Checkpoints are thin
+-- boxes across the track, crossed ("cross"): passing them in order and
+-- then the start line again counts a lap.
 --
--- Four cars (turned rectangles) in one world with the barriers and the
--- checkpoints. Each fixed step every car in turn is driven by the
--- autopilot: it steers toward a point of its own lane a few waypoints
--- ahead (at most MAX_TURN rad/s), brakes for the turn it still has to
--- make, and world:move(car, gx, gy, angle, filter, out) moves it there,
--- turning while it moves. The filter is a response set (obb.responses):
--- checkpoints "cross", barriers and the other cars "slide". Every
--- collision it reports is counted; a scrape costs speed.
+-- Four cars, turned rectangles 5 x 2.4, in one world with the barriers and
+-- the checkpoints. Each fixed step every car in turn (the others stand
+-- still meanwhile) is driven by the autopilot: it steers toward a point of
+-- its own lane LOOK waypoints ahead (at most MAX_TURN rad/s; the lanes
+-- weave, so cars meet each other and the barriers), slows for the turn it
+-- still has to make, and world:move(car, gx, gy, angle, filter, out)
+-- moves it toward the goal center while it turns to the goal angle. The
+-- filter is a response set (obb.responses, made once): checkpoints
+-- "cross", barriers and the other cars "slide". Each collision the move
+-- reports costs speed (more the more head on) and leans the next goal
+-- away from what was hit. A car held where it is (pressed against
+-- something) first moves a little straight away from it; one stuck for a
+-- while backs up for half a second.
 --
 -- game.new() -> g. g:step([input]) advances one step of DT: every car on
 -- the autopilot, or car 1 by input = { steer = -1..1, throttle = -1..1 }
--- when given. g:check_step() -> nil or why the step broke a rule (it only
--- looks); g:check_end() -> nil or why the run failed. game.play(frames)
--- runs the autopilot with the checks.
+-- when given. g:check_step() -> nil or why the step broke a rule;
+-- g:check_end() -> nil or why the run failed; both only look.
+-- game.play(frames) runs the autopilot with the checks.
 --
--- The checks are the game's own, independent of the mover: each car's
--- pose, as the move returned it, in a fresh box against every barrier and
--- every other car (box:intersects, box:penetration: no deeper than the
--- touching band, TOL relative to the scene's size); the path of its center
--- (through the contact centers the move reports) crosses no barrier's
--- line; its center stays on the track (inside exactly one of the two
--- barrier polygons). A step makes no garbage: the out table is reused,
--- the filter made once.
+-- The checks are the game's own, independent of the mover, made after
+-- every car's move (g.checking, which game.play and main.lua's --frames
+-- set): the car's pose as the move returned it, in a fresh box, against
+-- every barrier (box:intersects, then box:penetration: no deeper than TOL
+-- times the pair's scale, where the touching band is about 1e-12 of it);
+-- the path of its center, from where it started through every contact
+-- center the move reported to where it ended, crosses no barrier's line;
+-- its center is on the track (inside exactly one of the two barriers'
+-- polygons). After all the moves, no two cars overlap deeper than TOL.
+-- The out table is reused and the filter made once: a step allocates
+-- nothing of its own.
 
 local obb = require "obb"
 
@@ -52,7 +60,12 @@ M.TOL = 1e-9          -- "inside": deeper than TOL times the pair's scale
 M.PUSH = 0.5          -- units/s a hit leans the next goal away from it
 M.STUCK = 20          -- steps slow and pressed against something: stuck
 M.REVERSE, M.REVERSE_STEPS = 8, 30 -- a stuck car backs up at this speed, this long
-M.SEP = 0.01          -- how far a held car first moves away from what holds it
+-- A car pressed against a barrier as deep as the touching band allows can
+-- be held where it is by a move along it toward the barrier's middle (the
+-- band, relative to the distance between the centers, shrinks along the
+-- slide: docs/reference.md, world:move's touching rule): the next step
+-- first moves it SEP straight away, along the normal it was held by.
+M.SEP = 0.01
 M.SCRAPE = 0.15       -- the speed a head-on hit costs (a graze costs less)
 
 -- The center line's corners (x, y, radius of the rounded corner), in the
@@ -168,7 +181,7 @@ end
 local function add_checkpoint(g, i)
   local v = g.line[i]
   local cp = { kind = "checkpoint", index = #g.checkpoints, at = i,
-               box = obb.new2(v[1], v[2], 0.15, HALF_W - THIN, atan2(v.ty, v.tx)) }
+               box = obb.new2(v[1], v[2], 0.15, HALF_W - 2 * THIN, atan2(v.ty, v.tx)) }
   g.checkpoints[#g.checkpoints + 1] = cp
   g.world:add(cp, cp.box)
   g.world:set_class(cp, CHECKPOINT)
@@ -276,17 +289,19 @@ function M.new()
     g.world:set_class(car, CAR)
   end
   g.out = scratch(32 * S)
-  -- each car's path this step: its start and the contact centers (x, y pairs)
-  g.path, g.path_n = scratch(64), 0
+  -- the path of the last moved car's center: where it started, the
+  -- contact centers, where it ended (x, y pairs)
+  g.path, g.path_n = scratch(2 * 80), 0
   g.probe, g.probe2 = obb.new2(0, 0, 1, 1), obb.new2(0, 0, 1, 1)
   g.frame = 0
-  g.stats = { wall_hits = 0, car_hits = 0, crossings = 0, worst_depth = 0 }
+  g.stats = { wall_hits = 0, car_hits = 0, worst_depth = 0 } -- worst_depth: depth / scale
   g.failed = nil
   return g
 end
 
--- The autopilot: the turn this step (radians) and the throttle (-1..1)
--- for a car aiming at its lane LOOK waypoints ahead.
+-- The autopilot: the turn this step (radians, before it is limited to
+-- MAX_TURN * DT) and the speed it wants, for a car aiming at its lane
+-- LOOK waypoints ahead.
 local function autopilot(g, car)
   local n, spec = #g.line, car.spec
   local v = g.line[(car.wp + M.LOOK - 2) % n + 1]
@@ -302,8 +317,8 @@ local function autopilot(g, car)
   return err, want
 end
 
--- Moves car one step: steer (turn, at most MAX_TURN * DT), throttle to
--- speed, then the turning move.
+-- Moves car one step: steer (turn, at most MAX_TURN * DT), speed up or
+-- slow down, then the turning move.
 local function drive(g, car, input)
   local turn, want
   if input then
@@ -332,8 +347,12 @@ local function drive(g, car, input)
   -- small move straight away from it (see M.SEP)
   if car.held then
     car.held = false
-    car.x, car.y = world:move(car, car.x + car.hit_nx * M.SEP, car.y + car.hit_ny * M.SEP, FILTER)
-    path[3], path[4], pn = car.x, car.y, 4
+    local sx, sy, sn = world:move(car, car.x + car.hit_nx * M.SEP, car.y + car.hit_ny * M.SEP, FILTER, out)
+    for i = 0, sn - 1 do
+      path[pn + 1], path[pn + 2], pn = out[i * S + 6], out[i * S + 7], pn + 2
+    end
+    car.x, car.y = sx, sy
+    path[pn + 1], path[pn + 2], pn = sx, sy, pn + 2
     car.unsticks = car.unsticks + 1
   end
   local a = car.a + turn / 2 -- along the heading halfway through the turn
@@ -427,7 +446,6 @@ local function check_path(g, car)
     local ax, ay, bx, by = path[i], path[i + 1], path[i + 2], path[i + 3]
     for _, b in ipairs(g.barriers) do
       if crosses(ax, ay, bx, by, b) then
-        g.stats.crossings = g.stats.crossings + 1
         return ("frame %d: car %d's center crossed the %s barrier %d, from (%.4f, %.4f) to (%.4f, %.4f)")
           :format(g.frame, car.index, b.side, b.index, ax, ay, bx, by)
       end
@@ -439,9 +457,10 @@ local function check_path(g, car)
   return nil
 end
 
--- nil, or why a car broke a rule in this step (called per car, after its
--- move, by g:step when g.checking is set, and for every pair at the end).
-local function check_car(g, car)
+-- nil, or why car broke a rule in its move: called right after it, while
+-- g.path is its center's path (g:step does when g.checking is set).
+function Game:check_car(car)
+  local g = self
   local probe = g.probe
   probe:set(car.x, car.y, M.CAR_HX, M.CAR_HY, car.a) -- a fresh box with the pose the move returned
   if not (car.x == car.x and car.y == car.y and car.a == car.a) then
@@ -462,7 +481,7 @@ function Game:step(input)
   self.frame = self.frame + 1
   for i, car in ipairs(self.cars) do
     drive(self, car, i == 1 and input or nil)
-    if self.checking and not self.failed then self.failed = check_car(self, car) end
+    if self.checking and not self.failed then self.failed = self:check_car(car) end
   end
 end
 

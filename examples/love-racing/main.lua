@@ -25,7 +25,7 @@ local opts = {}
 local g, input, manual
 local frame, acc = 0, 0
 local W
-local SCALE, OX, OY = 8, 32, 96 -- pixels per unit; the screen position of (0, 0)
+local SCALE, OX, OY = 8, 32, 84 -- pixels per unit; the screen position of (0, 0)
 
 local function parse_args(args)
   local i = 1
@@ -182,8 +182,16 @@ function love.draw()
   gr.setLineWidth(1.5 / SCALE)
   draw_track()
   for _, car in ipairs(g.cars) do draw_car(car) end
-  -- each car's last move: its collisions' normals at the contact centers
-  -- (only the last car's out table is kept; g.out is reused)
+  -- each car's last hit, for a moment: the normal the move reported, from
+  -- the car's center where it met the other (the way the hit pushed it)
+  for _, car in ipairs(g.cars) do
+    local age = car.hit and g.frame - car.hit
+    if age and age < 20 then
+      gr.setColor(1, 1, 1, 1 - age / 20)
+      gr.line(car.hit_x, car.hit_y, car.hit_x + car.hit_nx * 3, car.hit_y + car.hit_ny * 3)
+      gr.circle("fill", car.hit_x, car.hit_y, 0.35)
+    end
+  end
   gr.pop()
 
   -- the HUD: laps per car, the leader, obb's path
@@ -194,7 +202,7 @@ function love.draw()
     gr.setColor(car.spec.colour)
     gr.rectangle("fill", x, 10, 14, 14)
     gr.setColor(1, 1, 1)
-    gr.print(("car %d  lap %d  %3.0f u/s  %d scrapes"):format(car.index, car.laps + 1, car.speed,
+    gr.print(("car %d   laps %d   %3.0f u/s   %d hits"):format(car.index, car.laps, car.speed,
       car.wall_hits + car.car_hits), x + 20, 10)
     x = x + 230
   end
