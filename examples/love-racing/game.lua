@@ -34,7 +34,8 @@
 -- every car's move (g.checking, which game.play and main.lua's --frames
 -- set): the car's pose as the move returned it, in a fresh box, against
 -- every barrier (box:intersects, then box:penetration: no deeper than TOL
--- times the pair's scale, where the touching band is about 1e-12 of it);
+-- times the pair's scale, depth_of below; the deepest a car ends in the
+-- race is 2e-13 of it, within the touching band);
 -- the path of its center, from where it started through every contact
 -- center the move reported to where it ended, crosses no barrier's line;
 -- its center is on the track (inside exactly one of the two barriers'

@@ -141,7 +141,7 @@ local function draw_track()
     local p, q = line[i], line[i % n + 1]
     gr.line(p[1], p[2], q[1], q[2])
   end
-  -- the checkpoints: the start line chequered, the others faint
+  -- the checkpoints: the start line white, the others faint
   for _, cp in ipairs(g.checkpoints) do
     if cp.index == 0 then gr.setColor(1, 1, 1) else gr.setColor(1, 0.9, 0.3, 0.45) end
     gr.polygon("fill", cp.box:corners())
@@ -153,9 +153,11 @@ local function draw_track()
   end
 end
 
+local function lerp(ax, ay, bx, by, t) return ax + (bx - ax) * t, ay + (by - ay) * t end
+
 -- A car: its box as a polygon (corners counter-clockwise in the box's own
--- axes from (-hx, -hy): the 2nd and 3rd are the front), a windscreen
--- toward the front and its number.
+-- axes from (-hx, -hy): the 2nd and 3rd are the front) and a windscreen
+-- toward the front.
 local function draw_car(car)
   local gr = love.graphics
   local x1, y1, x2, y2, x3, y3, x4, y4 = car.box:corners()
@@ -164,7 +166,6 @@ local function draw_car(car)
   gr.setColor(0, 0, 0, 0.8)
   gr.polygon("line", x1, y1, x2, y2, x3, y3, x4, y4)
   -- the windscreen: the front side pulled in toward the center
-  local function lerp(ax, ay, bx, by, t) return ax + (bx - ax) * t, ay + (by - ay) * t end
   local ax, ay = lerp(x2, y2, x1, y1, 0.25)
   local bx, by = lerp(x3, y3, x4, y4, 0.25)
   local cx, cy = lerp(x3, y3, x4, y4, 0.45)
@@ -194,7 +195,7 @@ function love.draw()
   end
   gr.pop()
 
-  -- the HUD: laps per car, the leader, obb's path
+  -- the HUD: laps, speed and hits per car; who drives; obb's path
   gr.setColor(0, 0, 0, 0.55)
   gr.rectangle("fill", 0, 0, W, 56)
   local x = 8
