@@ -13,6 +13,7 @@ files["examples/embed/game.lua"] = { globals = { "frame" } }
 -- LÖVE calls back into functions the game sets on its global table.
 files["examples/love/**/*.lua"] = { std = "+love" }
 files["examples/love-platformer/**/*.lua"] = { std = "+love" }
+files["examples/love-racing/**/*.lua"] = { std = "+love" }
 files["test/love-ship/**/*.lua"] = { std = "+love" }
 
 -- Maps in Tiled's Lua export format write one row of tiles per line.

@@ -137,10 +137,12 @@ uninstall:
 #   make love-test    the LOVE demo (examples/love/) headless under Xvfb for
 #                     LOVE_FRAMES frames, then the platformer
 #                     (examples/love-platformer/) for LOVE_PLATFORMER_FRAMES,
-#                     playing its input script and checking itself; checks
-#                     their exit status and that their screenshots are not
-#                     blank (.ci/love.sh, which installs love and xvfb when
-#                     missing). docs/love.md.
+#                     playing its input script and checking itself, and the
+#                     racing game (examples/love-racing/) for
+#                     LOVE_RACING_FRAMES, its cars on the autopilot, checking
+#                     itself; checks their exit status and that their
+#                     screenshots are not blank (.ci/love.sh, which installs
+#                     love and xvfb when missing). docs/love.md.
 .PHONY: love-test
 love-test:
 	sh .ci/love.sh

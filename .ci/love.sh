@@ -6,20 +6,30 @@
 #   * the demo (examples/love/);
 #   * the platformer (examples/love-platformer/), which plays its input
 #     script and checks itself each step (game.lua: the goal, every coin,
-#     never inside a solid, no snag on flat tiles) and exits 1 on a failure.
+#     never inside a solid, no snag on flat tiles) and exits 1 on a failure;
+#   * the racing game (examples/love-racing/), four cars on the autopilot
+#     moved by world:move's turning form, which checks itself each step
+#     (game.lua: no car inside a barrier or another car, no barrier's line
+#     crossed, never off the track; every car completes a lap) and exits 1
+#     on a failure.
 # For each it checks that it exited with status 0, took the FFI path
 # (unless OBB_NO_FFI is set), and that its screenshot is a PNG with boxes
 # in it: several colours, none of them covering nearly the whole picture
 # (a blank or one-colour frame fails).
 #   LOVE_FRAMES (default 120), LOVE_PNG (default build/luajit/love.png);
 #   LOVE_PLATFORMER_FRAMES (default 900, game.lua's CI_FRAMES: fewer do not
-#   reach the goal), LOVE_PLATFORMER_PNG (default build/luajit/love-platformer.png)
+#   reach the goal), LOVE_PLATFORMER_PNG (default build/luajit/love-platformer.png);
+#   LOVE_RACING_FRAMES (default 900, game.lua's CI_FRAMES: fewer do not
+#   complete every car's first lap), LOVE_RACING_PNG (default
+#   build/luajit/love-racing.png)
 set -eu
 cd "$(dirname "$0")/.."
 demo_frames=${LOVE_FRAMES:-120}
 demo_png=${LOVE_PNG:-build/luajit/love.png}
 plat_frames=${LOVE_PLATFORMER_FRAMES:-900}
 plat_png=${LOVE_PLATFORMER_PNG:-build/luajit/love-platformer.png}
+race_frames=${LOVE_RACING_FRAMES:-900}
+race_png=${LOVE_RACING_PNG:-build/luajit/love-racing.png}
 
 sh .ci/love-deps.sh
 make LUA=luajit
@@ -104,4 +114,6 @@ run_love demo examples/love "$demo_frames" "$demo_png"
 check_png "$demo_png"
 run_love platformer examples/love-platformer "$plat_frames" "$plat_png"
 check_png "$plat_png"
+run_love "racing game" examples/love-racing "$race_frames" "$race_png"
+check_png "$race_png"
 echo "love-test: ok"

@@ -60,10 +60,11 @@ for lua in ${*:-lua5.1 lua5.2 lua5.3 lua5.4 luajit}; do
   copy=$work/src-$lua
   mkdir "$copy"
   # (examples/maps: the maps spec/tiled_spec.lua and spec/platformer_move_spec.lua
-  # load; examples/love-platformer: the game the latter plays)
+  # load; examples/love-platformer: the game the latter plays;
+  # examples/love-racing: the game spec/love_racing_spec.lua plays)
   mkdir -p "$copy/examples"
   cp -R include src lua spec test docs .busted README.md "$rockspec" "$copy/"
-  cp -R examples/maps examples/love-platformer "$copy/examples/"
+  cp -R examples/maps examples/love-platformer examples/love-racing "$copy/examples/"
   log=$work/$lua.log
   # shellcheck disable=SC2086
   if ! (cd "$copy" && luarocks --lua-version="$ver" --tree="$tree" make "$rockspec" $vars) >"$log" 2>&1; then
