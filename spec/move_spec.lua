@@ -215,6 +215,35 @@ describe("world:move (2D)", function()
     end
   end)
 
+  -- An item left within the band of a turned wall (as a turning move may
+  -- leave it) slides on along it, toward the wall's middle too, where the
+  -- band is smaller: the remainder, clipped to the wall's plane, keeps a
+  -- rounding's worth of its normal part, and the axis it crawls in on
+  -- enters long after the step (it froze the racing example's cars).
+  it("an item resting within the band of a turned wall slides along it toward the wall's middle", function()
+    local w = obb.world2()
+    w:add("wall", obb.from_axes2(60.082927958072119, 43.756704936470811, 2.1811115396849536, 0.25,
+      -0.99272983591649355, 0.12036391851884727))
+    w:add("car", obb.from_axes2(56.941743558351959, 46.425490464930611, 2.5, 1.2,
+      -0.88240424219808378, 0.47049203324905042))
+    local car, wall = obb.new2(0, 0, 0, 0), obb.new2(0, 0, 0, 0)
+    w:get("car", car); w:get("wall", wall)
+    local nx, ny, depth = car:penetration(wall)
+    assert.is_true(depth > 0 and not car:overlaps(wall), "within the band")
+    local dx, dy = 0.11118293451696, -0.05928199618938 -- into the wall and toward its middle
+    local dn = dx * nx + dy * ny
+    local tx, ty = dx - dn * nx, dy - dn * ny -- the tangential part
+    local x0, y0 = w:get("car")
+    local ax, ay, n = w:check("car", x0 + dx, y0 + dy)
+    assert.equal(1, n)
+    assert.near(x0 + tx, ax, 1e-12)
+    assert.near(y0 + ty, ay, 1e-12)
+    -- no deeper than it was (the band is smaller there: docs/reference.md)
+    car:set_center(ax, ay)
+    local _, _, d1 = car:penetration(wall)
+    assert.is_true(d1 <= depth + 1e-15, d1 .. " deeper than " .. depth)
+  end)
+
   it("a V of two turned boxes holds a falling item at 30, 15 and 8 degrees", function()
     for _, deg in ipairs { 30, 15, 8 } do
       local a = deg * pi / 180

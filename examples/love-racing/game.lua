@@ -20,9 +20,8 @@
 -- filter is a response set (obb.responses, made once): checkpoints
 -- "cross", barriers and the other cars "slide". Each collision the move
 -- reports costs speed (more the more head on) and leans the next goal
--- away from what was hit. A car held where it is (pressed against
--- something) first moves a little straight away from it; one stuck for a
--- while backs up for half a second.
+-- away from what was hit. A car stuck (slow and pressed against something
+-- for a while) backs up for half a second.
 --
 -- game.new() -> g. g:step([input]) advances one step of DT: every car on
 -- the autopilot, or car 1 by input = { steer = -1..1, throttle = -1..1 }
@@ -61,12 +60,6 @@ M.TOL = 1e-9          -- "inside": deeper than TOL times the pair's scale
 M.PUSH = 0.5          -- units/s a hit leans the next goal away from it
 M.STUCK = 20          -- steps slow and pressed against something: stuck
 M.REVERSE, M.REVERSE_STEPS = 8, 30 -- a stuck car backs up at this speed, this long
--- A car pressed against a barrier as deep as the touching band allows can
--- be held where it is by a move along it toward the barrier's middle (the
--- band, relative to the distance between the centers, shrinks along the
--- slide: docs/reference.md, world:move's touching rule): the next step
--- first moves it SEP straight away, along the normal it was held by.
-M.SEP = 0.01
 M.SCRAPE = 0.15       -- the speed a head-on hit costs (a graze costs less)
 
 -- The center line's corners (x, y, radius of the rounded corner), in the
@@ -277,7 +270,7 @@ function M.new()
       -- progress: the next waypoint, waypoints passed (need: to the start
       -- line), the next checkpoint, laps and the frame of the first
       wp = at % n + 1, passed = 0, need = (g.start - at) % n, next_cp = 1, laps = 0, lap_frame = false,
-      wall_hits = 0, car_hits = 0, reversals = 0, unsticks = 0,
+      wall_hits = 0, car_hits = 0, reversals = 0,
       -- the autopilot's state: the lean away from the last hit, steps
       -- stuck, steps left backing up, held in place by the last move
       push_x = 0, push_y = 0, stuck = 0, reverse = 0, held = false,
@@ -344,18 +337,6 @@ local function drive(g, car, input)
   local world, out, path = g.world, g.out, g.path
   path[1], path[2] = car.x, car.y -- the center's path, for the checks
   local pn = 2
-  -- held last step where it was, pressed against something: first a
-  -- small move straight away from it (see M.SEP)
-  if car.held then
-    car.held = false
-    local sx, sy, sn = world:move(car, car.x + car.hit_nx * M.SEP, car.y + car.hit_ny * M.SEP, FILTER, out)
-    for i = 0, sn - 1 do
-      path[pn + 1], path[pn + 2], pn = out[i * S + 6], out[i * S + 7], pn + 2
-    end
-    car.x, car.y = sx, sy
-    path[pn + 1], path[pn + 2], pn = sx, sy, pn + 2
-    car.unsticks = car.unsticks + 1
-  end
   local a = car.a + turn / 2 -- along the heading halfway through the turn
   local step = car.speed * DT
   local x0, y0 = car.x, car.y

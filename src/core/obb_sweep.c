@@ -33,7 +33,7 @@
 
 int obb_sat_entry(const double *s, const double *r, const double *v, int n,
                   double band, double *t, double *t_out, double *t_err) {
-  double enter = -1, exit = 1, tie = 0;
+  double enter = -1, exit = 1, tie = 0, latest = -1;
   int k, best = -1;
   for (k = 0; k < n; k++) {
     double t0, t1, err, rk = r[k] + band;
@@ -51,9 +51,14 @@ int obb_sat_entry(const double *s, const double *r, const double *v, int n,
       tie = err;
       best = k;
     }
+    if (t0 > latest) latest = t0;
     if (t1 < exit) exit = t1;
   }
-  if (best < 0 || enter > exit || enter > 1 || exit < 0) return -1;
+  /* The tie rule picks the axis, never whether they meet: an axis crawling
+  ** (tiny |v|, so a large err) whose entry comes after the step still
+  ** keeps them apart for all of it (an item sliding along a face it
+  ** touches at the band's edge, its remainder clipped to rounding). */
+  if (best < 0 || enter > exit || latest > 1 || exit < 0) return -1;
   *t = obb_fmax(enter, 0.0);
   *t_out = obb_fmin(exit, 1.0);
   *t_err = tie;
