@@ -332,6 +332,8 @@ local function check_flush(dim, seed)
         local nx = { b:penetration(n) }
         if nx[dim + 1] > band then return false, "flush: depth " .. nx[dim + 1] .. where end
         if b:sweep(n, zeros(dim)) ~= 0 then return false, "flush: sweep t ~= 0" .. where end
+        -- touching, not overlapping (box:overlaps: deeper than the band)
+        if b:overlaps(n) or n:overlaps(b) then return false, "flush: overlaps" .. where end
         local d = { b:distance(n) }
         for i = 1, dim do
           if d[1 + i] ~= d[1 + dim + i] then return false, "flush: points differ" .. where end
@@ -422,7 +424,10 @@ local function check_near_pairs(dim, seed)
   local w = pair_world(dim, rand_box(r, dim), rand_box(r, dim))
   one_verdict(dim .. "D near-touching pairs", PAIRS, "touching", function()
     local a, b = near_pair(r, dim)
-    return pair_verdicts(a, b, w, dim)
+    local v = pair_verdicts(a, b, w, dim)
+    -- a pair that overlaps (by more than the band) touches: one rule
+    if a:overlaps(b) and not v[1] then v[#v + 1] = true end
+    return v
   end)
 end
 

@@ -16,8 +16,6 @@
 #ifndef OBB_SAT_H
 #define OBB_SAT_H
 
-#include <math.h>
-
 #include "obb.h"
 
 /* Axis ids, which are also the tie-breaking order: lower id wins a tie.
@@ -43,16 +41,6 @@ typedef struct obb_axes3 {
 
 void obb2_sat_axes(const obb2 *a, const obb2 *b, obb_axes2 *ax);
 void obb3_sat_axes(const obb3 *a, const obb3 *b, obb_axes3 *ax);
-
-/* Whether |s[k]| < r[k] - band on each of the n axes: the pair overlaps
-** by more than the band (obbN_overlaps; the movers' "already inside"). */
-static inline int obb_sat_deeper(const double *s, const double *r, int n,
-                                 double band) {
-  int k;
-  for (k = 0; k < n; k++)
-    if (!(fabs(s[k]) < r[k] - band)) return 0;
-  return 1;
-}
 
 /* The axis of least overlap: returns its index in ax (not its id) and sets
 ** n to the direction in which a must move to leave b (-L or L) and depth

@@ -63,6 +63,16 @@ static inline double obb3_pair_band(const obb3 *a, const obb3 *b) {
   return obb_pair_band(3, a->c, a->e, b->c, b->e);
 }
 
+/* Whether a pair overlaps by more than band on each of its n separating
+** axes (projected distances s, projection radii r: obb_sat.h): the rule
+** of obbN_overlaps and of the movers' "already inside". */
+static inline int obb_sat_deeper(const double *s, const double *r, int n,
+                                 double band) {
+  int k;
+  for (k = 0; k < n; k++)
+    if (!(fabs(s[k]) < r[k] - band)) return 0;
+  return 1;
+}
 /* The band of a box (center c, half extents e) and a point p (a ray's
 ** origin, a segment's end, a circle's or sphere's center), with r the
 ** radius (0 for points). */
