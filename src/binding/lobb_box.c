@@ -187,12 +187,25 @@ static int box_fit(lua_State *L, int dim) {
 
 /* ---- pair tests --------------------------------------------------------- */
 
-static int box_intersects(lua_State *L, int dim) {
+/* a:f(b) -> boolean, for a pair test of each dimension */
+static int pair_test(lua_State *L, int dim,
+                     int (*f2)(const obb2 *, const obb2 *),
+                     int (*f3)(const obb3 *, const obb3 *)) {
   void *a = lobb_checkbox(L, 1, dim), *b = lobb_checkbox(L, 2, dim);
   lobb_checknargs(L, 2);
-  lua_pushboolean(L, dim == 2 ? obb2_intersects((obb2 *)a, (obb2 *)b)
-                              : obb3_intersects((obb3 *)a, (obb3 *)b));
+  lua_pushboolean(L, dim == 2 ? f2((obb2 *)a, (obb2 *)b)
+                              : f3((obb3 *)a, (obb3 *)b));
   return 1;
+}
+
+/* touching counts (closed boxes) */
+static int box_intersects(lua_State *L, int dim) {
+  return pair_test(L, dim, obb2_intersects, obb3_intersects);
+}
+
+/* deeper than the touching band */
+static int box_overlaps(lua_State *L, int dim) {
+  return pair_test(L, dim, obb2_overlaps, obb3_overlaps);
 }
 
 /* contains(x, y [, z]) or contains(box) */
@@ -413,6 +426,7 @@ LOBB_TWINS(from_aabb)
 LOBB_TWINS(from_axes)
 LOBB_TWINS(fit)
 LOBB_TWINS(intersects)
+LOBB_TWINS(overlaps)
 LOBB_TWINS(contains)
 LOBB_TWINS(corners)
 LOBB_TWINS(aabb)

@@ -89,6 +89,7 @@ LOBB_DECLARE_TWINS(from_aabb)
 LOBB_DECLARE_TWINS(from_axes)
 LOBB_DECLARE_TWINS(fit)
 LOBB_DECLARE_TWINS(intersects)
+LOBB_DECLARE_TWINS(overlaps)
 LOBB_DECLARE_TWINS(contains)
 LOBB_DECLARE_TWINS(corners)
 LOBB_DECLARE_TWINS(aabb)
@@ -116,7 +117,6 @@ LOBB_DECLARE_TWINS(signed_distance)
 LOBB_DECLARE_TWINS(classify)
 LOBB_DECLARE_TWINS(intersects_segment)
 LOBB_DECLARE_TWINS(penetration)      /* lobb_collide.c */
-LOBB_DECLARE_TWINS(overlaps)         /* lobb_collide.c */
 LOBB_DECLARE_TWINS(contacts)
 LOBB_DECLARE_TWINS(sweep)
 int box2_intersects_circle(lua_State *L); /* lobb_query.c */

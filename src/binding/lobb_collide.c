@@ -1,5 +1,5 @@
 /*
-** lobb_collide.c: the Lua face of overlap, penetration, contact manifolds and
+** lobb_collide.c: the Lua face of penetration, contact manifolds and
 ** swept tests (methods of obb.obb2 and obb.obb3, listed in lobb_box.c).
 **
 ** Every normal points the way the box the method is called on (self) must
@@ -21,15 +21,6 @@ static int box_penetration(lua_State *L, int dim) {
     return 1;
   }
   return lobb_pushnumbers(L, v, dim + 1);
-}
-
-/* a:overlaps(b) -> whether they overlap by more than the touching band */
-static int box_overlaps(lua_State *L, int dim) {
-  void *a = lobb_checkbox(L, 1, dim), *b = lobb_checkbox(L, 2, dim);
-  lobb_checknargs(L, 2);
-  lua_pushboolean(L, dim == 2 ? obb2_overlaps((obb2 *)a, (obb2 *)b)
-                              : obb3_overlaps((obb3 *)a, (obb3 *)b));
-  return 1;
 }
 
 /* The optional table of contacts(b [, out]): its index, or 0 when absent. */
@@ -114,6 +105,5 @@ static int box_sweep(lua_State *L, int dim) {
 }
 
 LOBB_TWINS(penetration)
-LOBB_TWINS(overlaps)
 LOBB_TWINS(contacts)
 LOBB_TWINS(sweep)
