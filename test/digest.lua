@@ -75,7 +75,7 @@ end
 local out = {}
 local function pairs_of(a, b, dim)
   line("intersects", a:intersects(b), a:classify(b), a:contains(b))
-  line("penetration", a:penetration(b))
+  line("penetration", a:penetration(b), a:overlaps(b))
   local n = a:contacts(b, out)
   line("contacts", a:contacts(b)) ; line("contacts-out", n and slots(out, n * (dim + 1)))
   line("distance", a:distance(b))
@@ -226,6 +226,20 @@ local function turning()
   end
 end
 
+-- Ties answered the first only (world:set_ties "first"): flush tiles on
+-- a grid, a mover landing on seams and sliding into corners (obb.bump's
+-- turned rectangles, under obb's rules, are test/cross/bump_digest.lua's).
+local function ties()
+  local w = obb.world2():set_ties("first")
+  for k = 1, 60 do w:add(k, math.floor(r(0, 12)) * 2, math.floor(r(0, 12)) * 2, 1, 1) end
+  w:add("p", r(0, 24), r(0, 24), 0.4, 0.7)
+  for _ = 1, 30 do
+    local x, y = w:get("p")
+    line("ties-first", w:move("p", x + r(-6, 6), y + r(-6, 6), respond, out)) ; line(slots(out, 8))
+  end
+end
+
 for _ = 1, math.max(1, math.floor(rounds / 8)) do world2() ; world3() end
 bump()
 turning()
+ties()

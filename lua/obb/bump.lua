@@ -43,7 +43,7 @@
 local obb = require "obb"
 
 local abs, floor, ceil, min, max = math.abs, math.floor, math.ceil, math.min, math.max
-local cos, sin, huge = math.cos, math.sin, math.huge
+local huge = math.huge
 local type, error, pairs, pcall, tostring, setmetatable = type, error, pairs, pcall, tostring, setmetatable
 local sort, format = table.sort, string.format
 
@@ -211,35 +211,20 @@ bump.rect = {
 -- obb's C mover; they run in Lua only when a custom response calls them,
 -- or when a move goes on after a custom response (see World:check).
 
--- The goal once the part of the move from the touch into the normal is
--- taken away (bump's rule on axis-aligned normals, exact; a projection on
--- a turned one).
-local function slideGoal(col, goalX, goalY)
+-- The goal clipped (slide) or mirrored (bounce) in the normal at the
+-- touch when the rest of the move goes into it: obb.clip and obb.reflect
+-- of the rest (the core's, as obb's mover clips), the coordinates along
+-- the plane kept bit for bit (on axis-aligned normals, bump's rule).
+local function clipGoal(fn, col, goalX, goalY)
   local t, n = col.touch, col.normal
-  if n.y == 0 and n.x ~= 0 then
-    if (goalX - t.x) * n.x < 0 then goalX = t.x end
-  elseif n.x == 0 and n.y ~= 0 then
-    if (goalY - t.y) * n.y < 0 then goalY = t.y end
-  else
-    local k = (goalX - t.x) * n.x + (goalY - t.y) * n.y
-    if k < 0 then goalX, goalY = goalX - k * n.x, goalY - k * n.y end
-  end
+  local rx, ry = goalX - t.x, goalY - t.y
+  local cx, cy = fn(rx, ry, n.x, n.y)
+  if cx ~= rx then goalX = t.x + cx end
+  if cy ~= ry then goalY = t.y + cy end
   return goalX, goalY
 end
-
--- The goal mirrored in the normal at the touch.
-local function bounceGoal(col, goalX, goalY)
-  local t, n = col.touch, col.normal
-  if n.y == 0 and n.x ~= 0 then
-    if (goalX - t.x) * n.x < 0 then goalX = t.x - (goalX - t.x) end
-  elseif n.x == 0 and n.y ~= 0 then
-    if (goalY - t.y) * n.y < 0 then goalY = t.y - (goalY - t.y) end
-  else
-    local k = (goalX - t.x) * n.x + (goalY - t.y) * n.y
-    if k < 0 then goalX, goalY = goalX - 2 * k * n.x, goalY - 2 * k * n.y end
-  end
-  return goalX, goalY
-end
+local function slideGoal(col, goalX, goalY) return clipGoal(obb.clip, col, goalX, goalY) end
+local function bounceGoal(col, goalX, goalY) return clipGoal(obb.reflect, col, goalX, goalY) end
 
 local function touch(_, col)
   return col.touch.x, col.touch.y, {}, 0
@@ -327,22 +312,42 @@ local function checkFilter(fname, i, filter, level)
   end
 end
 
+-- The world's scratch tables and boxes are taken while in use and given
+-- back after, so that a filter that queries the world again gets its own
+-- (and an error leaves the world a new one next time).
+local function newTable() return {} end
+local function newBox() return obb.new2(0, 0, 0, 0) end
+
+local function take(self, key, make)
+  local v = self[key]
+  if v then
+    self[key] = false
+    return v
+  end
+  return make()
+end
+
+local function give(self, key, v) self[key] = v end
+
 local function turned(rect) return rect.angle ~= nil and rect.angle ~= 0 end
 
--- The rectangle's bounding rectangle when it is turned by a.
-local function bounding(x, y, w, h, a)
+-- The rectangle's bounding rectangle when it is turned by a: box:aabb of
+-- the box it is (obb's sine and cosine: the same bits everywhere).
+local function bounding(self, x, y, w, h, a)
   if a == nil or a == 0 then return x, y, w, h end
-  local c, s = abs(cos(a)), abs(sin(a))
-  local bw, bh = w * c + h * s, w * s + h * c
-  return x + (w - bw) / 2, y + (h - bh) / 2, bw, bh
+  local box = take(self, "_bbox", newBox)
+  box:set(x + w / 2, y + h / 2, w / 2, h / 2, a)
+  local l, t, r, b = box:aabb()
+  give(self, "_bbox", box)
+  return l, t, r - l, b - t
 end
 
 -- bump's col.ti for the item's rectangle (turned by a) overlapping other's:
 -- minus the area bump measures (on bounding rectangles if turned).
 local function overlapOf(self, x, y, w, h, a, other)
   local o = self.rects[other] or self._pending[other]
-  local ox, oy, ow, oh = bounding(o.x, o.y, o.w, o.h, o.angle)
-  x, y, w, h = bounding(x, y, w, h, a)
+  local ox, oy, ow, oh = bounding(self, o.x, o.y, o.w, o.h, o.angle)
+  x, y, w, h = bounding(self, x, y, w, h, a)
   return overlapTi(x, y, w, h, ox, oy, ow, oh)
 end
 
@@ -362,23 +367,6 @@ local function corner(c, half, c0, x0, c1, x1)
   if c == c1 then return x1 end
   return c - half
 end
-
--- The world's scratch tables and boxes are taken while in use and given
--- back after, so that a filter that queries the world again gets its own
--- (and an error leaves the world a new one next time).
-local function newTable() return {} end
-local function newBox() return obb.new2(0, 0, 0, 0) end
-
-local function take(self, key, make)
-  local v = self[key]
-  if v then
-    self[key] = false
-    return v
-  end
-  return make()
-end
-
-local function give(self, key, v) self[key] = v end
 
 local function clearNames(names)
   for k in pairs(names) do names[k] = nil end
@@ -607,7 +595,7 @@ local MAX_CELLS = 1e7
 local function grid(self)
   local c, rows, cells = self.cellSize, {}, 0
   for item, r in pairs(self.rects) do
-    local x, y, w, h = bounding(r.x, r.y, r.w, r.h, r.angle)
+    local x, y, w, h = bounding(self, r.x, r.y, r.w, r.h, r.angle)
     local cl, ct, cr, cb = floor(x / c) + 1, floor(y / c) + 1, ceil((x + w) / c), ceil((y + h) / c)
     cells = cells + (cr - cl + 1) * (cb - ct + 1)
     if cells > MAX_CELLS then
@@ -985,14 +973,18 @@ local function query(self, fn, ...)
 end
 
 -- The point (px, py) in the rectangle's own frame (unturned about its
--- center).
-local function toLocal(rect, px, py)
+-- center), through the axes of item's box in obb's world (obb's sine and
+-- cosine: the same bits everywhere).
+local function toLocal(self, item, rect, px, py)
   local a = rect.angle
   if a == nil or a == 0 then return px, py end
-  local cx, cy = rect.x + rect.w / 2, rect.y + rect.h / 2
-  local c, s = cos(a), sin(a)
+  local box = take(self, "_lbox", newBox)
+  self._w:get(item, box)
+  local cx, cy = box:center()
+  local ux, uy, vx, vy = box:axes()
+  give(self, "_lbox", box)
   local dx, dy = px - cx, py - cy
-  return cx + dx * c + dy * s, cy - dx * s + dy * c
+  return cx + (dx * ux + dy * uy), cy + (dx * vx + dy * vy)
 end
 
 -- Items whose rectangles overlap the rectangle by more than their borders
@@ -1042,7 +1034,7 @@ function World:queryPoint(x, y, filter)
     local item = out[i]
     local r = self.rects[item]
     if r ~= nil then
-      local px, py = toLocal(r, x, y)
+      local px, py = toLocal(self, item, r, x, y)
       if rect_containsPoint(r.x, r.y, r.w, r.h, px, py) then
         len = len + 1
         items[len] = item
@@ -1077,8 +1069,8 @@ local function segmentInfo(self, fname, x1, y1, x2, y2, filter)
     local item = out[4 * i + 1]
     local r = self.rects[item]
     if r ~= nil then
-      local ax, ay = toLocal(r, x1, y1)
-      local bx, by = toLocal(r, x2, y2)
+      local ax, ay = toLocal(self, item, r, x1, y1)
+      local bx, by = toLocal(self, item, r, x2, y2)
       local t1, t2 = rect_getSegmentIntersectionIndices(r.x, r.y, r.w, r.h, ax, ay, bx, by, 0, 1)
       if t1 and ((0 < t1 and t1 < 1) or (0 < t2 and t2 < 1)) then
         local l1, l2 = rect_getSegmentIntersectionIndices(r.x, r.y, r.w, r.h, ax, ay, bx, by, -huge, huge)
