@@ -639,7 +639,7 @@ end
 -- Methods that change nothing, called by the finalizer chain below and
 -- compared across the two paths.
 local PURE = { "corners", "center", "half_extents", "axes", "angle", "rotation",
-               "penetration", "distance", "intersects", "contains" }
+               "penetration", "overlaps", "distance", "intersects", "contains" }
 
 -- Finalizers that arm the next when they run (a bounded number of runs in
 -- all) and call pure methods on the slots' boxes: while the chain lives,

@@ -22,7 +22,7 @@ local calls2 = {
   { "distance", b2, 3, 3 }, { "distance", b2, o2 },
   { "signed_distance", b2, 3, 3 }, { "classify", b2, o2 },
   { "intersects_circle", b2, 2, 0, 1 }, { "intersects_segment", b2, -3, 0, 3, 0 },
-  { "merge", b2, o2 }, { "penetration", b2, o2 }, { "contacts", b2, o2, {} },
+  { "merge", b2, o2 }, { "penetration", b2, o2 }, { "overlaps", b2, o2 }, { "contacts", b2, o2, {} },
   { "sweep", b2, o2, 1, 0, 0, 0 },
 }
 local calls3 = {
@@ -39,7 +39,7 @@ local calls3 = {
   { "signed_distance", b3, 3, 3, 3 }, { "classify", b3, o3 },
   { "intersects_sphere", b3, 2, 0, 0, 1 },
   { "intersects_segment", b3, -3, 0, 0, 3, 0, 0 }, { "plane_side", b3, 0, 0, 1, 5 },
-  { "merge", b3, o3 }, { "penetration", b3, o3 }, { "contacts", b3, o3, {} },
+  { "merge", b3, o3 }, { "penetration", b3, o3 }, { "overlaps", b3, o3 }, { "contacts", b3, o3, {} },
   { "sweep", b3, o3, 1, 0, 0, 0, 0, 0 },
 }
 local ctors = {

@@ -74,7 +74,7 @@ local c2, c3 = obb.new2(1, 0, 1, 1), obb.new3(1, 0, 0, 1, 1, 1)
 local CALLS = {
   [M2] = {
     { "intersects", b2, c2 }, { "contains", b2, 0.5, 0.5 }, { "contains", b2, c2 },
-    { "penetration", b2, c2 }, { "distance", b2, 3, 3 }, { "distance", b2, c2 },
+    { "penetration", b2, c2 }, { "overlaps", b2, c2 }, { "distance", b2, 3, 3 }, { "distance", b2, c2 },
     { "closest_point", b2, 3, 3 }, { "raycast", b2, -5, 0, 1, 0 },
     { "raycast", b2, -5, 0, 1, 0, 100 }, { "intersects_circle", b2, 2, 2, 1 },
     { "center", b2 }, { "half_extents", b2 }, { "axes", b2 }, { "angle", b2 },
@@ -85,7 +85,7 @@ local CALLS = {
   },
   [M3] = {
     { "intersects", b3, c3 }, { "contains", b3, 0.5, 0.5, 0.5 }, { "contains", b3, c3 },
-    { "penetration", b3, c3 }, { "distance", b3, 3, 3, 3 }, { "distance", b3, c3 },
+    { "penetration", b3, c3 }, { "overlaps", b3, c3 }, { "distance", b3, 3, 3, 3 }, { "distance", b3, c3 },
     { "closest_point", b3, 3, 3, 3 }, { "raycast", b3, -5, 0, 0, 1, 0, 0 },
     { "raycast", b3, -5, 0, 0, 1, 0, 0, 100 }, { "intersects_sphere", b3, 2, 2, 2, 1 },
     { "center", b3 }, { "half_extents", b3 }, { "axes", b3 }, { "rotation", b3 },
