@@ -19,17 +19,15 @@ void obb_cells_init(obb_cells *g, int dim, obb_alloc alloc, void *ud) {
   obb_cells_free(g);
 }
 
-/* No item filed: empty ranges, spans of 1. */
+/* No item filed: empty ranges, no width. */
 static void reset_filed(obb_cells *g) {
-  int q, s;
+  int q, j;
   g->count = 0;
   for (q = 0; q < 3; q++) {
     g->lo[q] = INT_MAX;
     g->hi[q] = INT_MIN;
-    g->bounds[q] = HUGE_VAL;
-    g->bounds[q + 3] = -HUGE_VAL;
-    g->span[q] = 1;
-    for (s = 0; s <= OBB_CELLS_SPAN; s++) g->nspan[q][s] = 0;
+    g->wide[q] = 0;
+    for (j = 0; j <= OBB_CELLS_WIDE; j++) g->nwide[q][j] = 0;
   }
 }
 
@@ -50,13 +48,23 @@ size_t obb_cells_memory(const obb_cells *g) {
          (size_t)g->nb * sizeof(int);
 }
 
-static unsigned bucket_of(const obb_cells *g, int kx, int ky, int kz) {
-  uint32_t h = (uint32_t)kx * 0x9E3779B1u ^ (uint32_t)ky * 0x85EBCA77u ^
-               (uint32_t)kz * 0xC2B2AE3Du;
+/* A cell's hash: a sum (so that the next cell of a row adds KX), mixed
+** into a bucket by bucket_at. Unsigned arithmetic, the same everywhere. */
+#define KX 0x9E3779B1u
+static uint32_t key_sum(int kx, int ky, int kz) {
+  return (uint32_t)kx * KX + (uint32_t)ky * 0x85EBCA77u +
+         (uint32_t)kz * 0xC2B2AE3Du;
+}
+
+static unsigned bucket_at(const obb_cells *g, uint32_t h) {
+  h ^= h >> 16;
+  h *= 0x7FEB352Du;
   h ^= h >> 15;
-  h *= 0x2C1B3C6Du;
-  h ^= h >> 13;
   return (unsigned)(h & (uint32_t)(g->nb - 1));
+}
+
+static unsigned bucket_of(const obb_cells *g, int kx, int ky, int kz) {
+  return bucket_at(g, key_sum(kx, ky, kz));
 }
 
 /* Pushes id on the front of list *head. */
@@ -108,88 +116,88 @@ int obb_cells_reserve(obb_cells *g, int cap) {
     g->items = p;
     g->cap = cap;
   }
-  while (nb < cap && nb <= INT_MAX / 2) nb *= 2;
+  while (nb / 2 < cap && nb <= INT_MAX / 2) nb *= 2; /* two per record */
   if (g->nb < nb) rehash(g, nb);
   return g->nb > 0;
 }
 
-/* The cell of x: floor(x / size), as a double (inf or NaN for x so). */
-static double cell_of(const obb_cells *g, double x) {
-  return floor(x * g->inv);
+/* floor(y), exactly, for y in (-2^31, 2^31) (no call to floor: a
+** conversion and a compare). */
+static int ifloor(double y) {
+  int i = (int)y; /* toward zero */
+  return i - (y < i);
 }
 
+/* The cell of x is floor(x * inv): x * inv never decreases as x grows, nor
+** does its floor, so [x0, x1] covers the cells of x0 .. x1 exactly. The
+** width class j of bounds scaled to [a, b] (cells) is the eighths of a
+** cell above b - a, rounding included: j / 8 > b - a, in reals. */
 int obb_cells_place(const obb_cells *g, const double bounds[6], int k[3],
-                    int span[3]) {
+                    int wide[3]) {
   int q;
   k[2] = 0;
-  span[2] = 1;
+  wide[2] = 0;
   for (q = 0; q < g->dim; q++) {
-    double a = cell_of(g, bounds[q]), b = cell_of(g, bounds[q + 3]);
-    /* NaN and inf fail here */
-    if (!(a >= -OBB_CELLS_LIMIT && b <= OBB_CELLS_LIMIT && a <= b &&
-          b - a < OBB_CELLS_SPAN))
-      return 0;
-    k[q] = (int)a;
-    span[q] = (int)(b - a) + 1;
+    double a = bounds[q] * g->inv, b = bounds[q + 3] * g->inv;
+    if (!(a >= -OBB_CELLS_LIMIT && b < OBB_CELLS_LIMIT && a <= b))
+      return 0; /* NaN and inf too */
+    k[q] = ifloor(a);
+    if (ifloor(b) - k[q] >= OBB_CELLS_SPAN) return 0;
+    wide[q] = ifloor((b - a + 0x1p-40) * 8) + 1;
   }
   return 1;
 }
 
-static void count_spans(obb_cells *g, const int span[3], int by) {
+static void count_wide(obb_cells *g, const unsigned char wide[3], int by) {
   int q;
   for (q = 0; q < g->dim; q++) {
-    int s = span[q];
-    g->nspan[q][s] += by;
-    if (by > 0 && s > g->span[q]) g->span[q] = s;
-    while (g->span[q] > 1 && g->nspan[q][g->span[q]] == 0) g->span[q]--;
+    int j = wide[q];
+    g->nwide[q][j] += by;
+    if (by > 0 && j > g->wide[q]) g->wide[q] = j;
+    while (g->wide[q] > 0 && g->nwide[q][g->wide[q]] == 0) g->wide[q]--;
   }
 }
 
-/* Keeps the spans, the range of corners and the union of bounds up to
-** date with a newly filed item. */
-static void note_filed(obb_cells *g, obb_cells_item *it, const int k[3],
-                       const int span[3], const double bounds[6]) {
+/* Keeps the range of lower corners filed up to date. */
+static void note_corner(obb_cells *g, obb_cells_item *it, const int k[3]) {
   int q;
   for (q = 0; q < 3; q++) {
     it->k[q] = k[q];
-    it->span[q] = (unsigned char)span[q];
     if (k[q] < g->lo[q]) g->lo[q] = k[q];
     if (k[q] > g->hi[q]) g->hi[q] = k[q];
-    if (bounds[q] < g->bounds[q]) g->bounds[q] = bounds[q];
-    if (bounds[q + 3] > g->bounds[q + 3]) g->bounds[q + 3] = bounds[q + 3];
   }
-  count_spans(g, span, 1);
 }
 
-void obb_cells_insert(obb_cells *g, int id, const int k[3], const int span[3],
-                      const double bounds[6]) {
+static void set_wide(obb_cells *g, obb_cells_item *it, const int wide[3]) {
+  it->wide[0] = (unsigned char)wide[0];
+  it->wide[1] = (unsigned char)wide[1];
+  it->wide[2] = (unsigned char)wide[2];
+  count_wide(g, it->wide, 1);
+}
+
+void obb_cells_insert(obb_cells *g, int id, const int k[3],
+                      const int wide[3]) {
   obb_cells_item *it = &g->items[id];
-  note_filed(g, it, k, span, bounds);
+  note_corner(g, it, k);
+  set_wide(g, it, wide);
   it->where = OBB_CELLS_IN;
   link_front(g, bucket_head(g, k), id);
   g->count++;
 }
 
-void obb_cells_update(obb_cells *g, int id, const int k[3], const int span[3],
-                      const double bounds[6]) {
+void obb_cells_update(obb_cells *g, int id, const int k[3],
+                      const int wide[3]) {
   obb_cells_item *it = &g->items[id];
-  int old[3];
-  old[0] = it->span[0]; old[1] = it->span[1]; old[2] = it->span[2];
   if (it->k[0] != k[0] || it->k[1] != k[1] || it->k[2] != k[2]) {
     unlink_from(g, bucket_head(g, it->k), id);
+    note_corner(g, it, k);
     link_front(g, bucket_head(g, k), id);
-  } else if (old[0] == span[0] && old[1] == span[1] && old[2] == span[2]) {
-    /* the same cells: the union of bounds still needs the new ones (a
-    ** ray's band reads it), which only grows within the cells' reach */
-    int q;
-    for (q = 0; q < 3; q++) {
-      if (bounds[q] < g->bounds[q]) g->bounds[q] = bounds[q];
-      if (bounds[q + 3] > g->bounds[q + 3]) g->bounds[q + 3] = bounds[q + 3];
-    }
-    return;
   }
-  count_spans(g, old, -1);
-  note_filed(g, it, k, span, bounds);
+  if (it->wide[0] != wide[0] || it->wide[1] != wide[1] ||
+      it->wide[2] != wide[2]) {
+    count_wide(g, it->wide, -1);
+    set_wide(g, it, wide);
+  }
 }
 
 void obb_cells_add_loose(obb_cells *g, int id) {
@@ -199,13 +207,11 @@ void obb_cells_add_loose(obb_cells *g, int id) {
 
 void obb_cells_remove(obb_cells *g, int id) {
   obb_cells_item *it = &g->items[id];
-  int span[3];
   if (it->where == OBB_CELLS_LOOSE) {
     unlink_from(g, &g->loose, id);
   } else if (it->where == OBB_CELLS_IN) {
     unlink_from(g, bucket_head(g, it->k), id);
-    span[0] = it->span[0]; span[1] = it->span[1]; span[2] = it->span[2];
-    count_spans(g, span, -1);
+    count_wide(g, it->wide, -1);
     if (--g->count == 0) reset_filed(g);
   }
   it->where = OBB_CELLS_NONE;
@@ -239,9 +245,10 @@ static void visit_all(const obb_cells *g, visitor *v) {
     if (g->items[id].where == OBB_CELLS_IN) visit(v, id);
 }
 
-static void visit_cell(const obb_cells *g, int kx, int ky, int kz,
+/* The items of cell k, from its bucket h. */
+static void visit_cell(const obb_cells *g, unsigned h, int kx, int ky, int kz,
                        visitor *v) {
-  int id = g->buckets[bucket_of(g, kx, ky, kz)];
+  int id = g->buckets[h];
   while (id >= 0) {
     const obb_cells_item *it = &g->items[id];
     int next = it->next;
@@ -250,16 +257,26 @@ static void visit_cell(const obb_cells *g, int kx, int ky, int kz,
   }
 }
 
+/* The widest item filed on axis q, in cells: above the width of every
+** one, in reals. */
+static double width(const obb_cells *g, int q) {
+  return g->wide[q] * 0.125;
+}
+
 /* The lower corner cells [*a, *b] on axis q of the filed items that may
-** overlap [x0, x1] on it; 0 when there are none (NaN bounds included). */
+** overlap [x0, x1] on it; 0 when there are none (NaN bounds included). An
+** item overlapping it has its max at or above x0, and its min at most its
+** width below, so its corner cell is at least the cell of y0 - width, y0
+** the scaled x0: computed here below its rounding. */
 static int axis_range(const obb_cells *g, int q, double x0, double x1,
                       int *a, int *b) {
-  double k0 = cell_of(g, x0) - (g->span[q] - 1), k1 = cell_of(g, x1);
-  if (k0 < g->lo[q]) k0 = g->lo[q];
-  if (k1 > g->hi[q]) k1 = g->hi[q];
-  if (!(k0 <= k1)) return 0;
-  *a = (int)k0;
-  *b = (int)k1;
+  double y0 = x0 * g->inv, y1 = x1 * g->inv, z0;
+  int lo = g->lo[q], hi = g->hi[q];
+  if (!(y0 <= y1) || y1 < lo) return 0; /* NaN, min > max, before all */
+  z0 = (y0 - width(g, q)) - 0x1p-44 * (fabs(y0) + 8);
+  if (!(z0 < (double)hi + 1)) return 0; /* beyond all (+inf: NaN) */
+  *a = z0 <= lo ? lo : ifloor(z0);
+  *b = y1 >= hi ? hi : ifloor(y1);
   return 1;
 }
 
@@ -268,8 +285,11 @@ static void visit_block(const obb_cells *g, const int lo[3], const int hi[3],
                         visitor *v) {
   int x, y, z;
   for (z = lo[2]; z <= hi[2]; z++)
-    for (y = lo[1]; y <= hi[1]; y++)
-      for (x = lo[0]; x <= hi[0]; x++) visit_cell(g, x, y, z, v);
+    for (y = lo[1]; y <= hi[1]; y++) {
+      uint32_t h = key_sum(lo[0], y, z);
+      for (x = lo[0]; x <= hi[0]; x++, h += KX)
+        visit_cell(g, bucket_at(g, h), x, y, z, v);
+    }
 }
 
 /* The cells of bounds, or every filed item when they are more. */
@@ -308,22 +328,36 @@ typedef struct ray {
   int major;
 } ray;
 
+/* The bounds around every item filed (obb_bounds.h's double[6]): from
+** the lower corners' range to a cell beyond the widest item, with a cell
+** of room on each side for rounding (z within a cell of 0 in 2D). */
+static void filed_bounds(const obb_cells *g, double out[6]) {
+  int q;
+  out[2] = -g->size;
+  out[5] = g->size;
+  for (q = 0; q < g->dim; q++) {
+    out[q] = ((double)g->lo[q] - 1) * g->size;
+    out[q + 3] = ((double)g->hi[q] + 2 + width(g, q)) * g->size;
+  }
+}
+
 /* 0 when the ray is better served by visiting every filed item: a zero
 ** or non-finite direction, an origin so far out that tol is a cell. */
 static int ray_setup(const obb_cells *g, const double o[3], const double d[3],
                      ray *r) {
-  double m = 0;
+  double m = 0, bounds[6];
   int q;
+  filed_bounds(g, bounds);
   r->major = 0;
   for (q = 0; q < 3; q++) {
     r->o[q] = o[q];
     r->d[q] = d[q];
     if (fabs(o[q]) > m) m = fabs(o[q]);
-    if (fabs(g->bounds[q]) > m) m = fabs(g->bounds[q]);
-    if (fabs(g->bounds[q + 3]) > m) m = fabs(g->bounds[q + 3]);
+    if (fabs(bounds[q]) > m) m = fabs(bounds[q]);
+    if (fabs(bounds[q + 3]) > m) m = fabs(bounds[q + 3]);
     if (q < g->dim && fabs(d[q]) > fabs(d[r->major])) r->major = q;
   }
-  r->tol = obb_ray_pad(g->bounds, o) + 0x1p-36 * (m + g->size);
+  r->tol = obb_ray_pad(bounds, o) + 0x1p-36 * (m + g->size);
   if (!(r->tol < g->size) || !(fabs(d[r->major]) > 0)) return 0;
   /* every s computed below is finite: |x - o| / |d| for x within the
   ** filed cells */
@@ -338,7 +372,7 @@ static int ray_setup(const obb_cells *g, const double o[3], const double d[3],
 static int visit_column(const obb_cells *g, const ray *r, int k, visitor *v) {
   int a = r->major, lo[3], hi[3], q;
   double x0 = k * g->size - r->tol;
-  double x1 = ((double)k + g->span[a]) * g->size + r->tol;
+  double x1 = ((double)k + 1 + width(g, a)) * g->size + r->tol;
   double s0 = (x0 - r->o[a]) / r->d[a], s1 = (x1 - r->o[a]) / r->d[a];
   if (s0 > s1) { double s = s0; s0 = s1; s1 = s; }
   if (s0 < 0) s0 = 0;
@@ -370,7 +404,7 @@ static void visit_ray(const obb_cells *g, const ray *r, visitor *v) {
   if (x0 > x1) { double x = x0; x0 = x1; x1 = x; }
   if (!axis_range(g, a, x0 - r->tol, x1 + r->tol, &k0, &k1)) return;
   for (q = 0; q < g->dim; q++)
-    if (q != a) per *= g->span[q] + g->span[a] + 2;
+    if (q != a) per *= width(g, q) + width(g, a) + 3;
   if (((double)k1 - k0 + 1) * per > g->cap) {
     visit_all(g, v);
     return;

@@ -6,14 +6,15 @@
 ** x is floor(x / size), computed as floor(x * (1 / size)), which never
 ** decreases as x grows, so an interval [x0, x1] covers exactly the cells
 ** cell(x0) .. cell(x1), whatever the rounding. An item is filed once, under
-** the cell of its bounds' lower corner, with its span (how many cells its
-** bounds cover on each axis, at most OBB_CELLS_SPAN); a search for bounds
-** [q0, q1] looks in the cells cell(q0) - (S - 1) .. cell(q1) on each axis,
-** S the largest span of the items filed (kept per axis, by a count of the
-** items of each span), clipped to the range of lower corners filed so far.
-** Every item whose bounds overlap the search's has its lower corner cell
-** in there, and each item is filed once, so a search meets each at most
-** once and nothing needs deduplicating.
+** the cell of its bounds' lower corner, with its width on each axis in
+** eighths of a cell, rounded up (its bounds may cover at most
+** OBB_CELLS_SPAN cells on each axis); a search for bounds [q0, q1] looks in
+** the cells cell(q0 - W) .. cell(q1) on each axis, W the largest width of
+** the items filed (kept per axis, by a count of the items of each width),
+** clipped to the range of lower corners filed so far. Every item whose
+** bounds overlap the search's has its lower corner cell in there, and each
+** item is filed once, so a search meets each at most once and nothing
+** needs deduplicating.
 **
 ** Cells hash (an integer hash of the cell coordinates, no pointers) into a
 ** power-of-two array of buckets, at least one per item slot; a bucket
@@ -37,6 +38,7 @@
 #include "obb_world.h"
 
 #define OBB_CELLS_SPAN 4          /* cells per axis an item may cover */
+#define OBB_CELLS_WIDE (8 * OBB_CELLS_SPAN + 1) /* widths, in eighths */
 #define OBB_CELLS_LIMIT 0x1p30    /* |cell coordinate| of a filed item */
 
 enum { OBB_CELLS_NONE, OBB_CELLS_IN, OBB_CELLS_LOOSE };
@@ -44,7 +46,8 @@ enum { OBB_CELLS_NONE, OBB_CELLS_IN, OBB_CELLS_LOOSE };
 typedef struct obb_cells_item {
   int k[3];              /* the lower corner's cell (z = 0 in 2D) */
   int next, prev;        /* in the bucket's list, or the loose list */
-  unsigned char span[3]; /* cells covered per axis, 1 .. OBB_CELLS_SPAN */
+  unsigned char wide[3]; /* width per axis, in eighths of a cell, rounded
+                         ** up: 1 .. OBB_CELLS_WIDE (0 for z in 2D) */
   unsigned char where;   /* OBB_CELLS_NONE, _IN (filed), _LOOSE */
 } obb_cells_item;
 
@@ -58,9 +61,8 @@ typedef struct obb_cells {
   int count;            /* items filed */
   int loose;            /* first id of the loose list, or -1 */
   int lo[3], hi[3];     /* range of the lower corner cells filed so far */
-  double bounds[6];     /* union of the bounds filed so far */
-  int span[3];          /* largest span filed, per axis */
-  int nspan[3][OBB_CELLS_SPAN + 1]; /* items filed per span, per axis */
+  int wide[3];          /* largest width filed, per axis */
+  int nwide[3][OBB_CELLS_WIDE + 1]; /* items filed per width, per axis */
   obb_alloc alloc;
   void *ud;
 } obb_cells;
@@ -74,18 +76,16 @@ size_t obb_cells_memory(const obb_cells *g);
 ** allows); 0 when memory runs out (nothing filed changes). */
 int obb_cells_reserve(obb_cells *g, int cap);
 
-/* The lower corner cell k and the spans of bounds (double[6], min then
+/* The lower corner cell k and the widths of bounds (double[6], min then
 ** max); 0 when the item cannot be filed (not finite, too far out, or
-** spanning more than OBB_CELLS_SPAN cells on an axis). */
+** covering more than OBB_CELLS_SPAN cells on an axis). */
 int obb_cells_place(const obb_cells *g, const double bounds[6], int k[3],
-                    int span[3]);
+                    int wide[3]);
 
-/* Files id (not filed) under k with bounds (for the union) and spans. */
-void obb_cells_insert(obb_cells *g, int id, const int k[3], const int span[3],
-                      const double bounds[6]);
-/* Refiles a filed id under k and spans: nothing moves when k is the same. */
-void obb_cells_update(obb_cells *g, int id, const int k[3], const int span[3],
-                      const double bounds[6]);
+/* Files id (not filed) under k with widths wide. */
+void obb_cells_insert(obb_cells *g, int id, const int k[3], const int wide[3]);
+/* Refiles a filed id under k and wide: nothing moves when k is the same. */
+void obb_cells_update(obb_cells *g, int id, const int k[3], const int wide[3]);
 /* Puts id (not filed) on the loose list. */
 void obb_cells_add_loose(obb_cells *g, int id);
 /* Takes id out of its cell or off the loose list. */

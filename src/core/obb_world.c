@@ -250,16 +250,16 @@ int obb_world_set_cell(obb_world *w, double cell) {
 ** (1), else nowhere yet (0: the tree's, or the loose list's). */
 static int file_in_cells(obb_world *w, int id) {
   world_item *it = &w->items[id];
-  int k[3], span[3];
-  if (w->cells.size <= 0 || !obb_cells_place(&w->cells, it->aabb, k, span))
+  int k[3], wide[3];
+  if (w->cells.size <= 0 || !obb_cells_place(&w->cells, it->aabb, k, wide))
     return 0;
   if (it->leaf == IN_CELLS) {
-    obb_cells_update(&w->cells, id, k, span, it->aabb);
+    obb_cells_update(&w->cells, id, k, wide);
     return 1;
   }
   if (it->leaf == LOOSE) obb_cells_remove(&w->cells, id);
   else if (it->leaf != OBB_TREE_NULL) obb_tree_remove(&w->tree, it->leaf);
-  obb_cells_insert(&w->cells, id, k, span, it->aabb);
+  obb_cells_insert(&w->cells, id, k, wide);
   it->leaf = IN_CELLS;
   return 1;
 }
