@@ -6,7 +6,10 @@
 ** the fat bounding box. A query walks the tree, rejects candidates whose
 ** tight bounding box misses, and decides the rest with the exact test on
 ** the boxes themselves, so a world answers exactly what testing every item
-** one by one would. All pairs at once come from a hierarchical grid built
+** one by one would. A world given a cell size (obb_world_set_cell) files
+** its small items in a uniform hash grid instead of the tree
+** (obb_cells.c), and every query visits both, with the same exact tests
+** behind them. All pairs at once come from a hierarchical grid built
 ** afresh from the tight bounding boxes (obb_grid.c) instead: when every
 ** item moves each frame, that is linear and needs no tree upkeep.
 */
