@@ -20,6 +20,9 @@
 --           bump, and bump alone;
 --   turned: every tile and every mover turned by a random angle: obb's
 --           world:move against the pure-Lua mover (always run);
+--   cells:  the turned scene in a world with cells of a tile's size
+--           (obb.world2{cell = 16}, issue 29) against the same in the
+--           tree's world (skipped by a module without cells);
 --   filter: the AA scene with a bump-style filter, movers crossing each
 --           other and sliding on tiles: obb's world:move with a response
 --           set (the movers of class 1, obb.responses{[1] = "cross"})
@@ -40,7 +43,8 @@
 -- first three printed, and the follower's item is put where the first
 -- world's ended, so one disagreement does not spread; more than MAX_BAD of
 -- the moves disagreeing is an error: 0.1% for two movers of the same rules
--- (obb and the pure-Lua mover), 2% for bump.lua, which differs from those
+-- (obb and the pure-Lua mover), none for obb's two broad phases (a world
+-- with cells answers bit for bit as the tree's), 2% for bump.lua, which differs from those
 -- rules in known ways (bench/move_check.lua sorts them; on this scene
 -- about 0.3% of the moves: bump snags on the side of the next tile of a
 -- flush floor when rounding leaves the item inside the floor by 1e-14).
@@ -60,7 +64,7 @@ local TIME_FRAMES = QUICK and 3 or 21    -- timed frames (median)
 local GARBAGE_FRAMES = QUICK and 10 or 100
 local TOL = 1e-6                         -- px, final centers
 -- the largest fraction of moves that may disagree
-local MAX_BAD = { same_rules = 0.001, bump = 0.02 }
+local MAX_BAD = { same_rules = 0.001, bump = 0.02, same_world = 0 }
 
 local T = 16                -- tile side
 local COLS, ROWS = 160, 60  -- level size in tiles
@@ -290,7 +294,7 @@ bump_frames[frame_bump] = true
 -- closures cost nothing that is timed), with the filter its moves pass
 -- (nil: none). The normal of a cross record is given as 0, 0: it clips
 -- nothing and stands on nothing.
-local NAMES = { obb = "obb", bump = "bump.lua", lua = "pure-Lua mover" }
+local NAMES = { obb = "obb", bump = "bump.lua", lua = "pure-Lua mover", cells = "obb, cells" }
 local function side(kind, w, scene, filter)
   local out = {}
   local s = { kind = kind, w = w, out = out, name = NAMES[kind] .. " (" .. scene .. ")" }
@@ -564,16 +568,25 @@ local function run()
   local st = copy_state(tu)
   local wl = fill_centers(lua_mover.new(LUA_CELL), tu, st)
   local wo = has_move and fill_centers(obb.world2(), tu, st)
+  -- the same in a world with cells of a tile's size, when the module has them
+  local wc = has_move and pcall(obb.world2, { cell = T }) and fill_centers(obb.world2({ cell = T }), tu, st)
   if wo then
-    lockstep(side("obb", wo, "turned"), { { side("lua", wl, "turned"), MAX_BAD.same_rules } }, st, CHECK_FRAMES)
+    local followers = { { side("lua", wl, "turned"), MAX_BAD.same_rules } }
+    if wc then followers[2] = { side("cells", wc, "turned, cell 16"), MAX_BAD.same_world } end
+    lockstep(side("obb", wo, "turned"), followers, st, CHECK_FRAMES)
   else
     lockstep(side("lua", wl, "turned"), {}, st, CHECK_FRAMES)
   end
   tu.x, tu.y, tu.vx, tu.vy, tu.g, tu.seed = st.x, st.y, st.vx, st.vy, st.g, st.seed
   local t_lua = time_moves(frame_out, wl, tu, out)
   if wo then
-    report.row("move: obb vs pure-Lua mover (1,000 movers, 1,382 turned tiles)", time_moves(frame_out, wo, tu, out),
+    local t_tree = time_moves(frame_out, wo, tu, out)
+    report.row("move: obb vs pure-Lua mover (1,000 movers, 1,382 turned tiles)", t_tree,
                "pure-Lua mover (lua_mover.lua)", t_lua)
+    if wc then
+      report.row("move: obb, cells of 16 vs tree (1,000 movers, turned)", time_moves(frame_out, wc, tu, out),
+                 "obb world:move, tree", t_tree)
+    end
   else
     report.row("move: pure-Lua mover (1,000 movers, 1,382 turned tiles)", t_lua)
   end
@@ -582,6 +595,11 @@ local function run()
     report.bytes(("move garbage, %d moves: obb (turned)"):format(moves_g),
                  garbage(frame_out, wo, tu, out, GARBAGE_FRAMES, moves_g), "pure-Lua mover", g_lua)
     wo:close()
+  end
+  if wc then
+    report.bytes(("move garbage, %d moves: obb, cells (turned)"):format(moves_g),
+                 garbage(frame_out, wc, tu, out, GARBAGE_FRAMES, moves_g))
+    wc:close()
   end
   report.bytes(("move garbage, %d moves: pure-Lua mover (turned)"):format(moves_g), g_lua)
   if has_move then

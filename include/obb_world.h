@@ -46,6 +46,20 @@ OBB_API size_t obb_world_memory(const obb_world *w); /* bytes held, all arrays *
 ** in the same places, for a caller that decides something in two steps. */
 OBB_API double obb_world_changes(const obb_world *w);
 
+/* Gives an empty world (no live items) a uniform grid of square (cubic)
+** cells of side cell as its broad phase, beside the tree: an item whose
+** bounding box covers at most 4 cells on each axis (and whose cell
+** coordinates, floor(x / cell), are within +-2^30) is filed in the grid,
+** found by a query in a few array reads and never moved unless it changes
+** cells; larger, farther or non-finite items stay in the tree. Queries,
+** casts and moves answer exactly as with the tree alone (the same items;
+** the movers' answers bit for bit), often faster where many small items
+** move every frame: a cell about the size of the common item (a tile)
+** suits. cell 0 turns the grid off. Returns 0, or -1 (changing nothing)
+** for a world with live items, a cell that is negative, infinite or NaN,
+** or when memory runs out. */
+OBB_API int obb_world_set_cell(obb_world *w, double cell);
+
 /* Returns the new item's id (>= 0), or -1 when memory runs out. */
 OBB_API int obb_world_add(obb_world *w, const void *box);
 /* Makes room for one more item and returns the id the next add will get

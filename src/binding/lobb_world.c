@@ -19,6 +19,7 @@
 ** The queries, the movers and the FFI's entry points (lobb_ffi_world.c)
 ** are in files of their own; this one registers all of their methods.
 */
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <string.h>
@@ -119,11 +120,54 @@ static void box_args(lua_State *L, lworld *lw, int idx, anybox *b,
 
 /* ---- construction and life ------------------------------------------- */
 
+/* The option key of a world's table of options at the top of the stack,
+** a finite number within [0, max] (max DBL_MAX: no bound); raises naming
+** the key. */
+static double option_number(lua_State *L, const char *key, double max) {
+  lua_Number x;
+  if (lua_type(L, -1) != LUA_TNUMBER)
+    luaL_argerror(L, 1, lua_pushfstring(L, "option '%s' must be a number, got %s",
+                                        key, luaL_typename(L, -1)));
+  x = lua_tonumber(L, -1);
+  if (x - x != 0)
+    luaL_argerror(L, 1, lua_pushfstring(L, "option '%s' must be finite, got %s", key,
+                                        x != x ? "nan" : x > 0 ? "inf" : "-inf"));
+  if (x < 0 || x > max)
+    luaL_argerror(L, 1, max < DBL_MAX
+        ? lua_pushfstring(L, "option '%s' must be in [0, 1e6], got %f", key, x)
+        : lua_pushfstring(L, "option '%s' must be >= 0, got %f", key, x));
+  lua_pop(L, 1);
+  return x;
+}
+
+/* obb.world2{margin = m, cell = c}: only those keys. */
+static void world_options(lua_State *L, double *margin, double *cell) {
+  lua_pushnil(L);
+  while (lua_next(L, 1)) {
+    const char *k;
+    lua_pop(L, 1);
+    if (lua_type(L, -1) != LUA_TSTRING)
+      luaL_argerror(L, 1, lua_pushfstring(L, "option names must be strings, got %s",
+                                          luaL_typename(L, -1)));
+    k = lua_tostring(L, -1);
+    if (strcmp(k, "margin") != 0 && strcmp(k, "cell") != 0)
+      luaL_argerror(L, 1, lua_pushfstring(L, "unknown option '%s'", k));
+  }
+  lua_getfield(L, 1, "margin");
+  if (lua_isnil(L, -1)) lua_pop(L, 1);
+  else *margin = option_number(L, "margin", 1e6);
+  lua_getfield(L, 1, "cell");
+  if (lua_isnil(L, -1)) lua_pop(L, 1);
+  else *cell = option_number(L, "cell", DBL_MAX);
+}
+
 static int new_world(lua_State *L, int dim) {
   lworld *lw;
-  double margin = OBB_WORLD_MARGIN;
+  double margin = OBB_WORLD_MARGIN, cell = 0;
   lobb_checknargs(L, 1);
-  if (!lua_isnoneornil(L, 1)) {
+  if (lua_istable(L, 1)) {
+    world_options(L, &margin, &cell);
+  } else if (!lua_isnoneornil(L, 1)) {
     margin = lobb_checkfinite(L, 1);
     if (margin < 0 || margin > 1e6)
       luaL_argerror(L, 1, "margin must be in [0, 1e6]");
@@ -152,11 +196,13 @@ static int new_world(lua_State *L, int dim) {
   lua_newtable(L);
   lobb_setuv(L, -2, UV_BYID);
   lw->w = obb_world_new(dim, margin, (obb_alloc)lw->alloc, lw->ud);
-  if (lw->w == NULL) return luaL_error(L, "not enough memory");
+  if (lw->w == NULL || obb_world_set_cell(lw->w, cell) != 0)
+    return luaL_error(L, "not enough memory");
   return 1;
 }
 
-/* obb.world2([margin]), obb.world3([margin]) */
+/* obb.world2([margin]), obb.world3([margin]),
+** obb.world2{margin = m, cell = c}, obb.world3{...} */
 static int mod_world2(lua_State *L) { return new_world(L, 2); }
 static int mod_world3(lua_State *L) { return new_world(L, 3); }
 

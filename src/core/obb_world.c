@@ -6,7 +6,10 @@
 ** the fat bounding box. A query walks the tree, rejects candidates whose
 ** tight bounding box misses, and decides the rest with the exact test on
 ** the boxes themselves, so a world answers exactly what testing every item
-** one by one would. All pairs at once come from a hierarchical grid built
+** one by one would. A world given a cell size (obb_world_set_cell) files
+** its small items in a uniform hash grid instead of the tree
+** (obb_cells.c), and every query visits both, with the same exact tests
+** behind them. All pairs at once come from a hierarchical grid built
 ** afresh from the tight bounding boxes (obb_grid.c) instead: when every
 ** item moves each frame, that is linear and needs no tree upkeep.
 */
@@ -16,6 +19,7 @@
 
 #include "obb_world.h"
 #include "obb_world_impl.h"
+#include "obb_cells.h"
 #include "obb_grid.h"
 #include "obb_math.h"
 #include "obb_tree.h"
@@ -23,7 +27,8 @@
 typedef struct world_item {
   double aabb[6]; /* tight, padded against rounding (see tight_aabb); min >
                   ** max while the id is free, so the grid skips it */
-  int leaf;       /* OBB_TREE_NULL while the id is free */
+  int leaf;       /* OBB_TREE_NULL while the id is free, IN_CELLS or
+                  ** LOOSE for an item of the cells */
   int next_free;
   int stale;      /* queued: in the stale array, until the next refresh */
 } world_item;
@@ -41,6 +46,7 @@ struct obb_world {
   double changes; /* obb_world_changes */
   int ties;       /* obb_world_set_ties: OBB_TIES_EACH or OBB_TIES_FIRST */
   obb_grid grid;
+  obb_cells cells; /* the broad phase of small items, when cells.size > 0 */
   int *stale;  /* ids whose leaf must move before the next tree query */
   int nstale, stale_cap;
   void *scratch[OBB_WORLD_SCRATCH]; /* the movers' buffers (obb_move.c) */
@@ -48,6 +54,11 @@ struct obb_world {
 };
 
 #define BOX(w, id) ((void *)((w)->boxes + (size_t)(id) * (w)->box_size))
+
+/* The leaf of an item filed in the cells, or on their loose list (one the
+** tree could not take when an update moved it out of the cells). */
+#define IN_CELLS (-2)
+#define LOOSE (-3)
 
 obb_world *obb_world_new(int dim, double margin, obb_alloc alloc, void *ud) {
   obb_world *w;
@@ -67,6 +78,7 @@ obb_world *obb_world_new(int dim, double margin, obb_alloc alloc, void *ud) {
   w->ties = OBB_TIES_EACH;
   w->cap = w->count = w->box_cap = w->moves = 0;
   obb_grid_init(&w->grid, w->tree.alloc, w->tree.ud);
+  obb_cells_init(&w->cells, dim, w->tree.alloc, w->tree.ud);
   w->stale = NULL;
   w->nstale = w->stale_cap = 0;
   w->free_id = -1;
@@ -93,6 +105,7 @@ static void release_arrays(obb_world *w) {
   }
   obb_tree_free(&w->tree);
   obb_grid_free(&w->grid);
+  obb_cells_free(&w->cells);
   w->items = NULL;
   w->boxes = NULL;
   w->stale = NULL;
@@ -134,7 +147,8 @@ static size_t scratch_memory(const obb_world *w) {
 size_t obb_world_memory(const obb_world *w) {
   return sizeof(obb_world) + (size_t)w->cap * sizeof(world_item) +
          (size_t)w->box_cap * w->box_size + obb_tree_memory(&w->tree) +
-         obb_grid_memory(&w->grid) + (size_t)w->stale_cap * sizeof(int) +
+         obb_grid_memory(&w->grid) + obb_cells_memory(&w->cells) +
+         (size_t)w->stale_cap * sizeof(int) +
          scratch_memory(w);
 }
 
@@ -201,6 +215,7 @@ static int grow(obb_world *w) {
   int cap = w->cap == 0 ? 16 : w->cap * 2, i;
   if (w->cap > INT_MAX / 4) return 0;
   if ((size_t)cap > ((size_t)-1) / sizeof(obb3)) return 0;
+  if (w->cells.size > 0 && !obb_cells_reserve(&w->cells, cap)) return 0;
   if (w->box_cap < cap) {
     p = alloc(ud, w->boxes, (size_t)w->box_cap * w->box_size,
               (size_t)cap * w->box_size);
@@ -231,6 +246,37 @@ int obb_world_reserve(obb_world *w) {
   return w->free_id;
 }
 
+int obb_world_set_cell(obb_world *w, double cell) {
+  if (w->count != 0 || !(cell >= 0 && cell < HUGE_VAL)) return -1;
+  /* ids reserved (obb_world_reserve), none live: records for them */
+  if (cell > 0 && w->cap > 0 && !obb_cells_reserve(&w->cells, w->cap)) {
+    if (w->cells.size == 0) obb_cells_free(&w->cells); /* as it was */
+    return -1;
+  }
+  if (cell == 0) obb_cells_free(&w->cells);
+  w->cells.size = cell;
+  w->cells.inv = cell > 0 ? 1 / cell : 0;
+  return 0;
+}
+
+/* Where a world with cells files item id: in a cell when its bounds allow
+** (1), else nowhere yet (0: the tree's, or the loose list's). */
+static int file_in_cells(obb_world *w, int id) {
+  world_item *it = &w->items[id];
+  int k[3], wide[3];
+  if (w->cells.size <= 0 || !obb_cells_place(&w->cells, it->aabb, k, wide))
+    return 0;
+  if (it->leaf == IN_CELLS) {
+    obb_cells_update(&w->cells, id, k, wide);
+    return 1;
+  }
+  if (it->leaf == LOOSE) obb_cells_remove(&w->cells, id);
+  else if (it->leaf != OBB_TREE_NULL) obb_tree_remove(&w->tree, it->leaf);
+  obb_cells_insert(&w->cells, id, k, wide);
+  it->leaf = IN_CELLS;
+  return 1;
+}
+
 int obb_world_add(obb_world *w, const void *box) {
   double fat[6];
   world_item *it;
@@ -239,10 +285,18 @@ int obb_world_add(obb_world *w, const void *box) {
   id = w->free_id;
   it = &w->items[id];
   tight_aabb(w, box, it->aabb);
-  fat_aabb(w, it->aabb, fat);
-  leaf = obb_tree_insert(&w->tree, fat, id);
-  if (leaf == OBB_TREE_NULL) return -1;
-  w->moves++;
+  if (file_in_cells(w, id)) {
+    leaf = IN_CELLS;
+  } else {
+    fat_aabb(w, it->aabb, fat);
+    leaf = obb_tree_insert(&w->tree, fat, id);
+    if (leaf == OBB_TREE_NULL) {
+      it->aabb[0] = 1; /* free again: the pairs' grid skips it */
+      it->aabb[3] = -1;
+      return -1;
+    }
+    w->moves++;
+  }
   w->free_id = it->next_free;
   it->leaf = leaf; /* stale is left alone: the id may still be queued */
   memcpy(BOX(w, id), box, w->box_size);
@@ -278,6 +332,29 @@ static void move_leaf(obb_world *w, int id) {
   w->moves++;
 }
 
+/* In a world with cells: refiles item id after its bounds changed, in a
+** cell when they allow, else in the tree (on the loose list when the tree
+** has no room: an update cannot fail). Returns 0 for an item that was the
+** tree's and stays so (its leaf is the tree's business). */
+static int cells_update(obb_world *w, int id) {
+  world_item *it = &w->items[id];
+  double fat[6];
+  int leaf;
+  if (file_in_cells(w, id)) return 1;
+  if (it->leaf >= 0) return 0;
+  obb_cells_remove(&w->cells, id); /* from its cell or the loose list */
+  fat_aabb(w, it->aabb, fat);
+  leaf = obb_tree_insert(&w->tree, fat, id);
+  if (leaf == OBB_TREE_NULL) {
+    obb_cells_add_loose(&w->cells, id);
+    it->leaf = LOOSE;
+    return 1;
+  }
+  it->leaf = leaf; /* a stale mark left from before is harmless */
+  w->moves++;
+  return 1;
+}
+
 /* An update only records the box and queues the item (once): whether it
 ** left its leaf is asked when the tree is next used (pairs do not use it),
 ** so a frame that updates everything and asks for pairs does no tree work,
@@ -288,6 +365,7 @@ void obb_world_update(obb_world *w, int id, const void *box) {
   else *(obb3 *)BOX(w, id) = *(const obb3 *)box;
   tight_aabb(w, box, it->aabb);
   changed(w);
+  if (w->cells.size > 0 && cells_update(w, id)) return;
   if (it->stale) return;
   if (w->nstale == w->stale_cap) {
     int cap = w->stale_cap == 0 ? 64 : w->stale_cap * 2;
@@ -320,7 +398,7 @@ static void refresh(obb_world *w) {
     int id = w->stale[i];
     world_item *it = &w->items[id];
     if (!it->stale) continue;
-    if (it->leaf == OBB_TREE_NULL) { /* removed since it was queued */
+    if (it->leaf < 0) { /* removed since it was queued, or in the cells */
       it->stale = 0;
       continue;
     }
@@ -336,7 +414,8 @@ static void refresh(obb_world *w) {
 void obb_world_remove(obb_world *w, int id) {
   world_item *it = &w->items[id];
   changed(w);
-  obb_tree_remove(&w->tree, it->leaf);
+  if (it->leaf >= 0) obb_tree_remove(&w->tree, it->leaf);
+  else obb_cells_remove(&w->cells, id);
   it->leaf = OBB_TREE_NULL;
   /* stale stays set while the id is in the queue, so that an id removed
   ** and reused before the next refresh is queued once, not once per
@@ -395,6 +474,7 @@ int obb_world_query_box(obb_world *w, const void *box,
   refresh(w);
   q.w = w; q.box = box; q.hit = f; q.ctx = ctx;
   tight_aabb(w, box, q.aabb);
+  if (w->cells.size > 0) obb_cells_query(&w->cells, q.aabb, on_box, &q);
   return obb_tree_query(&w->tree, q.aabb, on_box, &q);
 }
 
@@ -409,6 +489,7 @@ int obb_world_query_bounds(obb_world *w, const double bounds[6],
   refresh(w);
   q.w = w; q.hit = f; q.ctx = ctx;
   memcpy(q.aabb, bounds, sizeof q.aabb);
+  if (w->cells.size > 0) obb_cells_query(&w->cells, q.aabb, on_bounds, &q);
   return obb_tree_query(&w->tree, q.aabb, on_bounds, &q);
 }
 
@@ -432,6 +513,7 @@ int obb_world_query_point(obb_world *w, const double *p,
     q.p[i] = i < w->dim ? p[i] : 0;
     q.aabb[i] = q.aabb[i + 3] = q.p[i];
   }
+  if (w->cells.size > 0) obb_cells_query(&w->cells, q.aabb, on_point, &q);
   return obb_tree_query(&w->tree, q.aabb, on_point, &q);
 }
 
@@ -454,6 +536,9 @@ int obb_world_raycast(obb_world *w, const double *o, const double *d,
     q.p[i] = i < w->dim ? o[i] : 0;
     q.d[i] = i < w->dim ? d[i] : 0;
   }
+  /* the cells first: a callback lowering maxt prunes the tree too */
+  if (w->cells.size > 0)
+    obb_cells_raycast(&w->cells, q.p, q.d, &maxt, on_ray, &q);
   return obb_tree_raycast(&w->tree, q.p, q.d, maxt, on_ray, &q);
 }
 
