@@ -35,6 +35,7 @@ build = {
             "src/core/obb2.c",
             "src/core/obb3.c",
             "src/core/obb_cast.c",
+            "src/core/obb_cells.c",
             "src/core/obb_clip.c",
             "src/core/obb_contact.c",
             "src/core/obb_distance.c",
