@@ -259,7 +259,7 @@ end
 -- Both worlds' answers (and out tables) to the same call, bit for bit.
 local function same_call(t, what, method, ...)
   local args = H.pack(...)
-  local oa, ob = {}, {}
+  local oa = {}
   for i = 1, args.n do
     if type(args[i]) == "table" and args[i].out then
       oa[#oa + 1] = i
@@ -363,7 +363,7 @@ describe("a world with cells", function()
         same_boxes(t)
       end)
 
-      it(string.format("moves, checks, pushes and casts bit for bit as the tree does (%dD, cell %g)", dim, cell), function()
+      it(string.format("moves, checks, pushes and casts bit for bit as the tree (%dD, cell %g)", dim, cell), function()
         local u = H.rng(dim * 7000 + cell).uniform
         local t = twins(dim, cell, cell == 5 and 0 or nil)
         fill(t, u, dim == 2 and 80 or 200, 100)
