@@ -37,8 +37,9 @@
 -- - Either way user code (a filter, a response) never runs while obb's box
 --   and bump's record disagree, so one that raises, or yields from a
 --   coroutine that is dropped, leaves them agreeing.
--- - cellSize only serves toCell, toWorld, countCells and world.rows: obb
---   has no grid.
+-- - cellSize is the size of the obb world's cells (obb.world2{cell =}:
+--   its broad phase, a uniform grid as bump's), and serves toCell,
+--   toWorld, countCells and world.rows.
 
 local obb = require "obb"
 
@@ -470,11 +471,12 @@ function bump.newWorld(cellSize, options)
   local self = setmetatable({
     rules = rules,
     _turned = 0,          -- how many of its rectangles are turned
-    cellSize = cellSize,  -- for toCell, toWorld and countCells only
+    cellSize = cellSize,  -- obb's cells, toCell, toWorld and countCells
     rects = {},           -- item -> {x, y, w, h [, angle]}, as given
     responses = {},
-    -- obb's rules meet ties as bump does: the first only, then look again
-    _w = obb.world2():set_ties("first"),
+    -- bump's cells as obb's broad phase; obb's rules meet ties as bump
+    -- does: the first only, then look again
+    _w = obb.world2({ cell = cellSize }):set_ties("first"),
     _out = {},            -- obb's out records, reused
     _box = obb.new2(0, 0, 0, 0),
     _box2 = obb.new2(0, 0, 0, 0),
