@@ -264,31 +264,8 @@ local function frame_bump_filter(filter)
   return frame
 end
 
--- The same frame for bump.lua (left, top; collisions as tables).
-local function frame_bump(w, st)
-  local X, Y, VX, VY, G, HX, HY = st.x, st.y, st.vx, st.vy, st.g, st.hx, st.hy
-  local s, first = st.seed, st.first
-  for i = 1, st.n do
-    s = (s * 16807) % 2147483647
-    local r1 = s / 2147483647
-    s = (s * 16807) % 2147483647
-    local vx, vy = step(st, i, r1, s / 2147483647)
-    local hx, hy = HX[i], HY[i]
-    local ax, ay, cols, n = w:move(first + i - 1, X[i] + vx - hx, Y[i] + vy - hy)
-    local on = false
-    for k = 1, n do
-      local nm = cols[k].normal
-      local nx, ny = nm.x, nm.y
-      local d = vx * nx + vy * ny
-      if d < 0 then vx, vy = vx - d * nx, vy - d * ny end
-      if ny < -0.5 then on = true end
-    end
-    X[i], Y[i], VX[i], VY[i], G[i] = ax + hx, ay + hy, vx, vy, on
-  end
-  st.seed = s
-end
-
-bump_frames[frame_bump] = true
+-- The same frame for bump.lua with no filter (every other slides).
+local frame_bump = frame_bump_filter(nil)
 
 -- Every world behind one interface, for the lockstep check only (its
 -- closures cost nothing that is timed), with the filter its moves pass
