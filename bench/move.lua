@@ -20,9 +20,10 @@
 --           bump, and bump alone;
 --   turned: every tile and every mover turned by a random angle: obb's
 --           world:move against the pure-Lua mover (always run);
---   cells:  the turned scene in a world with cells of a tile's size
---           (obb.world2{cell = 16}, issue 29) against the same in the
---           tree's world (skipped by a module without cells);
+--   cells:  worlds with cells of a tile's size (obb.world2{cell = 16},
+--           issue 29): the turned scene against the same in the tree's
+--           world and against the pure-Lua mover, the AA scene against
+--           bump.lua (skipped by a module without cells);
 --   filter: the AA scene with a bump-style filter, movers crossing each
 --           other and sliding on tiles: obb's world:move with a response
 --           set (the movers of class 1, obb.responses{[1] = "cross"})
@@ -31,7 +32,8 @@
 --           return "slide" end, and each against bump.lua's world:move
 --           with that function (when $OBB_BENCH_BUMP is set); the cross
 --           records are read and skipped, the slide ones clip the
---           velocity.
+--           velocity. obb's worlds here have cells of a tile's size,
+--           what a bump-style game of 16 px tiles asks for.
 -- obb's rows are skipped while obb's world has no move method. Each timed
 -- run starts from the same state and plays the same frames (the random
 -- numbers do not depend on what happened); a row is the median frame over
@@ -450,6 +452,12 @@ local function crowd()
              ("a crowd of %d"):format(n), t1)
 end
 
+-- A world with cells of a tile's size (as a bump game's cellSize), when
+-- the module has them; nil otherwise.
+local function cell_world()
+  return pcall(obb.world2, { cell = T }) and obb.world2({ cell = T }) or nil
+end
+
 -- The AA scene with a filter (see the header): a response set, the filter
 -- function it stands for, and bump.lua with that function (bump nil:
 -- skipped).
@@ -461,8 +469,8 @@ local function filters(bump)
     return "slide"
   end
   local set = obb.responses({ [1] = "cross" })
-  local ws = fill_centers(obb.world2(), sc, st)
-  local wf = fill_centers(obb.world2(), sc, st)
+  local ws = fill_centers(cell_world() or obb.world2(), sc, st)
+  local wf = fill_centers(cell_world() or obb.world2(), sc, st)
   for i = sc.first, sc.first + sc.n - 1 do ws:set_class(i, 1) end
   local followers = { { side("obb", wf, "AA, filter function", cross_movers), MAX_BAD.same_rules } }
   local wb = bump and fill_bump(bump.newWorld(BUMP_CELL), sc, st)
@@ -511,10 +519,13 @@ local function run()
     local wb = fill_bump(bump.newWorld(BUMP_CELL), aa, st)
     local wl = fill_centers(lua_mover.new(LUA_CELL), aa, st)
     local wo = has_move and fill_centers(obb.world2(), aa, st)
+    local wc = has_move and cell_world()
+    if wc then fill_centers(wc, aa, st) end
     local lua_side, bump_side = side("lua", wl, "AA"), side("bump", wb, "AA")
     if wo then
-      lockstep(side("obb", wo, "AA"), { { bump_side, MAX_BAD.bump }, { lua_side, MAX_BAD.same_rules } },
-               st, CHECK_FRAMES)
+      local followers = { { bump_side, MAX_BAD.bump }, { lua_side, MAX_BAD.same_rules } }
+      if wc then followers[3] = { side("cells", wc, "AA, cell 16"), MAX_BAD.same_world } end
+      lockstep(side("obb", wo, "AA"), followers, st, CHECK_FRAMES)
     else
       lockstep(lua_side, { { bump_side, MAX_BAD.bump } }, st, CHECK_FRAMES)
     end
@@ -526,6 +537,10 @@ local function run()
       report.row("move: obb vs bump (1,000 movers, 1,382 AA tiles)", time_moves(frame_out, wo, aa, out),
                  "bump.lua world:move", t_bump)
     end
+    if wc then
+      report.row("move: obb, cells of 16 vs bump (1,000 movers, AA)", time_moves(frame_out, wc, aa, out),
+                 "bump.lua world:move", t_bump)
+    end
     report.row("move: pure-Lua mover vs bump (1,000 movers, 1,382 AA tiles)", t_lua, "bump.lua world:move",
                t_bump)
     report.row("move: bump.lua alone (1,000 movers, 1,382 AA tiles)", t_bump)
@@ -535,6 +550,7 @@ local function run()
                    garbage(frame_out, wo, aa, out, GARBAGE_FRAMES, moves_g), "bump.lua (2,000 moves, scaled)",
                    g_bump)
       wo:close()
+      if wc then wc:close() end
     else
       report.bytes(("move garbage, %d moves: bump.lua (AA, 2,000 moves, scaled)"):format(moves_g), g_bump)
     end
@@ -546,7 +562,8 @@ local function run()
   local wl = fill_centers(lua_mover.new(LUA_CELL), tu, st)
   local wo = has_move and fill_centers(obb.world2(), tu, st)
   -- the same in a world with cells of a tile's size, when the module has them
-  local wc = has_move and pcall(obb.world2, { cell = T }) and fill_centers(obb.world2({ cell = T }), tu, st)
+  local wc = has_move and cell_world()
+  if wc then fill_centers(wc, tu, st) end
   if wo then
     local followers = { { side("lua", wl, "turned"), MAX_BAD.same_rules } }
     if wc then followers[2] = { side("cells", wc, "turned, cell 16"), MAX_BAD.same_world } end
@@ -561,8 +578,10 @@ local function run()
     report.row("move: obb vs pure-Lua mover (1,000 movers, 1,382 turned tiles)", t_tree,
                "pure-Lua mover (lua_mover.lua)", t_lua)
     if wc then
-      report.row("move: obb, cells of 16 vs tree (1,000 movers, turned)", time_moves(frame_out, wc, tu, out),
-                 "obb world:move, tree", t_tree)
+      local t_cells = time_moves(frame_out, wc, tu, out)
+      report.row("move: obb, cells of 16 vs tree (1,000 movers, turned)", t_cells, "obb world:move, tree", t_tree)
+      report.row("move: obb, cells of 16 vs pure-Lua mover (turned)", t_cells, "pure-Lua mover (lua_mover.lua)",
+                 t_lua)
     end
   else
     report.row("move: pure-Lua mover (1,000 movers, 1,382 turned tiles)", t_lua)

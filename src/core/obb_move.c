@@ -65,6 +65,9 @@
 ** (each other adds its plane once), on top of OBB_MOVE_MAX_LEGS. */
 #define MAX_RESTARTS 32
 
+/* Others met that are found by a scan before the met index is built. */
+#define LINEAR_MET 8
+
 enum { NONE, OVERLAP, BLOCK };
 
 typedef union anybox {
@@ -121,7 +124,9 @@ typedef struct mover {
   int nmet, met_cap;
   int *slot;        /* met by id: open addressing, 1 + index (0: empty), at
                     ** least twice met_cap slots, so finding an other met
-                    ** (once per other and leg) is O(1), not O(nmet) */
+                    ** (once per other and leg) is O(1), not O(nmet);
+                    ** NULL until more than LINEAR_MET are met (a scan
+                    ** of a few is cheaper than clearing the index) */
   unsigned slot_mask;
   cand *cands;
   int ncands, cand_cap;
@@ -142,6 +147,10 @@ typedef struct mover {
 typedef struct axes {
   int n;
   double L[15][3], s[15], r[15];
+  union {
+    obb_axes2 a2;
+    obb_axes3 a3;
+  } raw;
 } axes;
 
 static double *center(mover *m) {
@@ -161,37 +170,60 @@ static int parallel(const double a[3], const double b[3]) {
   return obb_dot3(a, b) > 1 - INTO_TOL;
 }
 
-/* The axes, and, when the two overlap by more than band, the penetration
-** normal and depth (*over = 1; found as obbN_penetration finds them). */
-static void pair_axes(mover *m, const void *other, double band, axes *x,
-                      double n[3], double *depth, int *over) {
+/* The separating axes of the item and other into x (x->raw keeps them
+** as obbN_sat_axes gives them, for obbN_sat_min). */
+static void pair_axes(const mover *m, const void *other, axes *x) {
   int k, q;
-  n[2] = 0;
   if (m->dim == 2) {
-    obb_axes2 a;
-    obb2_sat_axes(&m->item.b2, (const obb2 *)other, &a);
+    const obb_axes2 *a = &x->raw.a2;
+    obb2_sat_axes(&m->item.b2, (const obb2 *)other, &x->raw.a2);
     x->n = 4;
     for (k = 0; k < 4; k++) {
-      x->L[k][0] = a.L[k][0];
-      x->L[k][1] = a.L[k][1];
+      x->L[k][0] = a->L[k][0];
+      x->L[k][1] = a->L[k][1];
       x->L[k][2] = 0;
-      x->s[k] = a.s[k];
-      x->r[k] = a.r[k];
+      x->s[k] = a->s[k];
+      x->r[k] = a->r[k];
     }
-    *over = obb_sat_deeper(a.s, a.r, 4, band) &&
-            obb2_sat_min(&m->item.b2, (const obb2 *)other, &a, n, depth) >= 0;
   } else {
-    obb_axes3 a;
-    obb3_sat_axes(&m->item.b3, (const obb3 *)other, &a);
-    x->n = a.n;
-    for (k = 0; k < a.n; k++) {
-      for (q = 0; q < 3; q++) x->L[k][q] = a.L[k][q];
-      x->s[k] = a.s[k];
-      x->r[k] = a.r[k];
+    const obb_axes3 *a = &x->raw.a3;
+    obb3_sat_axes(&m->item.b3, (const obb3 *)other, &x->raw.a3);
+    x->n = a->n;
+    for (k = 0; k < a->n; k++) {
+      for (q = 0; q < 3; q++) x->L[k][q] = a->L[k][q];
+      x->s[k] = a->s[k];
+      x->r[k] = a->r[k];
     }
-    *over = obb_sat_deeper(a.s, a.r, a.n, band) &&
-            obb3_sat_min(&m->item.b3, (const obb3 *)other, &a, n, depth) >= 0;
   }
+}
+
+/* Whether the two overlap by more than band; if so the penetration normal
+** and depth (found as obbN_penetration finds them). */
+static int pair_deeper(const mover *m, const void *other, const axes *x,
+                       double band, double n[3], double *depth) {
+  n[2] = 0;
+  return obb_sat_deeper(x->s, x->r, x->n, band) &&
+         (m->dim == 2
+              ? obb2_sat_min(&m->item.b2, (const obb2 *)other, &x->raw.a2, n,
+                             depth)
+              : obb3_sat_min(&m->item.b3, (const obb3 *)other, &x->raw.a3, n,
+                             depth)) >= 0;
+}
+
+/* Whether some axis keeps the two apart for the whole leg (s(t) = s + v t,
+** t in [0, 1]) by more than their radii and a margin far above the
+** rounding of obb_sat_entry's times: then neither overlaps now nor meets
+** within any band (it only shrinks the radii), and obb_sat_entry would
+** give -1 for every band; told here without its divisions or the band's
+** cost, as it is for most of the others a leg finds near. */
+static int apart_all_leg(const axes *x, const double *v) {
+  int k;
+  for (k = 0; k < x->n; k++) {
+    double s0 = x->s[k], s1 = s0 + v[k];
+    double gap = x->r[k] + 0x1p-30 * (fabs(s0) + fabs(v[k]) + x->r[k]);
+    if ((s0 > gap && s1 > gap) || (s0 < -gap && s1 < -gap)) return 1;
+  }
+  return 0;
 }
 
 /* The pair's band with the item's center at p. */
@@ -228,24 +260,25 @@ static void corner_normals(const axes *x, const double *v, double band,
 static int classify(mover *m, const void *other, cand *c) {
   axes x;
   double end[3], band, v[15], tb, t0, out, err, depth = 0;
-  int k, kb, k0, over, q;
+  int k, kb, k0, q;
   const double *oc = center_of(m->dim, other);
+  pair_axes(m, other, &x);
+  /* the item moves by r, the other stands: s(t) = s - t * (r . L) */
+  for (k = 0; k < x.n; k++)
+    v[k] = -(m->r[0] * x.L[k][0] + m->r[1] * x.L[k][1] + m->r[2] * x.L[k][2]);
+  if (apart_all_leg(&x, v)) return NONE;
   for (q = 0; q < 3; q++) end[q] = m->pos[q] + m->r[q];
   band = obb_fmax(band_at(m, m->pos, other), band_at(m, end, other));
-  pair_axes(m, other, band, &x, c->n, &depth, &over);
   c->dist = 0;
   for (q = 0; q < m->dim; q++)
     c->dist += (oc[q] - m->pos[q]) * (oc[q] - m->pos[q]);
-  if (over) {
+  if (pair_deeper(m, other, &x, band, c->n, &depth)) {
     c->kind = OVERLAP;
     c->t = 0;
     c->tie = 0;
     c->depth = depth;
     return OVERLAP;
   }
-  /* the item moves by r, the other stands: s(t) = s - t * (r . L) */
-  for (k = 0; k < x.n; k++)
-    v[k] = -(m->r[0] * x.L[k][0] + m->r[1] * x.L[k][1] + m->r[2] * x.L[k][2]);
   kb = obb_sat_entry(x.s, x.r, v, x.n, -band, &tb, &out, &err);
   if (kb < 0) return NONE;
   k0 = obb_sat_entry(x.s, x.r, v, x.n, 0.0, &t0, &out, &err);
@@ -322,7 +355,8 @@ static int classify_turning(mover *m, const void *other, cand *c, cand *c2) {
   int over, r, q, k = 0;
   const double *oc = center_of(m->dim, other);
   band = band_at(m, m->pos, other);
-  pair_axes(m, other, band, &x, c->n, &depth, &over);
+  pair_axes(m, other, &x);
+  over = pair_deeper(m, other, &x, band, c->n, &depth);
   c->dist = 0;
   for (q = 0; q < m->dim; q++)
     c->dist += (oc[q] - m->pos[q]) * (oc[q] - m->pos[q]);
@@ -368,7 +402,14 @@ static unsigned slot_of(const mover *m, int id) {
 }
 
 static met *find_met(mover *m, int id) {
-  unsigned s = slot_of(m, id);
+  unsigned s;
+  if (m->slot == NULL) {
+    int i;
+    for (i = 0; i < m->nmet; i++)
+      if (m->met[i].id == id) return &m->met[i];
+    return NULL;
+  }
+  s = slot_of(m, id);
   while (m->slot[s] != 0) { /* never full: twice the met's capacity */
     met *e = &m->met[m->slot[s] - 1];
     if (e->id == id) return e;
@@ -403,14 +444,16 @@ static met *add_met(mover *m, int id) {
     met *p = (met *)grow(m, OBB_SCRATCH_MET, &m->met_cap, sizeof(met));
     if (p == NULL) return NULL;
     m->met = p;
-    if (!reindex_met(m)) return NULL;
+    if (m->slot != NULL && !reindex_met(m)) return NULL;
   }
   m->met[m->nmet].id = id;
   m->met[m->nmet].reported = 0;
   m->met[m->nmet].plane = 0;
   m->met[m->nmet].slid = 0;
-  index_met(m, m->nmet);
-  return &m->met[m->nmet++];
+  m->nmet++;
+  if (m->slot != NULL) index_met(m, m->nmet - 1);
+  else if (m->nmet > LINEAR_MET && !reindex_met(m)) return NULL;
+  return &m->met[m->nmet - 1];
 }
 
 /* What the filter and the report are told of candidate c. */
@@ -840,8 +883,7 @@ static int start(mover *m, obb_world *w, int id, obb_move_filter_fn filter,
   m->met = (met *)obb_world_scratch(w, OBB_SCRATCH_MET, 64 * sizeof(met));
   m->near = (int *)obb_world_scratch(w, OBB_SCRATCH_NEAR, 64 * sizeof(int));
   m->cand_cap = m->met_cap = m->near_cap = 64;
-  return m->cands != NULL && m->met != NULL && m->near != NULL &&
-         reindex_met(m);
+  return m->cands != NULL && m->met != NULL && m->near != NULL;
 }
 
 static int finish(mover *m, const double *from, double *actual) {
