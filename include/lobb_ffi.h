@@ -63,7 +63,8 @@ LOBB_API int lobb_ffi_intersects3(const void *a, const void *b);
 ** that `make check-ffi` holds obb.jit's reading of them to this header. */
 enum lobb_ffi_record {
   LOBB_FFI_MOVE_RECORD = 10,
-  LOBB_FFI_CAST_RECORD = 5
+  LOBB_FFI_CAST_RECORD = 5,
+  LOBB_FFI_ASK_RECORD = 7
 };
 
 /* w:check(item, ..., filter) with no filter function: v the nv numbers
@@ -86,6 +87,35 @@ LOBB_API int lobb_ffi_world_move(void *world, double id, const double *v,
                                  int nv, int response,
                                  const void *responses, double *hits,
                                  int cap, double *actual);
+
+/* w:check(item, ..., filter) with a filter function, without calling it:
+** lobb_ffi_world_move where the filter's answers are records in asks, 7
+** doubles each, other's id, response, t, nx, ny, nz, depth, in the order
+** the move asks them. The first nfixed are the filter's answers from the
+** runs before (the same asks, which this run checks); every later one is
+** guessed (the filter's last answer about that other, else OBB_SLIDE)
+** and recorded, for Lua to ask the filter and run again from the first
+** wrong guess. At actual[9] the number of asks. Returns the number of
+** collisions; -2 for more asks than ask_cap, -3 for more collisions than
+** cap (run again with more room: nothing is asked twice); -1 when the
+** classic method must run, or when an answered record is not what this
+** run asks (the world changed). Changes nothing in the world but the
+** guesses. */
+LOBB_API int lobb_ffi_world_move_asking(void *world, double id,
+                                        const double *v, int nv,
+                                        double *asks, int ask_cap,
+                                        int nfixed, double *hits, int cap,
+                                        double *actual);
+
+/* While Lua asks a filter function, the world is locked as a classic
+** move's filter locks it, so that what the filter may not do raises the
+** classic errors. filter_lock returns a serial for filter_unlock, or -1
+** (the world is not usable: nothing locked). filter_unlock returns 1, or
+** 0 when the lock was taken back meanwhile: the filter yielded and the
+** world was used from another thread (lobb_world_unstale); the move then
+** raises. */
+LOBB_API int lobb_ffi_world_filter_lock(void *world);
+LOBB_API int lobb_ffi_world_filter_unlock(void *world, int serial);
 
 /* w:move's second half: gives item id the box lobb_ffi_world_move found
 ** for it and returns 1; or returns 0, having changed nothing, when that

@@ -579,4 +579,12 @@ function M.run_child(chunk, seconds)
   return out:gsub("exit:%d+%s*$", ""), status
 end
 
+-- Whether world:move asks a filter function from Lua (LuaJIT's FFI path,
+-- docs/love.md), where the filter can yield; else it is called from C and
+-- a yield raises.
+function M.filters_in_lua()
+  local J = package.loaded["obb.jit"]
+  return type(J) == "table" and J.status == "ffi"
+end
+
 return M

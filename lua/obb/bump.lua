@@ -49,6 +49,21 @@ local type, error, pairs, pcall, tostring, setmetatable = type, error, pairs, pc
 local sort, format = table.sort, string.format
 
 local STRIDE = obb.MOVE_STRIDE2
+
+-- obb's world:move and world:check as the classic binding has them: this
+-- world's own lock (self._lock) must be released by the time a call
+-- returns or raises, so its filters run where they cannot yield (on
+-- LuaJIT's FFI path a filter function can: docs/love.md).
+local classicMove, classicCheck
+do
+  local probe = obb.world2()
+  local methods = getmetatable(probe)
+  local jit = package.loaded["obb.jit"]
+  local classic = type(jit) == "table" and type(jit.classic) == "table" and jit.classic[methods]
+  classicMove = classic and classic.move or methods.move
+  classicCheck = classic and classic.check or methods.check
+  probe:close()
+end
 -- bump's margin for a point inside a rectangle (rect.containsPoint,
 -- world:queryPoint).
 local DELTA = 1e-10
@@ -693,7 +708,7 @@ local function projectWith(self, key, item, x, y, w, h, angle, goalX, goalY, fil
   else
     local out, gcx, gcy = take(self, "_out", newTable), goalX + hw, goalY + hh
     local st = acquire(self, filter, item, true)
-    local ok, err, _, n = pcall(locked, self, ow.check, ow, key, gcx, gcy, st.mapped, out)
+    local ok, err, _, n = pcall(locked, self, classicCheck, ow, key, gcx, gcy, st.mapped, out)
     if not ok then release(st); error(err, 0) end
     local names = st.names
     for i = 0, n - 1 do
@@ -899,7 +914,8 @@ local function resolve(self, fname, item, goalX, goalY, filter, commit)
     local f = st.mapped
     if filter == nil and self.responses.slide == slide then f = nil end -- all in C
     local out = take(self, "_out", newTable)
-    local ok, rx, ry, n = pcall(locked, self, commit and ow.move or ow.check, ow, item, gcx, gcy, f, out)
+    local call = commit and (f and classicMove or ow.move) or (f and classicCheck or ow.check)
+    local ok, rx, ry, n = pcall(locked, self, call, ow, item, gcx, gcy, f, out)
     if not ok then release(st); error(rx, 0) end
     len, custom = collect(self, item, rect, st.names, out, n, cols, len, x, y, goalX, goalY, cx, cy, gcx, gcy)
     release(st)

@@ -75,6 +75,13 @@ int lobb_ffi_world_move(void *world, double id, const double *v,
                                  int nv, int response,
                                  const void *responses, double *hits,
                                  int cap, double *actual);
+int lobb_ffi_world_move_asking(void *world, double id,
+                                        const double *v, int nv,
+                                        double *asks, int ask_cap,
+                                        int nfixed, double *hits, int cap,
+                                        double *actual);
+int lobb_ffi_world_filter_lock(void *world);
+int lobb_ffi_world_filter_unlock(void *world, int serial);
 int lobb_ffi_world_commit(void *world, double id, double stamp);
 int lobb_ffi_world_cast(void *world, const void *box,
                                  const double *d, int dim, double *hits,
@@ -95,7 +102,8 @@ enum {
 };
 enum lobb_ffi_record {
   LOBB_FFI_MOVE_RECORD = 10,
-  LOBB_FFI_CAST_RECORD = 5
+  LOBB_FFI_CAST_RECORD = 5,
+  LOBB_FFI_ASK_RECORD = 7
 };
 int lobb_ffi_intersects2(const void *a, const void *b);
 int lobb_ffi_intersects3(const void *a, const void *b);

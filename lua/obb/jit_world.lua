@@ -10,9 +10,11 @@
 -- holds here too.
 
 -- Captured at load (obb.jit's header).
-local type, select, rawget, rawset, ipairs, pairs =
-  type, select, rawget, rawset, ipairs, pairs
+local type, select, rawget, rawset, ipairs, pairs, pcall, error =
+  type, select, rawget, rawset, ipairs, pairs, pcall, error
 local setmetatable = setmetatable
+local running = coroutine.running
+local getinfo = debug and debug.getinfo
 
 -- The replacements share scratch buffers, and a finalizer can run in the
 -- middle of one (at a GC step of the interpreter, or of a trace's exit)
@@ -180,36 +182,184 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
   for name, r in pairs(RESPONSE) do NAME[r] = name end
   local REC = lib.LOBB_FFI_MOVE_RECORD
 
-  local function write_moves(dst, byid, dim, count)
+  local function write_moves(dst, byid, dim, count, recs)
     local k = 0
     for i = 0, count - 1 do
       local h = REC * i
-      rawset(dst, k + 1, rawget(byid, hits[h] + 1))
-      rawset(dst, k + 2, NAME[hits[h + 1]])
-      rawset(dst, k + 3, hits[h + 2])
-      rawset(dst, k + 4, hits[h + 3])
-      rawset(dst, k + 5, hits[h + 4])
+      rawset(dst, k + 1, rawget(byid, recs[h] + 1))
+      rawset(dst, k + 2, NAME[recs[h + 1]])
+      rawset(dst, k + 3, recs[h + 2])
+      rawset(dst, k + 4, recs[h + 3])
+      rawset(dst, k + 5, recs[h + 4])
       if dim == 2 then
-        rawset(dst, k + 6, hits[h + 6])
-        rawset(dst, k + 7, hits[h + 7])
-        rawset(dst, k + 8, hits[h + 9])
+        rawset(dst, k + 6, recs[h + 6])
+        rawset(dst, k + 7, recs[h + 7])
+        rawset(dst, k + 8, recs[h + 9])
         k = k + 8
       else
-        rawset(dst, k + 6, hits[h + 5])
-        rawset(dst, k + 7, hits[h + 6])
-        rawset(dst, k + 8, hits[h + 7])
-        rawset(dst, k + 9, hits[h + 8])
-        rawset(dst, k + 10, hits[h + 9])
+        rawset(dst, k + 6, recs[h + 5])
+        rawset(dst, k + 7, recs[h + 6])
+        rawset(dst, k + 8, recs[h + 7])
+        rawset(dst, k + 9, recs[h + 8])
+        rawset(dst, k + 10, recs[h + 9])
         k = k + 10
       end
     end
     clear_tail(dst, k)
   end
 
+  -- ---- a filter function: the move in C guesses, Lua asks ----
+  -- lobb_ffi_world_move_asking runs the move with a guess for each answer
+  -- the filter would give (its last answer about that other, else
+  -- "slide") and records what it would ask, in order; here the filter is
+  -- asked those, in a trace of the caller's, no C call in between. All
+  -- right: that run is the move. The first wrong guess: the move runs
+  -- again from the start with every answer so far fixed, which asks the
+  -- same first questions (the world is locked meanwhile, and a run checks
+  -- them), so the filter is asked about each other once, in the order
+  -- met, as the classic method asks it. A filter that depends only on the
+  -- other costs one run once its answers are known.
+  local ask_c = lib.lobb_ffi_world_move_asking
+  local lock_c, unlock_c = lib.lobb_ffi_world_filter_lock, lib.lobb_ffi_world_filter_unlock
+  local AREC = lib.LOBB_FFI_ASK_RECORD
+  local IGNORE = lib.OBB_IGNORE
+  -- Buffers of one asking move, taken from a pool for each: a filter may
+  -- move in another world, a coroutine may be parked in a filter, and an
+  -- error drops its set (made again later).
+  local pool, npool = {}, 0
+  local function take_set()
+    if npool == 0 then
+      return { asks = ffi.new("double[?]", 16 * AREC), ask_cap = 16,
+               hits = ffi.new("double[?]", HITS * REC), cap = HITS,
+               args = ffi.new("double[7]"), actual = ffi.new("double[10]") }
+    end
+    local set = pool[npool]
+    pool[npool] = nil
+    npool = npool - 1
+    return set
+  end
+  local function give_set(set)
+    npool = npool + 1
+    pool[npool] = set
+  end
+
+  -- The filter's thread, for the classic methods (lobb_world_unstale): in
+  -- the world's third user value, a weak table, so that a coroutine
+  -- dropped inside a filter is collected.
+  local weak_values = { __mode = "v" }
+  local function own(holder)
+    local owner = rawget(holder, 3)
+    if type(owner) ~= "table" then
+      owner = setmetatable({}, weak_values)
+      rawset(holder, 3, owner)
+    end
+    rawset(owner, 1, running() or true)
+  end
+
+  local function ask_once(filter, item, other, dim, asks, h)
+    if dim == 2 then
+      return pcall(filter, item, other, asks[h + 3], asks[h + 4], asks[h + 2], asks[h + 6])
+    end
+    return pcall(filter, item, other, asks[h + 3], asks[h + 4], asks[h + 5], asks[h + 2], asks[h + 6])
+  end
+
+  -- Asks the filter the questions nfixed .. nasks - 1 of a run; returns
+  -- the first wrong guess's index + 1 (its answer fixed), nil when all
+  -- were right, or false and a bad answer. Raises the filter's error as
+  -- it raised it.
+  local function ask(set, w, item, filter, holder, nfixed, nasks)
+    local serial = lock_c(w)
+    if serial < 0 then return -1 end
+    own(holder)
+    local byid, asks, dim, wrong = rawget(holder, 2), set.asks, set.actual[8], nil
+    for i = nfixed, nasks - 1 do
+      local h = AREC * i
+      local ok, r = ask_once(filter, item, rawget(byid, asks[h] + 1), dim, asks, h)
+      if not ok then
+        unlock_c(w, serial)
+        error(r, 0)
+      end
+      local code = IGNORE
+      if r then code = RESPONSE[r] end
+      if code == nil then
+        unlock_c(w, serial)
+        return false, r
+      end
+      if code ~= asks[h + 1] then
+        asks[h + 1] = code
+        wrong = i + 1
+        break
+      end
+    end
+    if unlock_c(w, serial) == 0 then
+      error("a world query's filter cannot yield (the world was used while it was suspended)", 0)
+    end
+    return wrong
+  end
+
+  -- The asking move with set's args: its count, or -1 when no filter was
+  -- asked and the classic method must run; false and a bad answer.
+  local function asking(set, w, id, item, nv, filter, holder)
+    local nfixed = 0
+    while true do
+      local count = ask_c(w, id, set.args, nv, set.asks, set.ask_cap, nfixed, set.hits, set.cap, set.actual)
+      if count == -2 then
+        local asks = ffi.new("double[?]", 2 * set.ask_cap * AREC)
+        ffi.copy(asks, set.asks, nfixed * AREC * 8)
+        set.asks, set.ask_cap = asks, 2 * set.ask_cap
+      elseif count == -3 then
+        set.hits, set.cap = ffi.new("double[?]", 2 * set.cap * REC), 2 * set.cap
+      elseif count < 0 then
+        if nfixed == 0 then return -1 end
+        error("obb: the world changed while a move asked its filter", 0)
+      else
+        local nasks = set.actual[9]
+        if nasks == nfixed then return count end
+        local wrong, bad = ask(set, w, item, filter, holder, nfixed, nasks)
+        if wrong == nil then return count end
+        if wrong == false then return false, bad end
+        if wrong < 0 then
+          if nfixed == 0 then return -1 end
+          error("obb: the world changed while a move asked its filter", 0)
+        end
+        nfixed = wrong
+      end
+    end
+  end
+
+  -- luaL_argerror's message for a filter's bad answer r, the filter being
+  -- argument idx of the method that calls this (level 2): its name and
+  -- the argument's number as the caller sees them.
+  local function bad_answer(idx, name, r)
+    local ar = getinfo and getinfo(2, "n")
+    if ar and ar.namewhat == "method" then idx = idx - 1 end
+    local why
+    if type(r) == "string" then
+      local shown = r:match("^[^%z]*")
+      why = ("unknown response '%s'%s"):format(shown, #shown < #r and " followed by a zero byte" or "")
+    else
+      why = ("filter returned a %s (a response name, false or nil expected)"):format(type(r))
+    end
+    -- at the method's caller's line, as LuaJIT's luaL_argerror places it
+    error(("bad argument #%d to '%s' (%s)"):format(idx, ar and (ar.name or "?") or name, why), 3)
+  end
+
   -- w:move / w:check (item, gx, gy[, gz | angle | gz, qx, qy, qz, qw]
   -- [, filter [, dst]]): nv numbers after the item, 2, 3 or 7; the C
   -- side tells which form they are in the world's dimension (dim 3: a
   -- 3D move or a 2D turning one, both with 3 results before the count).
+  -- The results of a run are in actual (and hits): returned here.
+  local function results(w, id, commit, nv, dst, count, set)
+    local res = set.actual
+    if dst ~= nil then
+      write_moves(dst, rawget(holder_of(w), 2), res[8], count, set.hits)
+    end
+    if commit and commit_c(w, id, res[7]) == 0 then return nil end
+    if nv == 2 then return res[0], res[1], count end
+    if nv == 3 then return res[0], res[1], res[2], count end
+    return res[0], res[1], res[2], res[3], res[4], res[5], res[6], count
+  end
+
   local function mover(commit, name)
     return function(...)
       local w, item, gx, gy, a, b, c, d, e, f, g = ...
@@ -237,7 +387,7 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
           local r1, r2, r3, stamp, dim = actual[0], actual[1], actual[2], actual[7], actual[8]
           if count >= 0 and gen == gen1 then
             if dst ~= nil then
-              write_moves(dst, rawget(holder_of(w), 2), dim, count)
+              write_moves(dst, rawget(holder_of(w), 2), dim, count, hits)
             end
             if gen == gen1 and (not commit or commit_c(w, id, stamp) ~= 0) then
               if nv == 2 then return r1, r2, count end
@@ -245,6 +395,31 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
               return r1, r2, r3, actual[3], actual[4], actual[5], actual[6], count
             end
           end
+        elseif nv and type(filter) == "function" and n <= nv + 4 and (dst == nil or type(dst) == "table") then
+          local s = take_set()
+          local sa = s.args
+          sa[0], sa[1] = gx, gy
+          if nv > 2 then sa[2] = a end
+          if nv > 3 then sa[3], sa[4], sa[5], sa[6] = b, c, d, e end
+          local count, bad = asking(s, w, id, item, nv, filter, holder_of(w))
+          if count == false then bad_answer(nv + 3, name, bad) end
+          if count >= 0 then
+            if nv == 2 then
+              local r1, r2, k = results(w, id, commit, nv, dst, count, s)
+              give_set(s)
+              if r1 ~= nil then return r1, r2, k end
+            elseif nv == 3 then
+              local r1, r2, r3, k = results(w, id, commit, nv, dst, count, s)
+              give_set(s)
+              if r1 ~= nil then return r1, r2, r3, k end
+            else
+              local r1, r2, r3, r4, r5, r6, r7, k = results(w, id, commit, nv, dst, count, s)
+              give_set(s)
+              if r1 ~= nil then return r1, r2, r3, r4, r5, r6, r7, k end
+            end
+            error("obb: the world changed while a move asked its filter", 0)
+          end
+          give_set(s)
         end
       end
       return CW[name](...)

@@ -91,12 +91,66 @@ typedef struct ffi_hits {
   double *hits;
   int n, cap, response;
   const unsigned char *set; /* a response set's, by class, or NULL */
-  const lworld *lw;
+  lworld *lw;
+  double *asks; /* a filter function's asks (NULL: none; below) */
+  int nasks, ask_cap, nfixed, wrong;
 } ffi_hits;
 
+/* The FFI path's guess of the filter function's answer about other: its
+** last answer about it, or OBB_SLIDE. */
+static int guessed(const lworld *lw, int other) {
+  return (size_t)other < lw->nguess ? lw->guess[other] : OBB_SLIDE;
+}
+
+/* Keeps answer r about other as its next guess (none when memory runs
+** out: a guess is only a guess). */
+static void remember(lworld *lw, int other, int r) {
+  if ((size_t)other >= lw->nguess) {
+    size_t n = lw->nguess < 64 ? 64 : lw->nguess;
+    unsigned char *p;
+    while (n <= (size_t)other) n *= 2;
+    p = (unsigned char *)lw->alloc(lw->ud, lw->guess, lw->nguess, n);
+    if (p == NULL) return;
+    memset(p + lw->nguess, OBB_SLIDE, n - lw->nguess);
+    lw->guess = p;
+    lw->nguess = n;
+  }
+  lw->guess[other] = (unsigned char)r;
+}
+
+/* The i-th ask of a move: the first nfixed were asked of the filter in
+** the runs before (their answers are in the records), the others are
+** guessed and recorded for Lua to ask (lobb_ffi.h). -1 aborts the run:
+** more asks than the buffer holds, or a record that is not the same ask
+** as before (f->wrong). */
+static int ffi_ask(ffi_hits *f, const obb_move_hit *hit) {
+  int i = f->nasks++, r, q;
+  double *a;
+  if (i >= f->ask_cap) return -1;
+  a = f->asks + LOBB_FFI_ASK_RECORD * i;
+  if (i < f->nfixed) {
+    if (a[0] != hit->other || !(a[1] >= OBB_IGNORE && a[1] <= OBB_BOUNCE) ||
+        a[1] != (int)a[1]) {
+      f->wrong = 1;
+      return -1;
+    }
+    r = (int)a[1];
+    remember(f->lw, hit->other, r);
+    return r;
+  }
+  r = guessed(f->lw, hit->other);
+  a[0] = hit->other;
+  a[1] = r;
+  a[2] = hit->t;
+  for (q = 0; q < 3; q++) a[3 + q] = hit->n[q];
+  a[6] = hit->depth;
+  return r;
+}
+
 static int ffi_filter(void *ctx, int item, const obb_move_hit *hit) {
-  const ffi_hits *f = (const ffi_hits *)ctx;
+  ffi_hits *f = (ffi_hits *)ctx;
   (void)item;
+  if (f->asks != NULL) return ffi_ask(f, hit);
   return f->set != NULL ? f->set[lobb_world_class(f->lw, hit->other)]
                         : f->response;
 }
@@ -124,39 +178,38 @@ static int move_form(int dim, int nv, int *turning) {
   return nv == dim || *turning ? dim : 0;
 }
 
-int lobb_ffi_world_move(void *world, double id, const double *v, int nv,
-                        int response, const void *responses, double *hits,
-                        int cap, double *actual) {
-  int k, n, dim, turning;
-  lworld *lw = lobb_world_usableid(world, 0, id, &k);
-  const lobb_responses *set = (const lobb_responses *)responses;
-  double turn[3];
-  ffi_hits f;
-  if (lw == NULL || (dim = move_form(lw->dim, nv, &turning)) == 0 ||
-      !obb_all_finite(v, (size_t)dim) || cap < 0)
-    return -1;
-  if (set != NULL ? set->tag != LOBB_TAG_RESPONSES
-                  : response < OBB_TOUCH || response > OBB_BOUNCE)
-    return -1;
-  if (turning && !lobb_move_turn(dim, obb_world_box(lw->w, k), v + dim, turn))
-    return -1;
-  f.hits = hits;
-  f.n = 0;
-  f.cap = cap;
-  f.response = response;
-  f.set = set != NULL ? set->r : NULL;
-  f.lw = lw;
+/* The world and item id of a move of the nv numbers v after the item, with
+** its dimension and form checked as the classic method checks them, and
+** the turn of the turning form; NULL when the classic method must run. */
+static lworld *move_start(void *world, double id, const double *v, int nv,
+                          int *k, int *turning, double turn[3]) {
+  lworld *lw = lobb_world_usableid(world, 0, id, k);
+  int dim;
+  if (lw == NULL || (dim = move_form(lw->dim, nv, turning)) == 0 ||
+      !obb_all_finite(v, (size_t)dim))
+    return NULL;
+  if (*turning && !lobb_move_turn(dim, obb_world_box(lw->w, *k), v + dim, turn))
+    return NULL;
+  return lw;
+}
+
+/* Runs the move of item k by f, keeps its final box for the commit, and
+** writes actual (lobb_ffi.h); the core's count, or -1 for a move the
+** classic method must run. */
+static int ffi_move(lworld *lw, int k, const double *v, int turning,
+                    const double *turn, ffi_hits *f, double *actual) {
+  int n, dim = lw->dim;
   if (turning)
-    n = obb_world_move_turning(lw->w, k, v, turn, ffi_filter, ffi_report, &f,
+    n = obb_world_move_turning(lw->w, k, v, turn, ffi_filter, ffi_report, f,
                                &lw->moved);
   else {
     memcpy(&lw->moved, obb_world_box(lw->w, k),
            dim == 2 ? sizeof(obb2) : sizeof(obb3));
-    n = obb_world_move(lw->w, k, v, ffi_filter, ffi_report, &f,
+    n = obb_world_move(lw->w, k, v, ffi_filter, ffi_report, f,
                        dim == 2 ? lw->moved.b2.c : lw->moved.b3.c);
   }
   lw->moved_id = -1;
-  if (n < 0 || f.n > cap ||
+  if (n < 0 || f->n > f->cap ||
       !obb_all_finite(dim == 2 ? lw->moved.b2.c : lw->moved.b3.c,
                       (size_t)dim))
     return -1;
@@ -168,6 +221,68 @@ int lobb_ffi_world_move(void *world, double id, const double *v, int nv,
   actual[7] = obb_world_changes(lw->w);
   actual[8] = dim;
   return n;
+}
+
+static void hits_init(ffi_hits *f, lworld *lw, double *hits, int cap) {
+  memset(f, 0, sizeof *f);
+  f->hits = hits;
+  f->cap = cap;
+  f->lw = lw;
+}
+
+int lobb_ffi_world_move(void *world, double id, const double *v, int nv,
+                        int response, const void *responses, double *hits,
+                        int cap, double *actual) {
+  int k, turning;
+  double turn[3];
+  lworld *lw = move_start(world, id, v, nv, &k, &turning, turn);
+  const lobb_responses *set = (const lobb_responses *)responses;
+  ffi_hits f;
+  if (lw == NULL || cap < 0) return -1;
+  if (set != NULL ? set->tag != LOBB_TAG_RESPONSES
+                  : response < OBB_TOUCH || response > OBB_BOUNCE)
+    return -1;
+  hits_init(&f, lw, hits, cap);
+  f.response = response;
+  f.set = set != NULL ? set->r : NULL;
+  return ffi_move(lw, k, v, turning, turn, &f, actual);
+}
+
+int lobb_ffi_world_move_asking(void *world, double id, const double *v,
+                               int nv, double *asks, int ask_cap, int nfixed,
+                               double *hits, int cap, double *actual) {
+  int k, turning, n;
+  double turn[3];
+  lworld *lw = move_start(world, id, v, nv, &k, &turning, turn);
+  ffi_hits f;
+  if (lw == NULL || cap < 0 || ask_cap < 0 || nfixed < 0 || nfixed > ask_cap)
+    return -1;
+  hits_init(&f, lw, hits, cap);
+  f.asks = asks;
+  f.ask_cap = ask_cap;
+  f.nfixed = nfixed;
+  n = ffi_move(lw, k, v, turning, turn, &f, actual);
+  actual[9] = f.nasks;
+  if (f.wrong) return -1;
+  if (f.nasks > ask_cap) return -2;
+  if (f.n > cap) return -3;
+  return n;
+}
+
+int lobb_ffi_world_filter_lock(void *world) {
+  lworld *lw = lobb_world_usable(world, 0);
+  if (lw == NULL) return -1;
+  lw->lock++;
+  lw->flock = 1;
+  return lw->fserial;
+}
+
+int lobb_ffi_world_filter_unlock(void *world, int serial) {
+  lworld *lw = lobb_world_tagged(world);
+  if (lw == NULL || lw->flock != 1 || lw->fserial != serial) return 0;
+  lw->flock = 0;
+  lw->lock--;
+  return 1;
 }
 
 int lobb_ffi_world_commit(void *world, double id, double stamp) {

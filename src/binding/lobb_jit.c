@@ -76,6 +76,8 @@ static const struct {
   ENTRY(obb3_penetration),
   ENTRY(lobb_ffi_world_update), ENTRY(lobb_ffi_world_reserve),
   ENTRY(lobb_ffi_world_get), ENTRY(lobb_ffi_world_move),
+  ENTRY(lobb_ffi_world_move_asking), ENTRY(lobb_ffi_world_filter_lock),
+  ENTRY(lobb_ffi_world_filter_unlock),
   ENTRY(lobb_ffi_world_commit), ENTRY(lobb_ffi_world_cast),
   ENTRY(lobb_ffi_world_cast_turning), ENTRY(lobb_ffi_world_query_box),
   ENTRY(lobb_ffi_world_query_point), ENTRY(lobb_ffi_intersects2),

@@ -55,8 +55,31 @@ lworld *lobb_world_checkopen(lua_State *L) {
   return lw;
 }
 
+void lobb_world_unstale(lua_State *L, lworld *lw) {
+  int mine = 0;
+  if (lw->flock == 0) return;
+  lobb_getuv(L, 1, UV_OWNER);
+  if (lua_istable(L, -1)) lua_rawgeti(L, -1, 1);
+  else lua_pushnil(L);
+  if (lua_type(L, -1) == LUA_TBOOLEAN) {
+    mine = lua_pushthread(L); /* 1: the main thread runs */
+    lua_pop(L, 1);
+  } else if (lua_type(L, -1) == LUA_TTHREAD) {
+    lua_pushthread(L);
+    mine = lua_rawequal(L, -1, -2);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 2);
+  if (!mine) {
+    lw->lock -= lw->flock;
+    lw->flock = 0;
+    lw->fserial = lw->fserial < INT_MAX ? lw->fserial + 1 : 0;
+  }
+}
+
 lworld *lobb_world_checkmutable(lua_State *L, const char *what) {
   lworld *lw = lobb_world_checkopen(L);
+  lobb_world_unstale(L, lw);
   if (lw->lock > 0)
     luaL_error(L, "cannot %s items of a world during its query", what);
   if (lw->busy > 0)
@@ -172,11 +195,13 @@ static int new_world(lua_State *L, int dim) {
     if (margin < 0 || margin > 1e6)
       luaL_argerror(L, 1, "margin must be in [0, 1e6]");
   }
-  lw = (lworld *)lobb_newuserdatan(L, sizeof(lworld), 2);
+  lw = (lworld *)lobb_newuserdatan(L, sizeof(lworld), 3);
   lw->tag = &world_tag;
   lw->w = NULL;
   lw->dim = dim;
   lw->lock = 0;
+  lw->flock = 0;
+  lw->fserial = 0;
   lw->busy = 0;
   lw->job = NULL;
   lw->move = NULL;
@@ -187,6 +212,8 @@ static int new_world(lua_State *L, int dim) {
   lw->moved_id = -1;
   lw->classes = NULL;
   lw->nclasses = 0;
+  lw->guess = NULL;
+  lw->nguess = 0;
   lw->alloc = lua_getallocf(L, &lw->ud);
   lua_pushvalue(L, lua_upvalueindex(UV_WORLD));
   if (!lua_istable(L, -1)) return luaL_error(L, "obb: an upvalue was replaced");
@@ -223,13 +250,17 @@ static void free_classes(lworld *lw) {
 static void release(lworld *lw) {
   free_buffer(lw);
   free_classes(lw);
+  if (lw->guess != NULL) lw->alloc(lw->ud, lw->guess, lw->nguess, 0);
+  lw->guess = NULL;
+  lw->nguess = 0;
   obb_world_free(lw->w);
   lw->w = NULL;
 }
 
 /* Closing (close, __close, or __gc called by hand) is refused while a
 ** query reads the world's core and buffer or add writes its tables. */
-static void check_closable(lua_State *L, const lworld *lw) {
+static void check_closable(lua_State *L, lworld *lw) {
+  lobb_world_unstale(L, lw);
   if (lw->lock > 0) luaL_error(L, "cannot close a world during its query");
   if (lw->busy > 0)
     luaL_error(L, "cannot close a world while it adds an item");
@@ -352,6 +383,11 @@ static int world_add(lua_State *L) {
 /* The world at p when a fast path (update2_fast, the FFI's) may change or
 ** read it: a world (by its tag), open, not in a query nor adding, of
 ** dimension dim (0: any). */
+lworld *lobb_world_tagged(void *p) {
+  lworld *lw = (lworld *)p;
+  return lw != NULL && lw->tag == &world_tag ? lw : NULL;
+}
+
 lworld *lobb_world_usable(void *p, int dim) {
   lworld *lw = (lworld *)p;
   return lw != NULL && lw->tag == &world_tag && lw->w != NULL &&

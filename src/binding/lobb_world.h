@@ -19,6 +19,8 @@
 #define NUV_WORLD (LOBB_NUPVALUES + 4)
 #define UV_BYITEM 1 /* user values of a world */
 #define UV_BYID 2
+#define UV_OWNER 3  /* the FFI filter's owner: a weak table whose [1] is
+                    ** the thread running it (true: the main thread) */
 
 /* Numbers per record in the tables w:move (item, response, t, normal,
 ** point, depth) and w:cast (item, t, normal) fill: obb.MOVE_STRIDE2 and
@@ -44,6 +46,10 @@ typedef struct lworld {
   obb_world *w; /* NULL once closed */
   int dim;
   int lock; /* > 0 while results are copied out and filters run */
+  int flock; /* the part of lock an FFI move's filter holds (0 or 1): its
+             ** Lua owns it and may yield holding it (lobb_world_unstale) */
+  int fserial; /* counts the FFI filter locks taken back from a yielded
+               ** owner: its unlock then fails */
   int busy; /* > 0 while add writes the item tables (finalizers may run) */
   const struct job *job; /* the query whose results fill copies out */
   struct lmove *move; /* the move whose protected half runs (lobb_move.c) */
@@ -56,6 +62,9 @@ typedef struct lworld {
   unsigned char *classes; /* w:set_class's, by id; ids from nclasses on
                           ** (and every id when NULL) are of class 0 */
   size_t nclasses;
+  unsigned char *guess; /* the FFI filter path's last answer for each other
+                        ** (by id; OBB_SLIDE from nguess on), a guess only */
+  size_t nguess;
   lua_Alloc alloc;
   void *ud;
   const void *tag; /* &world_tag, last as in every obb type (lobb_box.h) */
@@ -79,6 +88,10 @@ typedef struct ray_rec {
 lworld *lobb_world_test(lua_State *L, int idx);
 /* The world at argument 1, open. */
 lworld *lobb_world_checkopen(lua_State *L);
+/* Takes back the FFI filter lock (flock) of the world at argument 1 when
+** the thread running now is not its owner: the owner yielded inside its
+** filter (or was collected there), and the world is used meanwhile. */
+void lobb_world_unstale(lua_State *L, lworld *lw);
 /* lobb_world_checkopen, and not locked by a query nor busy with an add
 ** ("cannot <what> items of a world during its query"). */
 lworld *lobb_world_checkmutable(lua_State *L, const char *what);
@@ -109,6 +122,8 @@ int lobb_world_filtererror(lua_State *L);
 void lobb_world_pcall(lua_State *L, lworld *lw, int uv, int nargs,
                       void *state, scratch *own);
 
+/* The world at p (open or closed), recognised by its tag, or NULL. */
+lworld *lobb_world_tagged(void *p);
 /* For the fast paths (w:update's, the FFI's): the world at p when it is
 ** open, of dimension dim (0: either), neither locked nor busy; else NULL. */
 lworld *lobb_world_usable(void *p, int dim);
