@@ -380,14 +380,15 @@ static int world_add(lua_State *L) {
   return lobb_world_enter(L, lw, &b);
 }
 
-/* The world at p when a fast path (update2_fast, the FFI's) may change or
-** read it: a world (by its tag), open, not in a query nor adding, of
-** dimension dim (0: any). */
+/* The world at p, by its tag, open or closed. */
 lworld *lobb_world_tagged(void *p) {
   lworld *lw = (lworld *)p;
   return lw != NULL && lw->tag == &world_tag ? lw : NULL;
 }
 
+/* The world at p when a fast path (update2_fast, the FFI's) may change or
+** read it: a world (by its tag), open, not in a query nor adding, of
+** dimension dim (0: any). */
 lworld *lobb_world_usable(void *p, int dim) {
   lworld *lw = (lworld *)p;
   return lw != NULL && lw->tag == &world_tag && lw->w != NULL &&
@@ -564,7 +565,7 @@ static int world_memory(lua_State *L) {
   lworld *lw = lobb_world_checkopen(L);
   lobb_checknargs(L, 1);
   lua_pushnumber(L, (lua_Number)(obb_world_memory(lw->w) + lw->buf.cap +
-                                 lw->nclasses));
+                                 lw->nclasses + lw->nguess));
   return 1;
 }
 
