@@ -587,4 +587,18 @@ function M.filters_in_lua()
   return type(J) == "table" and J.status == "ffi"
 end
 
+-- Starts co, a move whose filter yields: asked from Lua, the move waits
+-- in the yield (spec/jit_filter_spec.lua); called from C, the yield
+-- raises "cannot yield".
+function M.assert_filter_yield(co)
+  local ok, err = coroutine.resume(co)
+  if M.filters_in_lua() then
+    assert(ok, err)
+    assert(coroutine.status(co) == "suspended", "the move waits in the yield")
+  else
+    assert(not ok, "a filter called from C cannot yield")
+    assert(tostring(err):find("cannot yield", 1, true), err)
+  end
+end
+
 return M
