@@ -871,7 +871,37 @@ end
 -- is called on the same others in the same order, the first col is the
 -- one project's sort puts first.
 
+-- One other of projectFirst's: asked to the filter unless visited, and
+-- kept in best (its col's numbers) if it is met first so far
+-- (byTiThenDistance: ti, then the distance, then the order found).
+local function consider(best, rects, item, x, y, w, h, goalX, goalY, filter, visited, other)
+  if other == item or rects[other] == nil or visited[other] then return end
+  local name = filter(item, other)
+  local o = rects[other] -- a filter may have removed it: no col then
+  if not name or o == nil then return end
+  local ox, oy, ow, oh = o.x, o.y, o.w, o.h
+  local hit, overlaps, ti, nx, ny, tx, ty = detect(x, y, w, h, ox, oy, ow, oh, goalX, goalY)
+  if not hit then return end
+  if best.has then
+    local bti = best.ti
+    local first
+    if ti ~= bti then
+      first = ti < bti
+    else
+      first = rect_getSquareDistance(x, y, w, h, ox, oy, ow, oh)
+        < rect_getSquareDistance(x, y, w, h, best.ox, best.oy, best.ow, best.oh)
+    end
+    if not first then return end
+  end
+  best.has, best.other, best.name, best.overlaps, best.ti = true, other, name, overlaps, ti
+  best.nx, best.ny, best.tx, best.ty = nx, ny, tx, ty
+  best.ox, best.oy, best.ow, best.oh = ox, oy, ow, oh
+end
+
 -- projectBump's first col (nil if none), the others in visited not asked.
+-- The common path runs no loop: a mover alone in its cells finds only
+-- itself, and a loop LuaJIT has compiled as a trace of its own would stop
+-- the trace of the function around it (an inner loop) on every move.
 local function projectFirst(self, item, x, y, w, h, goalX, goalY, filter, visited)
   local l, t = min(goalX, x), min(goalY, y)
   local hw, hh = (max(goalX + w, x + w) - l) / 2, (max(goalY + h, y + h) - t) / 2
@@ -880,46 +910,33 @@ local function projectFirst(self, item, x, y, w, h, goalX, goalY, filter, visite
   box:set(l + hw, t + hh, hw + pad, hh + pad, 0)
   local n = self._w:query_box(box, found)
   give(self, "_box", box)
-  -- found stays taken while the filters run: one that projects gets its own
-  local rects = self.rects
-  -- the first so far (byTiThenDistance: ti, then the distance, then the
-  -- order found) and its col's numbers
-  local bother, bname, bov, bti, bnx, bny, btx, bty, box_, boy, bow, boh
-  for i = 1, n do
-    local other = found[i]
-    if other ~= item and rects[other] ~= nil and not visited[other] then
-      local name = filter(item, other)
-      local o = rects[other] -- a filter may have removed it: no col then
-      if name and o ~= nil then
-        local ox, oy, ow, oh = o.x, o.y, o.w, o.h
-        local hit, overlaps, ti, nx, ny, tx, ty = detect(x, y, w, h, ox, oy, ow, oh, goalX, goalY)
-        if hit then
-          local first = bother == nil
-          if not first then
-            if ti ~= bti then
-              first = ti < bti
-            else
-              first = rect_getSquareDistance(x, y, w, h, ox, oy, ow, oh)
-                < rect_getSquareDistance(x, y, w, h, box_, boy, bow, boh)
-            end
-          end
-          if first then
-            bother, bname, bov, bti, bnx, bny, btx, bty = other, name, overlaps, ti, nx, ny, tx, ty
-            box_, boy, bow, boh = ox, oy, ow, oh
-          end
-        end
+  -- found and best stay taken while the filters run: one that projects
+  -- gets its own
+  local rects, best = self.rects, take(self, "_best", newTable)
+  best.has = false
+  if n >= 1 then
+    consider(best, rects, item, x, y, w, h, goalX, goalY, filter, visited, found[1])
+    if n >= 2 then
+      for i = 2, n do
+        consider(best, rects, item, x, y, w, h, goalX, goalY, filter, visited, found[i])
       end
     end
   end
   give(self, "_found", found)
-  if bother == nil then return nil end
-  return {
-    overlaps = bov, ti = bti,
-    move = { x = goalX - x, y = goalY - y }, normal = { x = bnx, y = bny }, touch = { x = btx, y = bty },
-    itemRect = { x = x, y = y, w = w, h = h },
-    otherRect = { x = box_, y = boy, w = bow, h = boh },
-    other = bother, item = item, type = bname,
-  }
+  local col = nil
+  if best.has then
+    col = {
+      overlaps = best.overlaps, ti = best.ti,
+      move = { x = goalX - x, y = goalY - y }, normal = { x = best.nx, y = best.ny },
+      touch = { x = best.tx, y = best.ty },
+      itemRect = { x = x, y = y, w = w, h = h },
+      otherRect = { x = best.ox, y = best.oy, w = best.ow, h = best.oh },
+      other = best.other, item = item, type = best.name,
+    }
+    best.other, best.name = nil, nil -- not kept alive by the scratch
+  end
+  give(self, "_best", best)
+  return col
 end
 
 local function visitedFilterOf(visited, filter)
@@ -953,7 +970,8 @@ local function bumpCheck(self, item, x, y, w, h, goalX, goalY, filter)
     vf = visitedFilterOf(visited, filter)
     pcols, plen = self:project(item, x, y, w, h, goalX, goalY, vf)
   end
-  while true do
+  -- a move that meets nothing (the common one) runs no loop (projectFirst)
+  while col ~= nil or pcols ~= nil do
     if pcols ~= nil then
       if not (plen > 0) then break end -- luacheck: ignore 581 (bumpLoop's test, NaN too)
       col = pcols[1]
@@ -1007,7 +1025,9 @@ local function bumpCheck(self, item, x, y, w, h, goalX, goalY, filter)
   end
   if vf == nil then -- the visited set is ours alone: cleared, kept
     visited[item] = nil
-    for i = 1, len do visited[cols[i].other] = nil end
+    if len > 0 then
+      for i = 1, len do visited[cols[i].other] = nil end
+    end
     give(self, "_visited", visited)
   end
   return goalX, goalY, cols, len
