@@ -113,28 +113,63 @@ end
 -- and leaves, and the normals of the sides it crosses there; nil if it
 -- misses. Sides in the order left, right, top, bottom; for each, p is how
 -- fast the segment goes out through it and q how far inside it starts.
--- One loop, no helper: LuaJIT unrolls it into the caller's trace.
+-- Unrolled by hand: a loop here, hot on its own, becomes a LuaJIT trace of
+-- its own that the move's trace cannot enter (an inner loop).
 local function rect_getSegmentIntersectionIndices(x, y, w, h, x1, y1, x2, y2, t1, t2)
   local dx, dy = x2 - x1, y2 - y1
   local n1x, n1y, n2x, n2y = 0, 0, 0, 0
   t1, t2 = t1 or 0, t2 or 1
-  for side = 1, 4 do
-    local nx, ny, p, q
-    if side == 1 then nx, ny, p, q = -1, 0, -dx, x1 - x
-    elseif side == 2 then nx, ny, p, q = 1, 0, dx, x + w - x1
-    elseif side == 3 then nx, ny, p, q = 0, -1, -dy, y1 - y
-    else nx, ny, p, q = 0, 1, dy, y + h - y1 end
-    if p == 0 then
-      if q <= 0 then return nil end
+  local p, q, r
+  p, q = -dx, x1 - x -- left
+  if p == 0 then
+    if q <= 0 then return nil end
+  else
+    r = q / p
+    if p < 0 then -- going in through this side
+      if r > t2 then return nil end
+      if r > t1 then t1, n1x, n1y = r, -1, 0 end
+    else -- going out
+      if r < t1 then return nil end
+      if r < t2 then t2, n2x, n2y = r, -1, 0 end
+    end
+  end
+  p, q = dx, x + w - x1 -- right
+  if p == 0 then
+    if q <= 0 then return nil end
+  else
+    r = q / p
+    if p < 0 then
+      if r > t2 then return nil end
+      if r > t1 then t1, n1x, n1y = r, 1, 0 end
     else
-      local r = q / p
-      if p < 0 then -- going in through this side
-        if r > t2 then return nil end
-        if r > t1 then t1, n1x, n1y = r, nx, ny end
-      else -- going out
-        if r < t1 then return nil end
-        if r < t2 then t2, n2x, n2y = r, nx, ny end
-      end
+      if r < t1 then return nil end
+      if r < t2 then t2, n2x, n2y = r, 1, 0 end
+    end
+  end
+  p, q = -dy, y1 - y -- top
+  if p == 0 then
+    if q <= 0 then return nil end
+  else
+    r = q / p
+    if p < 0 then
+      if r > t2 then return nil end
+      if r > t1 then t1, n1x, n1y = r, 0, -1 end
+    else
+      if r < t1 then return nil end
+      if r < t2 then t2, n2x, n2y = r, 0, -1 end
+    end
+  end
+  p, q = dy, y + h - y1 -- bottom
+  if p == 0 then
+    if q <= 0 then return nil end
+  else
+    r = q / p
+    if p < 0 then
+      if r > t2 then return nil end
+      if r > t1 then t1, n1x, n1y = r, 0, 1 end
+    else
+      if r < t1 then return nil end
+      if r < t2 then t2, n2x, n2y = r, 0, 1 end
     end
   end
   return t1, t2, n1x, n1y, n2x, n2y
@@ -172,40 +207,43 @@ local function overlapTi(x1, y1, w1, h1, x2, y2, w2, h2)
 end
 
 -- bump's narrow phase for two axis-aligned rectangles, rectangle 1 moving
--- to (goalX, goalY): a col table (overlaps, ti, move, normal, touch,
--- itemRect, otherRect) or nil. Kept as bump defines it, for code that
--- calls it; the world itself resolves moves with obb's rules.
-local function rect_detectCollision(x1, y1, w1, h1, x2, y2, w2, h2, goalX, goalY)
-  goalX, goalY = goalX or x1, goalY or y1
+-- to (goalX, goalY), in numbers: true, overlaps, ti, the normal and the
+-- touch; or false. No table: the move's loop builds a col only for the
+-- first one it keeps.
+local function detect(x1, y1, w1, h1, x2, y2, w2, h2, goalX, goalY)
   local dx, dy = goalX - x1, goalY - y1
   local x, y, w, h = rect_getDiff(x1, y1, w1, h1, x2, y2, w2, h2)
-  local overlaps, ti, nx, ny, tx, ty
   if rect_containsPoint(x, y, w, h, 0, 0) then
-    overlaps, ti = true, overlapTi(x1, y1, w1, h1, x2, y2, w2, h2)
+    local ti = overlapTi(x1, y1, w1, h1, x2, y2, w2, h2)
     if dx == 0 and dy == 0 then -- the shorter way out
       local px, py = rect_getNearestCorner(x, y, w, h, 0, 0)
       if abs(px) < abs(py) then py = 0 else px = 0 end
-      nx = px > 0 and 1 or px < 0 and -1 or 0
-      ny = py > 0 and 1 or py < 0 and -1 or 0
-      tx, ty = x1 + px, y1 + py
-    else -- back along the move
-      local t, _
-      t, _, nx, ny = rect_getSegmentIntersectionIndices(x, y, w, h, 0, 0, dx, dy, -huge, 1)
-      if not t then return nil end
-      tx, ty = x1 + dx * t, y1 + dy * t
+      local nx = px > 0 and 1 or px < 0 and -1 or 0
+      local ny = py > 0 and 1 or py < 0 and -1 or 0
+      return true, true, ti, nx, ny, x1 + px, y1 + py
     end
-  else
-    local t1, t2, n1x, n1y = rect_getSegmentIntersectionIndices(x, y, w, h, 0, 0, dx, dy, -huge, huge)
-    -- entering before the goal, not through a corner only, not behind
-    if not (t1 and t1 < 1 and abs(t1 - t2) >= DELTA and (0 < t1 + DELTA or (t1 == 0 and t2 > 0))) then
-      return nil
-    end
-    overlaps, ti, nx, ny = false, t1, n1x, n1y
-    tx, ty = x1 + dx * t1, y1 + dy * t1
+    -- back along the move
+    local t, _, nx, ny = rect_getSegmentIntersectionIndices(x, y, w, h, 0, 0, dx, dy, -huge, 1)
+    if not t then return false end
+    return true, true, ti, nx, ny, x1 + dx * t, y1 + dy * t
   end
+  local t1, t2, n1x, n1y = rect_getSegmentIntersectionIndices(x, y, w, h, 0, 0, dx, dy, -huge, huge)
+  -- entering before the goal, not through a corner only, not behind
+  if not (t1 and t1 < 1 and abs(t1 - t2) >= DELTA and (0 < t1 + DELTA or (t1 == 0 and t2 > 0))) then
+    return false
+  end
+  return true, false, t1, n1x, n1y, x1 + dx * t1, y1 + dy * t1
+end
+
+-- bump's narrow phase as bump.rect.detectCollision: a col table
+-- (overlaps, ti, move, normal, touch, itemRect, otherRect) or nil.
+local function rect_detectCollision(x1, y1, w1, h1, x2, y2, w2, h2, goalX, goalY)
+  goalX, goalY = goalX or x1, goalY or y1
+  local hit, overlaps, ti, nx, ny, tx, ty = detect(x1, y1, w1, h1, x2, y2, w2, h2, goalX, goalY)
+  if not hit then return nil end
   return {
     overlaps = overlaps, ti = ti,
-    move = { x = dx, y = dy }, normal = { x = nx, y = ny }, touch = { x = tx, y = ty },
+    move = { x = goalX - x1, y = goalY - y1 }, normal = { x = nx, y = ny }, touch = { x = tx, y = ty },
     itemRect = { x = x1, y = y1, w = w1, h = h1 },
     otherRect = { x = x2, y = y2, w = w2, h = h2 },
   }
@@ -839,6 +877,177 @@ local function bumpLoop(self, item, x, y, w, h, goalX, goalY, filter, visited, c
   return goalX, goalY, cols, len
 end
 
+-- ---- move and check by bump's rules --------------------------------------
+-- bumpLoop's work for a world following bump's rules, as bump.lua does it
+-- but without its garbage: no visitedFilter closure (the visited set is
+-- asked here, before the filter), and of each projection only its first
+-- col is made, the one the loop keeps (bump's loop takes a project's
+-- first col and drops the rest). The answers are bumpLoop's: the filter
+-- is called on the same others in the same order, the first col is the
+-- one project's sort puts first.
+
+-- One other of projectFirst's: asked to the filter unless visited, and
+-- kept in best (its col's numbers) if it is met first so far
+-- (byTiThenDistance: ti, then the distance, then the order found).
+local function consider(best, rects, item, x, y, w, h, goalX, goalY, filter, visited, other)
+  if other == item or rects[other] == nil or visited[other] then return end
+  local name = filter(item, other)
+  local o = rects[other] -- a filter may have removed it: no col then
+  if not name or o == nil then return end
+  local ox, oy, ow, oh = o.x, o.y, o.w, o.h
+  local hit, overlaps, ti, nx, ny, tx, ty = detect(x, y, w, h, ox, oy, ow, oh, goalX, goalY)
+  if not hit then return end
+  if best.has then
+    local bti = best.ti
+    local first
+    if ti ~= bti then
+      first = ti < bti
+    else
+      first = rect_getSquareDistance(x, y, w, h, ox, oy, ow, oh)
+        < rect_getSquareDistance(x, y, w, h, best.ox, best.oy, best.ow, best.oh)
+    end
+    if not first then return end
+  end
+  best.has, best.other, best.name, best.overlaps, best.ti = true, other, name, overlaps, ti
+  best.nx, best.ny, best.tx, best.ty = nx, ny, tx, ty
+  best.ox, best.oy, best.ow, best.oh = ox, oy, ow, oh
+end
+
+-- projectBump's first col (nil if none), the others in visited not asked.
+-- The common path runs no loop: a mover alone in its cells finds only
+-- itself, and a loop LuaJIT has compiled as a trace of its own would stop
+-- the trace of the function around it (an inner loop) on every move.
+local function projectFirst(self, item, x, y, w, h, goalX, goalY, filter, visited)
+  local l, t = min(goalX, x), min(goalY, y)
+  local hw, hh = (max(goalX + w, x + w) - l) / 2, (max(goalY + h, y + h) - t) / 2
+  local pad = 1e-9 * (abs(l) + abs(t) + hw + hh)
+  local box, found = take(self, "_box", newBox), take(self, "_found", newTable)
+  box:set(l + hw, t + hh, hw + pad, hh + pad, 0)
+  local n = self._w:query_box(box, found)
+  give(self, "_box", box)
+  -- found and best stay taken while the filters run: one that projects
+  -- gets its own
+  local rects, best = self.rects, take(self, "_best", newTable)
+  best.has = false
+  if n >= 1 then
+    consider(best, rects, item, x, y, w, h, goalX, goalY, filter, visited, found[1])
+    if n >= 2 then
+      for i = 2, n do
+        consider(best, rects, item, x, y, w, h, goalX, goalY, filter, visited, found[i])
+      end
+    end
+  end
+  give(self, "_found", found)
+  local col = nil
+  if best.has then
+    col = {
+      overlaps = best.overlaps, ti = best.ti,
+      move = { x = goalX - x, y = goalY - y }, normal = { x = best.nx, y = best.ny },
+      touch = { x = best.tx, y = best.ty },
+      itemRect = { x = x, y = y, w = w, h = h },
+      otherRect = { x = best.ox, y = best.oy, w = best.ow, h = best.oh },
+      other = best.other, item = item, type = best.name,
+    }
+    best.other, best.name = nil, nil -- not kept alive by the scratch
+  end
+  give(self, "_best", best)
+  return col
+end
+
+local function visitedFilterOf(visited, filter)
+  return function(it, other)
+    if visited[other] then return false end
+    return filter(it, other)
+  end
+end
+
+-- Whether world:project(item, x, y, w, h, goalX, goalY, filter) would be
+-- projectBump's: the world's own project, bump's rules, arguments it takes.
+local function projectsBump(self, x, y, goalX, goalY)
+  return self.project == World.project and bumpRules(self)
+    and finite(x) and finite(y) and finite(goalX) and finite(goalY)
+end
+
+-- bumpLoop(self, item, x, y, w, h, goalX, goalY, filter, { [item] = true },
+-- {}, 0): the built-in responses are followed here, their project being
+-- projectFirst; anything else (a custom response, a project of the
+-- game's, an argument project refuses, obb's rules) is called as bumpLoop
+-- calls it, with a visitedFilter made then (the visited set is then the
+-- closure's for good, not reused).
+local function bumpCheck(self, item, x, y, w, h, goalX, goalY, filter)
+  local visited = take(self, "_visited", newTable)
+  visited[item] = true
+  local cols, len = {}, 0
+  local vf, col, pcols, plen
+  if projectsBump(self, x, y, goalX, goalY) then
+    col = projectFirst(self, item, x, y, w, h, goalX, goalY, filter, visited)
+  else
+    vf = visitedFilterOf(visited, filter)
+    pcols, plen = self:project(item, x, y, w, h, goalX, goalY, vf)
+  end
+  -- a move that meets nothing (the common one) runs no loop (projectFirst)
+  while col ~= nil or pcols ~= nil do
+    if pcols ~= nil then
+      if not (plen > 0) then break end -- luacheck: ignore 581 (bumpLoop's test, NaN too)
+      col = pcols[1]
+    elseif col == nil then
+      break
+    end
+    len = len + 1
+    cols[len] = col
+    visited[col.other] = true
+    local response = self.responses[col.type]
+    if response == nil then
+      error(format("Unknown collision type: %s (%s)", tostring(col.type), type(col.type)), 0)
+    end
+    -- a built-in response's goal and where it projects from (sx, sy)
+    local gx, gy, sx, sy = goalX, goalY, nil, nil
+    if response == touch then
+      sx, sy, gx, gy = false, false, col.touch.x, col.touch.y
+    elseif response == cross then
+      sx, sy = x, y
+    elseif (response == slide or response == bounce) and gx ~= nil and gy ~= nil then
+      local t, n, m = col.touch, col.normal, col.move
+      local tx, ty = t.x, t.y
+      if response == slide then
+        if n.x ~= 0 and n.y ~= 0 then
+          gx, gy = slideGoal(col, gx, gy)
+        elseif m.x ~= 0 or m.y ~= 0 then
+          if n.x ~= 0 then gx = tx else gy = ty end
+        end
+      elseif n.x ~= 0 and n.y ~= 0 then
+        gx, gy = bounceGoal(col, gx, gy)
+      elseif m.x ~= 0 or m.y ~= 0 then
+        local bx, by = gx - tx, gy - ty
+        if n.x == 0 then by = -by else bx = -bx end
+        gx, gy = tx + bx, ty + by
+      else -- not moving (an overlap): bump stops at the touch
+        gx, gy = tx, ty
+      end
+      sx, sy = tx, ty
+    end
+    if sx == false then -- touch: the loop ends there
+      goalX, goalY, col, pcols = gx, gy, nil, nil
+    elseif sx ~= nil and projectsBump(self, sx, sy, gx, gy) then
+      if response == slide then col.slide = { x = gx, y = gy }
+      elseif response == bounce then col.bounce = { x = gx, y = gy } end
+      goalX, goalY = gx, gy
+      col, pcols = projectFirst(self, col.item, sx, sy, w, h, gx, gy, filter, visited), nil
+    else -- the response itself, as bumpLoop calls it
+      vf = vf or visitedFilterOf(visited, filter)
+      goalX, goalY, pcols, plen = response(self, col, x, y, w, h, goalX, goalY, vf)
+    end
+  end
+  if vf == nil then -- the visited set is ours alone: cleared, kept
+    visited[item] = nil
+    if len > 0 then
+      for i = 1, len do visited[cols[i].other] = nil end
+    end
+    give(self, "_visited", visited)
+  end
+  return goalX, goalY, cols, len
+end
+
 -- The cols of obb's n out records, bump's fields filled by replaying the
 -- responses from the leg's start (sx, sy; obb's center there c0x, c0y)
 -- toward its goal (gx, gy; center gcx, gcy). obb's world meets ties as
@@ -895,8 +1104,7 @@ local function resolve(self, fname, item, goalX, goalY, filter, commit)
   local hw, hh = w / 2, h / 2
   local ax, ay, custom
   if bumpRules(self) then -- bump's loop; then bump's update (the size the item has now)
-    ax, ay, cols, len = bumpLoop(self, item, x, y, w, h, goalX, goalY, filter or defaultFilter,
-                                 { [item] = true }, cols, len)
+    ax, ay, cols, len = bumpCheck(self, item, x, y, w, h, goalX, goalY, filter or defaultFilter)
     local r = self.rects[item]
     if commit and r ~= nil and (ax ~= r.x or ay ~= r.y) then
       local rhw, rhh = r.w / 2, r.h / 2
@@ -932,10 +1140,7 @@ local function resolve(self, fname, item, goalX, goalY, filter, commit)
       local visited = { [item] = true }
       for i = 1, len do visited[cols[i].other] = true end
       local bf = filter or defaultFilter
-      local function visitedFilter(it, other)
-        if visited[other] then return false end
-        return bf(it, other)
-      end
+      local visitedFilter = visitedFilterOf(visited, bf) -- (a closure here would cost resolve UCLO on LuaJIT)
       local mgx, mgy = custom.itemRect.x + custom.move.x, custom.itemRect.y + custom.move.y
       local pgx, pgy, pcols, plen = self.responses[custom.type](self, custom, x, y, w, h, mgx, mgy, visitedFilter)
       ax, ay, cols, len = bumpLoop(self, item, x, y, w, h, pgx, pgy, bf, visited, cols, len, pcols, plen)

@@ -525,10 +525,20 @@ local function build_queries(ffi, lib, F, CW, holder_of, mt2, mt3, getmt)
   -- method writes its own and clears what follows, as it would have.
   local function ids_result(count, g, dst, byid)
     if count < 0 then return nil end
-    for i = 1, count do
-      local item = rawget(byid, ids[i - 1] + 1)
+    -- the first item outside the loop: a query that finds one item runs
+    -- no loop (a loop compiled as a trace of its own would stop the trace
+    -- of a caller on every such query: an inner loop)
+    if count >= 1 then
+      local item = rawget(byid, ids[0] + 1)
       if item == nil or gen ~= g then return nil end
-      rawset(dst, i, item)
+      rawset(dst, 1, item)
+      if count >= 2 then
+        for i = 2, count do
+          item = rawget(byid, ids[i - 1] + 1)
+          if item == nil or gen ~= g then return nil end
+          rawset(dst, i, item)
+        end
+      end
     end
     clear_tail(dst, count)
     if gen == g then return count end
