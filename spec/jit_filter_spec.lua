@@ -176,6 +176,76 @@ describe("a move's filter function", function()
     end
   end)
 
+  it("with answers that change at random is still asked once per other, as the classic binding asks", function()
+    local r = H.rng(99)
+    local A, B = twins(2, r, 2)
+    for step = 1, 400 do
+      local seed = r.int(1, 1000000)
+      local item, gx, gy = 61 + step % 20, r.range(-2, 22), r.range(-2, 14)
+      local logs = {}
+      for side = 1, 2 do
+        local g, seen, log = H.rng(seed), {}, {}
+        logs[side] = log
+        local f = function(_, o, nx, ny, t, depth)
+          assert.is_nil(seen[o], "asked twice about " .. tostring(o))
+          seen[o] = true
+          log[#log + 1] = H.pack(o, nx, ny, t, depth)
+          return ANSWERS[g.int(1, #ANSWERS)]
+        end
+        local w, m = side == 1 and A or B, side == 1 and WM or CW
+        logs[side].res = H.pack(m.check(w, item, gx, gy, f, {}))
+      end
+      same_calls(logs[1], logs[2], "step " .. step)
+      same_results(logs[1].res, logs[2].res, "step " .. step)
+    end
+  end)
+
+  it("moves in another world from inside its filter, each move its own buffers", function()
+    local r = H.rng(5)
+    local A1, B1 = twins(2, r, false)
+    local A2, B2 = twins(2, r, 2)
+    local function inner(m, w2, outs)
+      return function(_, o)
+        local function f(_, p) if p % 3 == 0 then return "cross" end return "slide" end
+        local res = H.pack(m.check(w2, 61 + o % 20, o % 20, 6, f, outs))
+        outs.n = res[res.n]
+        return o % 2 == 0 and "cross" or "slide"
+      end
+    end
+    for step = 1, 200 do
+      local item, gx, gy = 61 + step % 20, r.range(-2, 22), r.range(-2, 14)
+      local oa, ob, ia, ib = {}, {}, {}, {}
+      local ra = H.pack(WM.check(A1, item, gx, gy, inner(WM, A2, ia), oa))
+      local rb = H.pack(CW.check(B1, item, gx, gy, inner(CW, B2, ib), ob))
+      same_results(ra, rb, "step " .. step)
+      assert.equal(#ob, #oa)
+      for k = 1, #ob do assert.is_true(same(ob[k], oa[k]), "out " .. k) end
+      assert.equal(#ib, #ia)
+      for k = 1, #ib do assert.is_true(same(ib[k], ia[k]), "inner out " .. k) end
+    end
+  end)
+
+  it("that raises after a wrong guess leaves the world unlocked and the item where it was", function()
+    local w = obb.world2()
+    for i = 1, 6 do w:add(i, i * 1.5, 0, 0.5, 0.5) end
+    w:add("p", 0, 0, 0.5, 0.5)
+    -- first: guesses learnt ("cross" for all)
+    w:check("p", 12, 0, function() return "cross" end)
+    local asked = 0
+    local ok, e = pcall(w.move, w, "p", 12, 0, function(_, o)
+      asked = asked + 1
+      if o == 4 then error("late") end
+      if o == 2 then return false end -- a wrong guess: the move runs again
+      return "cross"
+    end)
+    assert.is_false(ok)
+    assert.matches("late", e)
+    assert.equal(4, asked)
+    assert.are.same({ 0, 0 }, at(w, "p"))
+    w:update("p", 0, 0, 0.5, 0.5)
+    assert.equal(7, w:count())
+  end)
+
   it("takes the fast path on LuaJIT, and makes no garbage", function()
     local w = obb.world2({ cell = 4 })
     for i = 1, 40 do w:add(i, (i % 10) * 2, math.floor(i / 10) * 2, 1, 1) end
