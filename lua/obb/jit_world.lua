@@ -297,6 +297,14 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
     return wrong
   end
 
+  -- A move the C side refused after nfixed answers: -1 (the classic method
+  -- runs) before any, else an error (the filter was asked already).
+  local CHANGED = "obb: the world changed while a move asked its filter"
+  local function refused(nfixed)
+    if nfixed == 0 then return -1 end
+    error(CHANGED, 0)
+  end
+
   -- The asking move with set's args: its count, or -1 when no filter was
   -- asked and the classic method must run; false and a bad answer.
   local function asking(set, w, id, item, nv, filter, holder)
@@ -310,18 +318,14 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
       elseif count == -3 then
         set.hits, set.cap = ffi.new("double[?]", 2 * set.cap * REC), 2 * set.cap
       elseif count < 0 then
-        if nfixed == 0 then return -1 end
-        error("obb: the world changed while a move asked its filter", 0)
+        return refused(nfixed)
       else
         local nasks = set.actual[9]
         if nasks == nfixed then return count end
         local wrong, bad = ask(set, w, item, filter, holder, nfixed, nasks)
         if wrong == nil then return count end
         if wrong == false then return false, bad end
-        if wrong < 0 then
-          if nfixed == 0 then return -1 end
-          error("obb: the world changed while a move asked its filter", 0)
-        end
+        if wrong < 0 then return refused(nfixed) end
         nfixed = wrong
       end
     end
@@ -344,22 +348,27 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
     error(("bad argument #%d to '%s' (%s)"):format(idx, ar and (ar.name or "?") or name, why), 3)
   end
 
-  -- w:move / w:check (item, gx, gy[, gz | angle | gz, qx, qy, qz, qw]
-  -- [, filter [, dst]]): nv numbers after the item, 2, 3 or 7; the C
-  -- side tells which form they are in the world's dimension (dim 3: a
-  -- 3D move or a 2D turning one, both with 3 results before the count).
-  -- The results of a run are in actual (and hits): returned here.
-  local function results(w, id, commit, nv, dst, count, set)
+  -- The numbers after the item into v (nv of them: 2, 3 or 7).
+  local function put_args(v, nv, gx, gy, a, b, c, d, e)
+    v[0], v[1] = gx, gy
+    if nv > 2 then v[2] = a end
+    if nv > 3 then v[3], v[4], v[5], v[6] = b, c, d, e end
+  end
+
+  -- An asking move's set (its results in set.actual and set.hits) into
+  -- dst, then committed; false when the world changed meanwhile.
+  local function finish_asked(w, id, commit, dst, count, set)
     local res = set.actual
     if dst ~= nil then
       write_moves(dst, rawget(holder_of(w), 2), res[8], count, set.hits)
     end
-    if commit and commit_c(w, id, res[7]) == 0 then return nil end
-    if nv == 2 then return res[0], res[1], count end
-    if nv == 3 then return res[0], res[1], res[2], count end
-    return res[0], res[1], res[2], res[3], res[4], res[5], res[6], count
+    return not commit or commit_c(w, id, res[7]) ~= 0
   end
 
+  -- w:move / w:check (item, gx, gy[, gz | angle | gz, qx, qy, qz, qw]
+  -- [, filter [, dst]]): nv numbers after the item, 2, 3 or 7; the C
+  -- side tells which form they are in the world's dimension (dim 3: a
+  -- 3D move or a 2D turning one, both with 3 results before the count).
   local function mover(commit, name)
     return function(...)
       local w, item, gx, gy, a, b, c, d, e, f, g = ...
@@ -378,11 +387,12 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
         if response == nil and type(filter) == "userdata" and getmt(filter) == mtr then
           response, set = 0, filter
         end
-        if nv and response and n <= nv + 4 and (dst == nil or type(dst) == "table") then
+        if not (nv and n <= nv + 4 and (dst == nil or type(dst) == "table")) then
+          response, filter = nil, nil
+        end
+        if response then
           local gen1 = gen + 1; gen = gen1
-          args[0], args[1] = gx, gy
-          if nv > 2 then args[2] = a end
-          if nv > 3 then args[3], args[4], args[5], args[6] = b, c, d, e end
+          put_args(args, nv, gx, gy, a, b, c, d, e)
           local count = move_c(w, id, args, nv, response, set, hits, HITS, actual)
           local r1, r2, r3, stamp, dim = actual[0], actual[1], actual[2], actual[7], actual[8]
           if count >= 0 and gen == gen1 then
@@ -395,29 +405,19 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
               return r1, r2, r3, actual[3], actual[4], actual[5], actual[6], count
             end
           end
-        elseif nv and type(filter) == "function" and n <= nv + 4 and (dst == nil or type(dst) == "table") then
+        elseif type(filter) == "function" then
           local s = take_set()
-          local sa = s.args
-          sa[0], sa[1] = gx, gy
-          if nv > 2 then sa[2] = a end
-          if nv > 3 then sa[3], sa[4], sa[5], sa[6] = b, c, d, e end
+          put_args(s.args, nv, gx, gy, a, b, c, d, e)
           local count, bad = asking(s, w, id, item, nv, filter, holder_of(w))
           if count == false then bad_answer(nv + 3, name, bad) end
           if count >= 0 then
-            if nv == 2 then
-              local r1, r2, k = results(w, id, commit, nv, dst, count, s)
-              give_set(s)
-              if r1 ~= nil then return r1, r2, k end
-            elseif nv == 3 then
-              local r1, r2, r3, k = results(w, id, commit, nv, dst, count, s)
-              give_set(s)
-              if r1 ~= nil then return r1, r2, r3, k end
-            else
-              local r1, r2, r3, r4, r5, r6, r7, k = results(w, id, commit, nv, dst, count, s)
-              give_set(s)
-              if r1 ~= nil then return r1, r2, r3, r4, r5, r6, r7, k end
-            end
-            error("obb: the world changed while a move asked its filter", 0)
+            if not finish_asked(w, id, commit, dst, count, s) then error(CHANGED, 0) end
+            local res = s.actual
+            local r1, r2, r3, r4, r5, r6, r7 = res[0], res[1], res[2], res[3], res[4], res[5], res[6]
+            give_set(s)
+            if nv == 2 then return r1, r2, count end
+            if nv == 3 then return r1, r2, r3, count end
+            return r1, r2, r3, r4, r5, r6, r7, count
           end
           give_set(s)
         end
