@@ -34,6 +34,7 @@ build = {
          sources = {
             "src/core/obb2.c",
             "src/core/obb3.c",
+            "src/core/obb_bump.c",
             "src/core/obb_cast.c",
             "src/core/obb_cells.c",
             "src/core/obb_clip.c",
@@ -56,6 +57,7 @@ build = {
             "src/core/obb_trig.c",
             "src/core/obb_world.c",
             "src/binding/lobb_box.c",
+            "src/binding/lobb_bump.c",
             "src/binding/lobb_check.c",
             "src/binding/lobb_collide.c",
             "src/binding/lobb_ffi_box.c",
@@ -79,6 +81,7 @@ build = {
       ["obb.jit"] = "lua/obb/jit.lua",
       ["obb.jit_sigs"] = "lua/obb/jit_sigs.lua",
       ["obb.jit_world"] = "lua/obb/jit_world.lua",
+      ["obb.jit_bump"] = "lua/obb/jit_bump.lua",
       ["obb.love"] = "lua/obb/love.lua",
       -- loads the C module in a shipped LOVE game (docs/love.md)
       ["obb.loader"] = "lua/obb/loader.lua",

@@ -12,7 +12,8 @@
 -- blocks and moved out, movers started inside several others, project,
 -- check and the four queries. Every answer must be the same to the bit:
 -- positions, and each col's other, type, overlaps, ti, move, normal, touch,
--- slide, bounce, itemRect and otherRect, in order. Cols tied in both ti and
+-- slide, bounce, itemRect and otherRect, in order, each number of the same
+-- subtype (integer or float) from Lua 5.3 on. Cols tied in both ti and
 -- distance come in an unspecified order in bump (its sort is not stable):
 -- such a swap is counted apart, not as a difference. Exits 1 on any
 -- difference, printing the first few.
@@ -75,15 +76,24 @@ end
 
 -- ---- comparing ---------------------------------------------------------------
 
+-- Two numbers the same, and of the same subtype from Lua 5.3 on (a game
+-- printing an integer sees "16", a float "16.0").
+local mtype = math.type or function() return "float" end
+local function same(u, v)
+  return u == v and mtype(u) == mtype(v)
+end
+
 local FIELDS = { "move", "normal", "touch", "slide", "bounce", "itemRect", "otherRect" }
 local function colSame(a, b)
-  if a.other ~= b.other or a.type ~= b.type or a.overlaps ~= b.overlaps or a.ti ~= b.ti then return false end
+  if a.other ~= b.other or a.type ~= b.type or a.overlaps ~= b.overlaps or not same(a.ti, b.ti) then
+    return false
+  end
   for _, f in ipairs(FIELDS) do
     local u, v = a[f], b[f]
     if (u == nil) ~= (v == nil) then return false end
     if u then
       for _, k in ipairs({ "x", "y", "w", "h" }) do
-        if u[k] ~= v[k] then return false end
+        if not same(u[k], v[k]) then return false end
       end
     end
   end
@@ -146,8 +156,9 @@ local function moveBoth(fname, item, gx, gy, f)
       end
     end
   end
-  if (px ~= ox or py ~= oy) and not tied then
-    differ(fname .. " of " .. item, ("%.17g %.17g"):format(px, py), ("%.17g %.17g"):format(ox, oy))
+  if not (same(px, ox) and same(py, oy)) and not tied then
+    differ(fname .. " of " .. item, ("%.17g %.17g (%s)"):format(px, py, mtype(px)),
+      ("%.17g %.17g (%s)"):format(ox, oy, mtype(ox)))
   end
   if (px ~= ox or py ~= oy) and fname == "move" then ow:update(item, px, py) end
   return px, py

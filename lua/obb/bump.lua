@@ -332,6 +332,49 @@ local BUILTIN = { [touch] = "touch", [cross] = "cross", [slide] = "slide", [boun
 
 local function defaultFilter() return "slide" end
 
+-- ---- the C loop's calls ----------------------------------------------------
+-- bump's loop in C (obb._bump: src/binding/lobb_bump.c; "bump's loop in C"
+-- below says how moves use it) reads the rectangles it keeps beside obb's
+-- boxes, set here whenever bump's record changes.
+
+local CB = obb._bump
+local ASK, STEP, COL = CB.ASK, CB.STEP, CB.COL
+local NONE, OTHER, SLIDE = CB.NONE, CB.OTHER, CB.SLIDE
+local KIND = { [touch] = CB.TOUCH, [cross] = CB.CROSS, [slide] = CB.SLIDE, [bounce] = CB.BOUNCE }
+local DONE = 0
+
+-- The C loop's calls: the FFI's under LuaJIT (obb.jit installed them),
+-- else the classic functions, with a record set as the FFI's.
+local core, CLASSIC
+do
+  local jit = package.loaded["obb.jit"]
+  core = type(jit) == "table" and type(jit.bump) == "table" and jit.bump
+  CLASSIC = not core
+  core = core or {
+    rect = CB.rect,
+    update = CB.update,
+    records = function() return { asks = {}, others = {}, steps = {}, cols = {}, names = {} } end,
+  }
+end
+local newRecords = core.records
+
+-- The item's rectangle r for the C loop (core.rect): one it does not take
+-- leaves the item to Lua's loop.
+local function setRect(self, item, r)
+  core.rect(self._w, item, r.x, r.y, r.w, r.h)
+end
+
+-- Commits a move of item to (ax, ay): obb's box (center ax + w / 2, ...)
+-- and the rectangle r, in bump's record and the C loop's.
+local function commitRect(self, item, r, ax, ay)
+  self._changes = self._changes + 1
+  if not core.update(self._w, item, ax, ay, r.w, r.h) then
+    local rhw, rhh = r.w / 2, r.h / 2
+    self._w:update(item, ax + rhw, ay + rhh, rhw, rhh)
+  end
+  r.x, r.y = ax, ay
+end
+
 -- ---- the world ------------------------------------------------------------
 
 local World = {}
@@ -536,6 +579,8 @@ function bump.newWorld(cellSize, options)
     _lock = 0,            -- calls of obb's world running a filter (locked)
     _pending = {},        -- item -> rect: removed while locked, still in obb's world
     _npending = 0,
+    _changes = 0,         -- adds, updates, removes and responses: a filter that
+                          -- changes the world sends the C loop's move to Lua's
   }, World_mt)
   -- the methods are the world's own fields (a raw hit, the fastest lookup
   -- on every Lua); __index is left for the views
@@ -550,6 +595,7 @@ end
 
 function World:addResponse(name, response)
   self.responses[name] = response
+  self._changes = self._changes + 1 -- the C loop's answers name responses
 end
 
 -- ---- items ------------------------------------------------------------------
@@ -569,6 +615,8 @@ function World:add(item, x, y, w, h, angle)
   self._w:add(item, x + w / 2, y + h / 2, w / 2, h / 2, angle)
   local rect = { x = x, y = y, w = w, h = h, angle = angle }
   self.rects[item] = rect
+  self._changes = self._changes + 1
+  setRect(self, item, rect)
   if turned(rect) then self._turned = self._turned + 1 end
   return item
 end
@@ -585,6 +633,7 @@ function World:remove(item)
     self._w:remove(item)
   end
   self.rects[item] = nil
+  self._changes = self._changes + 1
   if turned(rect) then self._turned = self._turned - 1 end
 end
 
@@ -602,6 +651,8 @@ function World:update(item, x, y, w, h, angle)
     self._w:update(item, x + w / 2, y + h / 2, w / 2, h / 2)
   end
   rect.x, rect.y, rect.w, rect.h = x, y, w, h
+  self._changes = self._changes + 1
+  setRect(self, item, rect)
 end
 
 function World:hasItem(item)
@@ -886,17 +937,10 @@ end
 -- is called on the same others in the same order, the first col is the
 -- one project's sort puts first.
 
--- One other of projectFirst's: asked to the filter unless visited, and
--- kept in best (its col's numbers) if it is met first so far
--- (byTiThenDistance: ti, then the distance, then the order found).
-local function consider(best, rects, item, x, y, w, h, goalX, goalY, filter, visited, other)
-  if other == item or rects[other] == nil or visited[other] then return end
-  local name = filter(item, other)
-  local o = rects[other] -- a filter may have removed it: no col then
-  if not name or o == nil then return end
-  local ox, oy, ow, oh = o.x, o.y, o.w, o.h
-  local hit, overlaps, ti, nx, ny, tx, ty = detect(x, y, w, h, ox, oy, ow, oh, goalX, goalY)
-  if not hit then return end
+-- Keeps in best the col met at ti against o's rectangle (ox, oy, ow, oh)
+-- when it is met first so far (byTiThenDistance: ti, then the distance,
+-- then the order found).
+local function keepFirst(best, x, y, w, h, other, name, overlaps, ti, nx, ny, tx, ty, ox, oy, ow, oh)
   if best.has then
     local bti = best.ti
     local first
@@ -913,6 +957,43 @@ local function consider(best, rects, item, x, y, w, h, goalX, goalY, filter, vis
   best.ox, best.oy, best.ow, best.oh = ox, oy, ow, oh
 end
 
+-- One other of projectFirst's, the filter having answered name about it:
+-- bump's narrow phase on its rectangle as it is now (a filter may have
+-- removed it: no col then), kept in best if met first so far.
+local function considerAnswer(best, rects, x, y, w, h, goalX, goalY, other, name)
+  local o = rects[other]
+  if not name or o == nil then return end
+  local ox, oy, ow, oh = o.x, o.y, o.w, o.h
+  local hit, overlaps, ti, nx, ny, tx, ty = detect(x, y, w, h, ox, oy, ow, oh, goalX, goalY)
+  if not hit then return end
+  keepFirst(best, x, y, w, h, other, name, overlaps, ti, nx, ny, tx, ty, ox, oy, ow, oh)
+end
+
+-- One other of projectFirst's: asked to the filter unless visited, and
+-- considered (considerAnswer).
+local function consider(best, rects, item, x, y, w, h, goalX, goalY, filter, visited, other)
+  if other == item or rects[other] == nil or visited[other] then return end
+  considerAnswer(best, rects, x, y, w, h, goalX, goalY, other, filter(item, other))
+end
+
+-- The col best holds (nil if none), for the step from (x, y) to (goalX,
+-- goalY); best is left empty.
+local function colOf(best, item, x, y, w, h, goalX, goalY)
+  if not best.has then return nil end
+  local col = {
+    overlaps = best.overlaps, ti = best.ti,
+    move = { x = goalX - x, y = goalY - y }, normal = { x = best.nx, y = best.ny },
+    touch = { x = best.tx, y = best.ty },
+    itemRect = { x = x, y = y, w = w, h = h },
+    otherRect = { x = best.ox, y = best.oy, w = best.ow, h = best.oh },
+    other = best.other, item = item, type = best.name,
+  }
+  best.has, best.other, best.name = false, nil, nil -- not kept alive by the scratch
+  return col
+end
+
+local function newBest() return { has = false } end
+
 -- projectBump's first col (nil if none), the others in visited not asked.
 -- The common path runs no loop: a mover alone in its cells finds only
 -- itself, and a loop LuaJIT has compiled as a trace of its own would stop
@@ -927,8 +1008,7 @@ local function projectFirst(self, item, x, y, w, h, goalX, goalY, filter, visite
   give(self, "_box", box)
   -- found and best stay taken while the filters run: one that projects
   -- gets its own
-  local rects, best = self.rects, take(self, "_best", newTable)
-  best.has = false
+  local rects, best = self.rects, take(self, "_best", newBest)
   if n >= 1 then
     consider(best, rects, item, x, y, w, h, goalX, goalY, filter, visited, found[1])
     if n >= 2 then
@@ -938,18 +1018,7 @@ local function projectFirst(self, item, x, y, w, h, goalX, goalY, filter, visite
     end
   end
   give(self, "_found", found)
-  local col = nil
-  if best.has then
-    col = {
-      overlaps = best.overlaps, ti = best.ti,
-      move = { x = goalX - x, y = goalY - y }, normal = { x = best.nx, y = best.ny },
-      touch = { x = best.tx, y = best.ty },
-      itemRect = { x = x, y = y, w = w, h = h },
-      otherRect = { x = best.ox, y = best.oy, w = best.ow, h = best.oh },
-      other = best.other, item = item, type = best.name,
-    }
-    best.other, best.name = nil, nil -- not kept alive by the scratch
-  end
+  local col = colOf(best, item, x, y, w, h, goalX, goalY)
   give(self, "_best", best)
   return col
 end
@@ -968,23 +1037,13 @@ local function projectsBump(self, x, y, goalX, goalY)
     and finite(x) and finite(y) and finite(goalX) and finite(goalY)
 end
 
--- bumpLoop(self, item, x, y, w, h, goalX, goalY, filter, { [item] = true },
--- {}, 0): the built-in responses are followed here, their project being
--- projectFirst; anything else (a custom response, a project of the
--- game's, an argument project refuses, obb's rules) is called as bumpLoop
--- calls it, with a visitedFilter made then (the visited set is then the
--- closure's for good, not reused).
-local function bumpCheck(self, item, x, y, w, h, goalX, goalY, filter)
-  local visited = take(self, "_visited", newTable)
-  visited[item] = true
-  local cols, len = {}, 0
-  local vf, col, pcols, plen
-  if projectsBump(self, x, y, goalX, goalY) then
-    col = projectFirst(self, item, x, y, w, h, goalX, goalY, filter, visited)
-  else
-    vf = visitedFilterOf(visited, filter)
-    pcols, plen = self:project(item, x, y, w, h, goalX, goalY, vf)
-  end
+-- bumpLoop's loop from col (or a projection's list, pcols): the built-in
+-- responses are followed here, their project being projectFirst; anything
+-- else (a custom response, a project of the game's, an argument project
+-- refuses, obb's rules) is called as bumpLoop calls it, with a
+-- visitedFilter made then (vf: the visited set is then the closure's for
+-- good, not reused). visited holds the item and the others of cols.
+local function loopFrom(self, item, x, y, w, h, goalX, goalY, filter, visited, cols, len, vf, col, pcols, plen)
   -- a move that meets nothing (the common one) runs no loop (projectFirst)
   while col ~= nil or pcols ~= nil do
     if pcols ~= nil then
@@ -1048,6 +1107,200 @@ local function bumpCheck(self, item, x, y, w, h, goalX, goalY, filter)
   return goalX, goalY, cols, len
 end
 
+-- The visited set of a loop that met the others of cols[1 .. len].
+local function visitedOf(self, item, cols, len)
+  local visited = take(self, "_visited", newTable)
+  visited[item] = true
+  for i = 1, len do visited[cols[i].other] = true end
+  return visited
+end
+
+-- bumpLoop(self, item, x, y, w, h, goalX, goalY, filter, { [item] = true },
+-- {}, 0) in Lua, without bumpLoop's garbage.
+local function bumpCheck(self, item, x, y, w, h, goalX, goalY, filter)
+  local visited = visitedOf(self, item, nil, 0)
+  local vf, col, pcols, plen
+  if projectsBump(self, x, y, goalX, goalY) then
+    col = projectFirst(self, item, x, y, w, h, goalX, goalY, filter, visited)
+  else
+    vf = visitedFilterOf(visited, filter)
+    pcols, plen = self:project(item, x, y, w, h, goalX, goalY, vf)
+  end
+  return loopFrom(self, item, x, y, w, h, goalX, goalY, filter, visited, {}, 0, vf, col, pcols, plen)
+end
+
+-- ---- bump's loop in C ------------------------------------------------------
+-- A move by bump's rules is made first by bump's loop in C (obb._bump,
+-- src/core/obb_bump.c; under LuaJIT through the FFI, obb.jit_bump): the
+-- steps, narrow phase, responses and arithmetic of bumpCheck above, each
+-- number with its Lua subtype, the filter's answers guessed (its last
+-- answer about each other). The filter is then asked here about the
+-- others the loop asked about, in its order, and the loop run again from
+-- the first wrong guess with every answer so far fixed: a filter that
+-- answers by what the other is costs one run. The cols are made from the
+-- loop's records as projectFirst makes them. Lua's loop goes on where the
+-- C loop cannot: from a col whose response is the game's (a handoff), and
+-- from the ask where a filter changed the world (or a run the C side
+-- refused after answers were asked): that step is redone here, the
+-- answers before it kept, as bumpCheck would have gone on.
+
+-- The kind of response an answer names (responses: the world's).
+local function kindOf(responses, name)
+  if not name then return NONE end
+  return KIND[responses[name]] or OTHER
+end
+
+-- The col of the loop's ask q, as projectFirst makes it.
+local function recordCol(R, q, item, w, h, name)
+  local A, S = R.asks, R.steps
+  local k = (q - 1) * ASK
+  local ks = A[k + 3] * STEP
+  local x, y = S[ks + 1], S[ks + 2]
+  return {
+    overlaps = A[k + 5] == 1, ti = A[k + 6],
+    move = { x = S[ks + 3] - x, y = S[ks + 4] - y }, normal = { x = A[k + 7], y = A[k + 8] },
+    touch = { x = A[k + 9], y = A[k + 10] },
+    itemRect = { x = x, y = y, w = w, h = h },
+    otherRect = { x = A[k + 11], y = A[k + 12], w = A[k + 13], h = A[k + 14] },
+    other = R.others[q], item = item, type = name,
+  }
+end
+
+-- Col c of the loop's records, its response's goal put in as bumpCheck's
+-- loop puts it (col.slide, col.bounce).
+local function resolvedCol(R, c, item, w, h, allName)
+  local C, A = R.cols, R.asks
+  local kc = (c - 1) * COL
+  local q = C[kc + 1] + 1
+  local col = recordCol(R, q, item, w, h, R.names[q] or allName)
+  if C[kc + 2] == 1 then
+    local g = { x = C[kc + 3], y = C[kc + 4] }
+    if A[(q - 1) * ASK + 2] == SLIDE then col.slide = g else col.bounce = g end
+  end
+  return col
+end
+
+-- Forgets the items and names of the records' na asks (the record set is
+-- kept by the world).
+local function clearRecords(R, na)
+  local others, names = R.others, R.names
+  for q = 1, na do others[q], names[q] = nil, nil end
+end
+
+-- The move from the C loop's records (status st, goal gx, gy, na asks,
+-- nc cols), given back with the record set.
+local function finishInC(self, R, item, x, y, w, h, filter, allName, st, gx, gy, na, nc)
+  local cols, len = {}, 0
+  local last = st == DONE and nc or nc - 1 -- a handoff's last col is Lua's
+  for c = 1, last do
+    len = len + 1
+    cols[len] = resolvedCol(R, c, item, w, h, allName)
+  end
+  local hand = last < nc and recordCol(R, R.cols[(nc - 1) * COL + 1] + 1, item, w, h,
+    R.names[R.cols[(nc - 1) * COL + 1] + 1] or allName)
+  clearRecords(R, na)
+  self._rec = R
+  if not hand then return gx, gy, cols, len end
+  return loopFrom(self, item, x, y, w, h, gx, gy, filter, visitedOf(self, item, cols, len), cols, len,
+    nil, hand, nil, nil)
+end
+
+-- The move from the loop's ask q on, in Lua: the C loop's cols of the
+-- steps before q's, then q's step redone (projectFirst's, its answers up
+-- to q kept: those before q with the narrow phase the loop recorded, q's
+-- on the rectangle as it is now, the rest asked), then Lua's loop.
+local function resumeInC(self, R, item, w, h, filter, allName, q, na, nc)
+  local A, S, C, names, others = R.asks, R.steps, R.cols, R.names, R.others
+  local x0, y0 = R.x0, R.y0
+  local s = A[(q - 1) * ASK + 3]
+  local cols, len = {}, 0
+  for c = 1, nc do
+    if A[C[(c - 1) * COL + 1] * ASK + 3] >= s then break end
+    len = len + 1
+    cols[len] = resolvedCol(R, c, item, w, h, allName)
+  end
+  local visited = visitedOf(self, item, cols, len)
+  local ks = s * STEP
+  local x, y, goalX, goalY = S[ks + 1], S[ks + 2], S[ks + 3], S[ks + 4]
+  local first = q
+  while first > 1 and A[(first - 2) * ASK + 3] == s do first = first - 1 end
+  local rects, best = self.rects, take(self, "_best", newBest)
+  for a = first, q - 1 do
+    local k = (a - 1) * ASK
+    local name = names[a] or allName
+    if name and A[k + 4] == 1 then
+      keepFirst(best, x, y, w, h, others[a], name, A[k + 5] == 1, A[k + 6], A[k + 7], A[k + 8],
+        A[k + 9], A[k + 10], A[k + 11], A[k + 12], A[k + 13], A[k + 14])
+    end
+  end
+  considerAnswer(best, rects, x, y, w, h, goalX, goalY, others[q], names[q] or allName)
+  local rest = {}
+  for a = q + 1, na do
+    if A[(a - 1) * ASK + 3] ~= s then break end
+    rest[#rest + 1] = others[a]
+  end
+  clearRecords(R, na)
+  self._rec = R
+  for i = 1, #rest do
+    consider(best, rects, item, x, y, w, h, goalX, goalY, filter, visited, rest[i])
+  end
+  local col = colOf(best, item, x, y, w, h, goalX, goalY)
+  give(self, "_best", best)
+  return loopFrom(self, item, x0, y0, w, h, goalX, goalY, filter, visited, cols, len, nil, col, nil, nil)
+end
+
+-- bumpCheck's move made by the C loop: ax, ay, cols, len; or nil when the
+-- loop made none and asked nothing (Lua's loop then makes it). Written
+-- for Lua 5.4's interpreter as much as for LuaJIT: few calls on the way.
+local function checkInC(self, item, x, y, w, h, goalX, goalY, filter)
+  local responses, all, allName = self.responses, -1, nil
+  if filter == defaultFilter then all, allName = kindOf(responses, "slide"), "slide" end
+  local R = self._rec
+  if R then self._rec = false else R = newRecords() end
+  local ow, changes, nfixed = self._w, self._changes, 0
+  R.x0, R.y0 = x, y
+  local st, gx, gy, na, nc, _
+  while true do
+    if CLASSIC then
+      st, gx, gy, na, _, nc = CB.check(ow, item, x, y, w, h, goalX, goalY, all, nfixed,
+        R.asks, R.others, R.steps, R.cols)
+    else
+      st, gx, gy, na, _, nc = core.check(ow, item, x, y, w, h, goalX, goalY, all, nfixed, R)
+    end
+    if st < 0 then -- refused: from the start, or from the answers asked
+      if nfixed == 0 then
+        self._rec = R
+        return nil
+      end
+      return resumeInC(self, R, item, w, h, filter, allName, nfixed, R.na, R.nc)
+    end
+    if na == 0 then -- met nothing: the common move
+      self._rec = R
+      return gx, gy, {}, 0
+    end
+    R.na, R.nc = na, nc
+    local wrong = false
+    if all < 0 and na > nfixed then
+      local A, others, names = R.asks, R.others, R.names
+      for q = nfixed + 1, na do
+        local name = filter(item, others[q])
+        names[q] = name
+        if self._changes ~= changes then
+          return resumeInC(self, R, item, w, h, filter, allName, q, na, nc)
+        end
+        local kind, k = kindOf(responses, name), (q - 1) * ASK + 2
+        if kind ~= A[k] then -- the loop again from here, with this answer
+          A[k] = kind
+          nfixed, wrong = q, true
+          break
+        end
+      end
+    end
+    if not wrong then break end
+  end
+  return finishInC(self, R, item, x, y, w, h, filter, allName, st, gx, gy, na, nc)
+end
+
 -- The cols of obb's n out records, bump's fields filled by replaying the
 -- responses from the leg's start (sx, sy; obb's center there c0x, c0y)
 -- toward its goal (gx, gy; center gcx, gcy). obb's world meets ties as
@@ -1092,27 +1345,35 @@ local function collect(self, item, rect, names, out, n, cols, len, sx, sy, gx, g
 end
 
 local function resolve(self, fname, item, goalX, goalY, filter, commit)
-  local rect = rectOf(self, fname, item, 2)
+  local rect = item ~= nil and self.rects[item] or rectOf(self, fname, item, 2)
   local x, y, w, h = rect.x, rect.y, rect.w, rect.h
   if goalX == nil then goalX = x end
   if goalY == nil then goalY = y end
-  if not finite(goalX) then argError(fname, 3, "goalX must be a finite number, got " .. shown(goalX), 2) end
-  if not finite(goalY) then argError(fname, 4, "goalY must be a finite number, got " .. shown(goalY), 2) end
-  checkFilter(fname, 5, filter, 2)
-  local cols, len = {}, 0
+  -- (x - x ~= 0: NaN and the infinities, without a call for the rest)
+  if type(goalX) ~= "number" or goalX - goalX ~= 0 then
+    argError(fname, 3, "goalX must be a finite number, got " .. shown(goalX), 2)
+  end
+  if type(goalY) ~= "number" or goalY - goalY ~= 0 then
+    argError(fname, 4, "goalY must be a finite number, got " .. shown(goalY), 2)
+  end
+  if filter ~= nil and type(filter) ~= "function" then checkFilter(fname, 5, filter, 2) end
+  local cols, len
   local ow = self._w
   local hw, hh = w / 2, h / 2
   local ax, ay, custom
-  if bumpRules(self) then -- bump's loop; then bump's update (the size the item has now)
-    ax, ay, cols, len = bumpCheck(self, item, x, y, w, h, goalX, goalY, filter or defaultFilter)
+  if self.rules == "bump" and self._turned == 0 then -- bump's loop; then bump's update (the size the item has now)
+    local f = filter or defaultFilter
+    if self.project == World.project then -- the loop checks the numbers
+      ax, ay, cols, len = checkInC(self, item, x, y, w, h, goalX, goalY, f)
+    end
+    if ax == nil then ax, ay, cols, len = bumpCheck(self, item, x, y, w, h, goalX, goalY, f) end
     local r = self.rects[item]
     if commit and r ~= nil and (ax ~= r.x or ay ~= r.y) then
-      local rhw, rhh = r.w / 2, r.h / 2
-      ow:update(item, ax + rhw, ay + rhh, rhw, rhh)
-      r.x, r.y = ax, ay
+      commitRect(self, item, r, ax, ay)
     end
     return ax, ay, cols, len
   end
+  cols, len = {}, 0
   if goalX == x and goalY == y then -- obb's mover has nothing to do: bump's loop
     ax, ay, cols, len = bumpLoop(self, item, x, y, w, h, x, y, filter or defaultFilter, {}, cols, len)
   else
@@ -1153,10 +1414,14 @@ local function resolve(self, fname, item, goalX, goalY, filter, commit)
   local r = self.rects[item]
   if commit and r ~= nil and (ax ~= x or ay ~= y or custom) then
     if custom or (goalX == x and goalY == y) then -- obb did not commit it (or it was put back)
-      local rhw, rhh = r.w / 2, r.h / 2
-      ow:update(item, ax + rhw, ay + rhh, rhw, rhh)
+      commitRect(self, item, r, ax, ay)
+    else
+      self._changes = self._changes + 1
+      r.x, r.y = ax, ay
+      -- a world of bump's rules holding a turned rectangle for now: the
+      -- rectangle again for the C loop, once it holds none
+      if self.rules == "bump" then setRect(self, item, r) end
     end
-    r.x, r.y = ax, ay
   end
   return ax, ay, cols, len
 end

@@ -66,7 +66,9 @@ local M = {}
 -- The C declarations and the rows of the box methods (obb.jit_sigs).
 local sigs = require "obb.jit_sigs"
 -- The world methods (add, update, get, the movers, casts and queries).
-local build_world = require("obb.jit_world").build_world
+local jit_world = require("obb.jit_world")
+local build_world = jit_world.build_world
+local build_bump = require("obb.jit_bump").build_bump
 local KINDS = sigs.KINDS
 M.cdef = sigs.cdef
 
@@ -383,6 +385,7 @@ function M.install(obb, entries, mt2, mt3, mtw, ffi_add, mtr)
     for k, f in pairs(F3) do T3[k] = f end
     for k, f in pairs(FW) do WM[k] = f end
     M.classic[T2], M.classic[T3], M.classic[WM] = C2, C3, CW
+    M.bump = build_bump(ffi, lib, jit_world.world_items, mtw, raw_getmetatable, raw_getfenv)
   end)
   M.status = ok and "ffi" or "classic: " .. tostring(err)
 end

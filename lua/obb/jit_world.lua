@@ -602,4 +602,4 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
   return F, CW
 end
 
-return { build_world = build_world }
+return { build_world = build_world, world_items = world_items }

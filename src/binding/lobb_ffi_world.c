@@ -32,7 +32,7 @@ int lobb_ffi_world_update(void *world, double id, const double *v, int nv) {
   if (lw == NULL ||
       !lobb_world_tobox(dim, v, nv, obb_world_box(lw->w, k), &b))
     return 0;
-  obb_world_update(lw->w, k, &b);
+  lobb_world_setbox(lw, k, &b);
   return 1;
 }
 
@@ -291,7 +291,7 @@ int lobb_ffi_world_commit(void *world, double id, double stamp) {
   if (lw == NULL || lw->moved_id != k || obb_world_changes(lw->w) != stamp)
     return 0;
   lw->moved_id = -1;
-  obb_world_update(lw->w, k, &lw->moved);
+  lobb_world_setbox(lw, k, &lw->moved);
   return 1;
 }
 

@@ -82,6 +82,8 @@ static const struct {
   ENTRY(lobb_ffi_world_cast_turning), ENTRY(lobb_ffi_world_query_box),
   ENTRY(lobb_ffi_world_query_point), ENTRY(lobb_ffi_intersects2),
   ENTRY(lobb_ffi_intersects3), ENTRY(lobb_ffi_sweep2), ENTRY(lobb_ffi_sweep3),
+  ENTRY(lobb_ffi_bump_rect), ENTRY(lobb_ffi_bump_update),
+  ENTRY(lobb_ffi_bump_check),
 };
 
 /* A table of the entries, name -> light userdata holding the function's

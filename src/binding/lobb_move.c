@@ -227,11 +227,11 @@ void lobb_move_commit(lworld *lw, int id, const double *center) {
   if (lw->dim == 2) {
     obb2 b = *(const obb2 *)old;
     memcpy(b.c, center, sizeof b.c);
-    obb_world_update(lw->w, id, &b);
+    lobb_world_setbox(lw, id, &b);
   } else {
     obb3 b = *(const obb3 *)old;
     memcpy(b.c, center, sizeof b.c);
-    obb_world_update(lw->w, id, &b);
+    lobb_world_setbox(lw, id, &b);
   }
 }
 
@@ -304,7 +304,7 @@ static int move(lua_State *L, int apply) {
   run_locked(L, &m, filter, lua_istable(L, out) ? out : 0);
   if (m.turning) {
     double q[4];
-    if (apply) obb_world_update(lw->w, m.id, &m.end);
+    if (apply) lobb_world_setbox(lw, m.id, &m.end);
     lobb_pushnumbers(L, m.actual, dim);
     if (dim == 2) {
       lua_pushnumber(L, obb2_angle(&m.end.b2));

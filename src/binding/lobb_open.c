@@ -3,7 +3,8 @@
 **
 ** It makes the four metatables (2D boxes, 3D boxes, worlds, response
 ** sets) and lets each type's file fill its own: lobb_box.c the boxes and
-** their constructors, lobb_world.c the worlds, lobb_responses.c the sets;
+** their constructors, lobb_world.c the worlds, lobb_responses.c the sets
+** (and lobb_bump.c obb._bump, obb.bump's C half);
 ** under LuaJIT, lobb_jit.c then hands the module to the FFI fast path.
 ** Every function it registers is a closure over the box metatables, so
 ** type checks and new boxes never look in the registry (lobb_box.h).
@@ -73,6 +74,7 @@ int luaopen_obb(lua_State *L) {
   lobb_open_responses(L, lib, mtr);
   lobb_open_world(L, lib, mt2, mt3, mtw);
   ffi_add = lua_gettop(L);
+  lobb_open_bump(L, lib);
   lua_pushliteral(L, OBB_VERSION);
   lua_setfield(L, lib, "_VERSION");
   /* the touching rule's constants (obb.h), for scripts that reason

@@ -214,6 +214,7 @@ static int new_world(lua_State *L, int dim) {
   lw->nclasses = 0;
   lw->guess = NULL;
   lw->nguess = 0;
+  lw->bump = NULL;
   lw->alloc = lua_getallocf(L, &lw->ud);
   lua_pushvalue(L, lua_upvalueindex(UV_WORLD));
   if (!lua_istable(L, -1)) return luaL_error(L, "obb: an upvalue was replaced");
@@ -253,6 +254,7 @@ static void release(lworld *lw) {
   if (lw->guess != NULL) lw->alloc(lw->ud, lw->guess, lw->nguess, 0);
   lw->guess = NULL;
   lw->nguess = 0;
+  lobb_bump_free(lw);
   obb_world_free(lw->w);
   lw->w = NULL;
 }
@@ -365,6 +367,7 @@ int lobb_world_enter(lua_State *L, lworld *lw, const anybox *b) {
     return lua_error(L);
   }
   obb_world_add(lw->w, b); /* cannot fail after obb_world_reserve */
+  lobb_bump_forget(lw, id); /* a rectangle left by the id's last item */
   lua_settop(L, 1);
   return 1;
 }
@@ -400,6 +403,11 @@ lworld *lobb_world_usableid(void *p, int dim, double id, int *out_id) {
   lworld *lw = lobb_world_usable(p, dim);
   *out_id = lw != NULL ? live_id(lw, id) : -1;
   return *out_id >= 0 ? lw : NULL;
+}
+
+void lobb_world_setbox(lworld *lw, int id, const void *b) {
+  obb_world_update(lw->w, id, b);
+  lobb_bump_forget(lw, id);
 }
 
 /* The box from the nv numbers v after the item (as update and add take
@@ -474,7 +482,7 @@ static int update2_fast(lua_State *L) {
   id = live_id(lw, lua_tonumber(L, -1));
   if (id < 0 || !lobb_world_tobox(2, v, nv, obb_world_box(lw->w, id), &b))
     return 0;
-  obb_world_update(lw->w, id, &b);
+  lobb_world_setbox(lw, id, &b);
   lua_settop(L, 1);
   return 1;
 }
@@ -489,7 +497,7 @@ static int world_update(lua_State *L) {
   lw = lobb_world_checkmutable(L, "update");
   id = lobb_world_checkid(L, 2);
   box_args(L, lw, 3, &b, obb_world_box(lw->w, id));
-  obb_world_update(lw->w, id, &b);
+  lobb_world_setbox(lw, id, &b);
   lua_settop(L, 1);
   return 1;
 }
@@ -520,6 +528,7 @@ static int world_remove(lua_State *L) {
   lua_rawseti(L, -2, id + 1);
   obb_world_remove(lw->w, id);
   if ((size_t)id < lw->nclasses) lw->classes[id] = 0; /* for the next add */
+  lobb_bump_forget(lw, id);
   if (obb_world_count(lw->w) == 0) { /* the core freed its arrays */
     free_buffer(lw);
     free_classes(lw);
@@ -565,7 +574,8 @@ static int world_memory(lua_State *L) {
   lworld *lw = lobb_world_checkopen(L);
   lobb_checknargs(L, 1);
   lua_pushnumber(L, (lua_Number)(obb_world_memory(lw->w) + lw->buf.cap +
-                                 lw->nclasses + lw->nguess));
+                                 lw->nclasses + lw->nguess +
+                                 lobb_bump_memory(lw)));
   return 1;
 }
 

@@ -35,6 +35,7 @@ typedef struct scratch {
 } scratch;
 
 struct job;
+typedef struct lbump lbump; /* lobb_bump.c */
 
 /* A box of either dimension. */
 typedef union anybox {
@@ -65,6 +66,8 @@ typedef struct lworld {
   unsigned char *guess; /* the FFI filter path's last answer for each other
                         ** (by id; OBB_SLIDE from nguess on), a guess only */
   size_t nguess;
+  lbump *bump; /* obb.bump's rectangles and its loop's records
+               ** (lobb_bump.c); NULL until obb.bump sets one */
   lua_Alloc alloc;
   void *ud;
   const void *tag; /* &world_tag, last as in every obb type (lobb_box.h) */
@@ -129,6 +132,10 @@ lworld *lobb_world_tagged(void *p);
 lworld *lobb_world_usable(void *p, int dim);
 /* lobb_world_usable, and id a live id of it (*out_id); else NULL. */
 lworld *lobb_world_usableid(void *p, int dim, double id, int *out_id);
+/* Gives live item id the box b (of the world's dimension): every update
+** of the binding goes through here, so that obb.bump's rectangle of the
+** item is forgotten whenever its box changes (lobb_bump.c). */
+void lobb_world_setbox(lworld *lw, int id, const void *b);
 /* The box (into b) from the nv numbers v that w:add and w:update take
 ** after the item, old's rotation kept when they give none (old NULL: the
 ** identity); 0 for numbers those methods refuse. */
@@ -157,6 +164,17 @@ int lobb_world_fill(lua_State *L);
 const ray_rec *lobb_world_casthits(lworld *lw, const void *box,
                                    const double *d, const double *turn,
                                    size_t *n);
+
+/* ---- lobb_bump.c ---- */
+
+/* obb._bump, obb.bump's C half, into the module table at lib. */
+void lobb_open_bump(lua_State *L, int lib);
+/* Forgets item id's rectangle (its box changed, or it left). */
+void lobb_bump_forget(lworld *lw, int id);
+/* Frees the world's rectangles and records. */
+void lobb_bump_free(lworld *lw);
+/* Bytes they hold. */
+size_t lobb_bump_memory(const lworld *lw);
 
 /* ---- lobb_move.c ---- */
 
