@@ -24,49 +24,58 @@ local function rng(seed)
   end
 end
 
--- A world of the library B and a function making n moves in it.
+-- A world of the library B and a function making n moves in it. Each call
+-- compiles the game's frames anew (load), as each contender has a game of
+-- its own: under LuaJIT the traces of one library's moves are not the
+-- next one's (one loop's traces, made for bump.lua's world, would stand
+-- in the way of obb.bump's, and the order of the rows would decide).
+local GAME = [[
+local B, nmovers, ntiles, options, rnd = ...
+local w = B.newWorld(64, options)
+local coin = {}
+local cols = math.ceil(ntiles / 4)
+for i = 0, ntiles - 1 do
+  local row = i % 4
+  w:add("t" .. i, (math.floor(i / 4) % cols) * 16, 400 - row * 96 + (i % 7 == 0 and -16 or 0), 16, 16)
+end
+for i = 1, math.floor(ntiles / 20) do
+  local name = "c" .. i
+  coin[name] = true
+  w:add(name, rnd() * cols * 16, 100 + rnd() * 280, 8, 8)
+end
+local ms = {}
+for i = 1, nmovers do
+  ms[i] = { name = "m" .. i, vx = 0, vy = 0 }
+  w:add(ms[i].name, 16 + rnd() * (cols - 2) * 16, rnd() * 300, 12, 14)
+end
+local function filter(_, other)
+  if coin[other] then return "cross" end
+  return "slide"
+end
+local i, dt = 0, 1 / 60
+return function(n)
+  local seen = 0
+  for _ = 1, n do
+    i = i % nmovers + 1
+    local m = ms[i]
+    local x, y = w:getRect(m.name)
+    if rnd() < 0.05 then m.vx = (rnd() - 0.5) * 240 end
+    if rnd() < 0.02 then m.vy = -300 end
+    m.vy = math.min(m.vy + 900 * dt, 600)
+    local gy = y + m.vy * dt
+    if y > 600 then gy = 0 end -- fell through a hole: back to the top
+    local ax, ay, c, len = w:move(m.name, x + m.vx * dt, gy, filter)
+    for k = 1, len do if c[k].normal.y < 0 then m.vy = 0 end end
+    if ax ~= x + m.vx * dt then m.vx = -m.vx end
+    seen = seen + len + (ay > 0 and 0 or 1)
+  end
+  return seen
+end
+]]
+local load = loadstring or load
+
 local function game(B, nmovers, ntiles, options)
-  local rnd = rng(1234)
-  local w = B.newWorld(64, options)
-  local coin = {}
-  local cols = math.ceil(ntiles / 4)
-  for i = 0, ntiles - 1 do
-    local row = i % 4
-    w:add("t" .. i, (math.floor(i / 4) % cols) * 16, 400 - row * 96 + (i % 7 == 0 and -16 or 0), 16, 16)
-  end
-  for i = 1, math.floor(ntiles / 20) do
-    local name = "c" .. i
-    coin[name] = true
-    w:add(name, rnd() * cols * 16, 100 + rnd() * 280, 8, 8)
-  end
-  local ms = {}
-  for i = 1, nmovers do
-    ms[i] = { name = "m" .. i, vx = 0, vy = 0 }
-    w:add(ms[i].name, 16 + rnd() * (cols - 2) * 16, rnd() * 300, 12, 14)
-  end
-  local function filter(_, other)
-    if coin[other] then return "cross" end
-    return "slide"
-  end
-  local i, dt = 0, 1 / 60
-  return function(n)
-    local seen = 0
-    for _ = 1, n do
-      i = i % nmovers + 1
-      local m = ms[i]
-      local x, y = w:getRect(m.name)
-      if rnd() < 0.05 then m.vx = (rnd() - 0.5) * 240 end
-      if rnd() < 0.02 then m.vy = -300 end
-      m.vy = math.min(m.vy + 900 * dt, 600)
-      local gy = y + m.vy * dt
-      if y > 600 then gy = 0 end -- fell through a hole: back to the top
-      local ax, ay, c, len = w:move(m.name, x + m.vx * dt, gy, filter)
-      for k = 1, len do if c[k].normal.y < 0 then m.vy = 0 end end
-      if ax ~= x + m.vx * dt then m.vx = -m.vx end
-      seen = seen + len + (ay > 0 and 0 or 1)
-    end
-    return seen
-  end
+  return assert(load(GAME, "=game"))(B, nmovers, ntiles, options, rng(1234))
 end
 
 local function rows(bump, obbbump)

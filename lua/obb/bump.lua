@@ -1150,41 +1150,50 @@ local function kindOf(responses, name)
   return KIND[responses[name]] or OTHER
 end
 
--- The col of the loop's ask q, as projectFirst makes it.
-local function recordCol(R, q, item, w, h, name)
-  local A, S = R.asks, R.steps
+-- The item the loop's ask q is about: from the classic check's others, or
+-- (the FFI's) by its id.
+local function otherOf(R, q)
+  local byid = R.byid
+  if byid then return byid[R.asks[(q - 1) * ASK + 1] + 1] end
+  return R.others[q]
+end
+
+-- Col c of the loop's records (its ask's narrow phase and other, its
+-- step's start and goal), as projectFirst makes it; resolved, its
+-- response's goal put in as bumpCheck's loop puts it (col.slide,
+-- col.bounce). allName: every answer's, else the filter's (R.names).
+local function recordCol(R, c, item, w, h, allName, resolved)
+  local A, S, C = R.asks, R.steps, R.cols
+  local kc = (c - 1) * COL
+  local q = C[kc + 1] + 1
   local k = (q - 1) * ASK
   local ks = A[k + 3] * STEP
   local x, y = S[ks + 1], S[ks + 2]
-  return {
+  local byid, other = R.byid, nil
+  if byid then other = byid[A[k + 1] + 1] else other = R.others[q] end
+  local col = {
     overlaps = A[k + 5] == 1, ti = A[k + 6],
     move = { x = S[ks + 3] - x, y = S[ks + 4] - y }, normal = { x = A[k + 7], y = A[k + 8] },
     touch = { x = A[k + 9], y = A[k + 10] },
     itemRect = { x = x, y = y, w = w, h = h },
     otherRect = { x = A[k + 11], y = A[k + 12], w = A[k + 13], h = A[k + 14] },
-    other = R.others[q], item = item, type = name,
+    other = other, item = item, type = allName or R.names[q],
   }
-end
-
--- Col c of the loop's records, its response's goal put in as bumpCheck's
--- loop puts it (col.slide, col.bounce).
-local function resolvedCol(R, c, item, w, h, allName)
-  local C, A = R.cols, R.asks
-  local kc = (c - 1) * COL
-  local q = C[kc + 1] + 1
-  local col = recordCol(R, q, item, w, h, R.names[q] or allName)
-  if C[kc + 2] == 1 then
+  if resolved and C[kc + 2] == 1 then
     local g = { x = C[kc + 3], y = C[kc + 4] }
-    if A[(q - 1) * ASK + 2] == SLIDE then col.slide = g else col.bounce = g end
+    if A[k + 2] == SLIDE then col.slide = g else col.bounce = g end
   end
   return col
 end
 
--- Forgets the items and names of the records' na asks (the record set is
--- kept by the world).
+-- Forgets the items the classic check put in the records (the record set
+-- is kept by the world; the FFI's records hold ids, and the answers kept
+-- are only ever read below the count of their own run).
 local function clearRecords(R, na)
-  local others, names = R.others, R.names
-  for q = 1, na do others[q], names[q] = nil, nil end
+  if CLASSIC then
+    local others = R.others
+    for q = 1, na do others[q] = nil end
+  end
 end
 
 -- The move from the C loop's records (status st, goal gx, gy, na asks,
@@ -1194,10 +1203,9 @@ local function finishInC(self, R, item, x, y, w, h, filter, allName, st, gx, gy,
   local last = st == DONE and nc or nc - 1 -- a handoff's last col is Lua's
   for c = 1, last do
     len = len + 1
-    cols[len] = resolvedCol(R, c, item, w, h, allName)
+    cols[len] = recordCol(R, c, item, w, h, allName, true)
   end
-  local hand = last < nc and recordCol(R, R.cols[(nc - 1) * COL + 1] + 1, item, w, h,
-    R.names[R.cols[(nc - 1) * COL + 1] + 1] or allName)
+  local hand = last < nc and recordCol(R, nc, item, w, h, allName, false)
   clearRecords(R, na)
   self._rec = R
   if not hand then return gx, gy, cols, len end
@@ -1210,14 +1218,14 @@ end
 -- to q kept: those before q with the narrow phase the loop recorded, q's
 -- on the rectangle as it is now, the rest asked), then Lua's loop.
 local function resumeInC(self, R, item, w, h, filter, allName, q, na, nc)
-  local A, S, C, names, others = R.asks, R.steps, R.cols, R.names, R.others
+  local A, S, C, names = R.asks, R.steps, R.cols, R.names
   local x0, y0 = R.x0, R.y0
   local s = A[(q - 1) * ASK + 3]
   local cols, len = {}, 0
   for c = 1, nc do
     if A[C[(c - 1) * COL + 1] * ASK + 3] >= s then break end
     len = len + 1
-    cols[len] = resolvedCol(R, c, item, w, h, allName)
+    cols[len] = recordCol(R, c, item, w, h, allName, true)
   end
   local visited = visitedOf(self, item, cols, len)
   local ks = s * STEP
@@ -1227,17 +1235,17 @@ local function resumeInC(self, R, item, w, h, filter, allName, q, na, nc)
   local rects, best = self.rects, take(self, "_best", newBest)
   for a = first, q - 1 do
     local k = (a - 1) * ASK
-    local name = names[a] or allName
+    local name = allName or names[a]
     if name and A[k + 4] == 1 then
-      keepFirst(best, x, y, w, h, others[a], name, A[k + 5] == 1, A[k + 6], A[k + 7], A[k + 8],
+      keepFirst(best, x, y, w, h, otherOf(R, a), name, A[k + 5] == 1, A[k + 6], A[k + 7], A[k + 8],
         A[k + 9], A[k + 10], A[k + 11], A[k + 12], A[k + 13], A[k + 14])
     end
   end
-  considerAnswer(best, rects, x, y, w, h, goalX, goalY, others[q], names[q] or allName)
+  considerAnswer(best, rects, x, y, w, h, goalX, goalY, otherOf(R, q), allName or names[q])
   local rest = {}
   for a = q + 1, na do
     if A[(a - 1) * ASK + 3] ~= s then break end
-    rest[#rest + 1] = others[a]
+    rest[#rest + 1] = otherOf(R, a)
   end
   clearRecords(R, na)
   self._rec = R
@@ -1249,54 +1257,80 @@ local function resumeInC(self, R, item, w, h, filter, allName, q, na, nc)
   return loopFrom(self, item, x0, y0, w, h, goalX, goalY, filter, visited, cols, len, nil, col, nil, nil)
 end
 
+-- The C loop's run of a move (its status, goal, and counts of asks and
+-- cols), its records into R.
+local function runInC(self, R, item, x, y, w, h, goalX, goalY, all, nfixed)
+  local st, gx, gy, na, nc, _
+  if CLASSIC then
+    st, gx, gy, na, _, nc = CB.check(self._w, item, x, y, w, h, goalX, goalY, all, nfixed,
+      R.asks, R.others, R.steps, R.cols)
+  else
+    st, gx, gy, na, _, nc = core.check(self._w, item, x, y, w, h, goalX, goalY, all, nfixed, R)
+  end
+  return st, gx, gy, na, nc
+end
+
+-- Asks the filter about the loop's asks from nfixed on, in order, each
+-- answer kept (R.names); returns the first ask whose guess was wrong (its
+-- answer fixed in the records), or nil when every guess was right; or
+-- false and the ask at which the world changed (the filter changed it).
+local function askInC(self, R, item, filter, nfixed, na, changes)
+  local A, names, responses, byid, others = R.asks, R.names, self.responses, R.byid, R.others
+  for q = nfixed + 1, na do
+    local k, other = (q - 1) * ASK, nil
+    if byid then other = byid[A[k + 1] + 1] else other = others[q] end
+    local name = filter(item, other)
+    names[q] = name
+    if self._changes ~= changes then return false, q end
+    local kind = NONE
+    if name then kind = KIND[responses[name]] or OTHER end
+    if kind ~= A[k + 2] then
+      A[k + 2] = kind
+      return q
+    end
+  end
+  return nil
+end
+
 -- bumpCheck's move made by the C loop: ax, ay, cols, len; or nil when the
--- loop made none and asked nothing (Lua's loop then makes it). Written
--- for Lua 5.4's interpreter as much as for LuaJIT: few calls on the way.
+-- loop made none and asked nothing (Lua's loop then makes it). No loop of
+-- its own on the common path (under LuaJIT a loop, hot on its own, would
+-- stop the trace of the game's loop around the move).
 local function checkInC(self, item, x, y, w, h, goalX, goalY, filter)
-  local responses, all, allName = self.responses, -1, nil
-  if filter == defaultFilter then all, allName = kindOf(responses, "slide"), "slide" end
+  local all, allName = -1, nil
+  if filter == defaultFilter then all, allName = kindOf(self.responses, "slide"), "slide" end
   local R = self._rec
   if R then self._rec = false else R = newRecords() end
-  local ow, changes, nfixed = self._w, self._changes, 0
   R.x0, R.y0 = x, y
+  local changes = self._changes
   local st, gx, gy, na, nc, _
-  while true do
-    if CLASSIC then
-      st, gx, gy, na, _, nc = CB.check(ow, item, x, y, w, h, goalX, goalY, all, nfixed,
-        R.asks, R.others, R.steps, R.cols)
-    else
-      st, gx, gy, na, _, nc = core.check(ow, item, x, y, w, h, goalX, goalY, all, nfixed, R)
+  if CLASSIC then
+    st, gx, gy, na, _, nc = CB.check(self._w, item, x, y, w, h, goalX, goalY, all, 0,
+      R.asks, R.others, R.steps, R.cols)
+  else
+    st, gx, gy, na, _, nc = core.check(self._w, item, x, y, w, h, goalX, goalY, all, 0, R)
+  end
+  if st < 0 or na == 0 then -- refused (Lua's loop makes it), or met nothing: the common move
+    self._rec = R
+    if st < 0 then return nil end
+    return gx, gy, {}, 0
+  end
+  if all < 0 then
+    local wrong, at = askInC(self, R, item, filter, 0, na, changes)
+    while wrong do -- the run again from the first wrong guess, with its answer
+      local nfixed = wrong
+      R.na, R.nc = na, nc
+      st, gx, gy, na, nc = runInC(self, R, item, x, y, w, h, goalX, goalY, all, nfixed)
+      if st < 0 then return resumeInC(self, R, item, w, h, filter, allName, nfixed, R.na, R.nc) end
+      wrong, at = askInC(self, R, item, filter, nfixed, na, changes)
     end
-    if st < 0 then -- refused: from the start, or from the answers asked
-      if nfixed == 0 then
-        self._rec = R
-        return nil
-      end
-      return resumeInC(self, R, item, w, h, filter, allName, nfixed, R.na, R.nc)
-    end
-    if na == 0 then -- met nothing: the common move
-      self._rec = R
-      return gx, gy, {}, 0
-    end
-    R.na, R.nc = na, nc
-    local wrong = false
-    if all < 0 and na > nfixed then
-      local A, others, names = R.asks, R.others, R.names
-      for q = nfixed + 1, na do
-        local name = filter(item, others[q])
-        names[q] = name
-        if self._changes ~= changes then
-          return resumeInC(self, R, item, w, h, filter, allName, q, na, nc)
-        end
-        local kind, k = kindOf(responses, name), (q - 1) * ASK + 2
-        if kind ~= A[k] then -- the loop again from here, with this answer
-          A[k] = kind
-          nfixed, wrong = q, true
-          break
-        end
-      end
-    end
-    if not wrong then break end
+    if wrong == false then return resumeInC(self, R, item, w, h, filter, allName, at, na, nc) end
+  end
+  if nc == 0 or (nc == 1 and st == DONE) then -- the common cols: none, or one (no loop)
+    local cols = nc == 0 and {} or { recordCol(R, 1, item, w, h, allName, true) }
+    clearRecords(R, na)
+    self._rec = R
+    return gx, gy, cols, nc
   end
   return finishInC(self, R, item, x, y, w, h, filter, allName, st, gx, gy, na, nc)
 end
@@ -1349,30 +1383,34 @@ local function resolve(self, fname, item, goalX, goalY, filter, commit)
   local x, y, w, h = rect.x, rect.y, rect.w, rect.h
   if goalX == nil then goalX = x end
   if goalY == nil then goalY = y end
-  -- (x - x ~= 0: NaN and the infinities, without a call for the rest)
-  if type(goalX) ~= "number" or goalX - goalX ~= 0 then
-    argError(fname, 3, "goalX must be a finite number, got " .. shown(goalX), 2)
+  -- the arguments in order, when the filter is not the last one checked
+  -- (a game passes the same one every frame; the C loop checks the goal)
+  if filter ~= nil and filter ~= self._filter then
+    if not finite(goalX) then argError(fname, 3, "goalX must be a finite number, got " .. shown(goalX), 2) end
+    if not finite(goalY) then argError(fname, 4, "goalY must be a finite number, got " .. shown(goalY), 2) end
+    checkFilter(fname, 5, filter, 2)
+    self._filter = filter
   end
-  if type(goalY) ~= "number" or goalY - goalY ~= 0 then
-    argError(fname, 4, "goalY must be a finite number, got " .. shown(goalY), 2)
+  local ax, ay, cols, len
+  local bumps = self.rules == "bump" and self._turned == 0
+  if bumps and self.project == World.project then -- the C loop refuses a goal not finite
+    ax, ay, cols, len = checkInC(self, item, x, y, w, h, goalX, goalY, filter or defaultFilter)
   end
-  if filter ~= nil and type(filter) ~= "function" then checkFilter(fname, 5, filter, 2) end
-  local cols, len
-  local ow = self._w
-  local hw, hh = w / 2, h / 2
-  local ax, ay, custom
-  if self.rules == "bump" and self._turned == 0 then -- bump's loop; then bump's update (the size the item has now)
-    local f = filter or defaultFilter
-    if self.project == World.project then -- the loop checks the numbers
-      ax, ay, cols, len = checkInC(self, item, x, y, w, h, goalX, goalY, f)
-    end
-    if ax == nil then ax, ay, cols, len = bumpCheck(self, item, x, y, w, h, goalX, goalY, f) end
+  if ax == nil then
+    if not finite(goalX) then argError(fname, 3, "goalX must be a finite number, got " .. shown(goalX), 2) end
+    if not finite(goalY) then argError(fname, 4, "goalY must be a finite number, got " .. shown(goalY), 2) end
+    if bumps then ax, ay, cols, len = bumpCheck(self, item, x, y, w, h, goalX, goalY, filter or defaultFilter) end
+  end
+  if bumps then -- bump's loop; then bump's update (the size the item has now)
     local r = self.rects[item]
     if commit and r ~= nil and (ax ~= r.x or ay ~= r.y) then
       commitRect(self, item, r, ax, ay)
     end
     return ax, ay, cols, len
   end
+  local ow = self._w
+  local hw, hh = w / 2, h / 2
+  local custom
   cols, len = {}, 0
   if goalX == x and goalY == y then -- obb's mover has nothing to do: bump's loop
     ax, ay, cols, len = bumpLoop(self, item, x, y, w, h, x, y, filter or defaultFilter, {}, cols, len)

@@ -3,7 +3,8 @@
 -- calls of the classic obb._bump (rect, update, check) through the FFI, and
 -- the record sets check fills, which obb.bump reads in the classic layout:
 -- asks, steps and cols as arrays of numbers from index 1 (here doubles
--- with a slot 0 unused), others as a Lua table of the items asked about.
+-- with a slot 0 unused); the items asked about are read by their ids from
+-- the world's table R.byid (the classic check writes them into others).
 -- Each record set belongs to one call at a time (obb.bump takes it, per
 -- world, and gives it back), so a finalizer's move in the middle of one
 -- gets its own: no buffer is shared.
@@ -59,7 +60,7 @@ local function build_bump(ffi, lib, world_items, mtw, getmt, getfenv)
   end
 
   -- obb._bump.check's results (status, goal, counts), the records in R
-  -- and the items asked about from nfixed on in R.others.
+  -- and the world's items by id in R.byid.
   function M.check(w, item, x, y, width, height, gx, gy, all, nfixed, R)
     local id = id_of(w, item)
     if id == nil then return -1 end
@@ -71,15 +72,11 @@ local function build_bump(ffi, lib, world_items, mtw, getmt, getfenv)
       st = check_c(w, id, inb, all, nfixed, R.pa, R.acap, R.ps, R.scap, R.pc, R.ccap, out)
     end
     if st < 0 then return st end
-    local na = out[2]
-    if na > nfixed then
-      local holder = holder_of(w)
-      local byid = holder and rawget(holder, 2)
-      if type(byid) ~= "table" then return -1 end
-      local A, others = R.asks, R.others
-      for q = nfixed + 1, na do others[q] = rawget(byid, A[(q - 1) * ASK + 1] + 1) end
-    end
-    return st, out[0], out[1], na, out[3], out[4]
+    local holder = holder_of(w)
+    local byid = holder and rawget(holder, 2)
+    if type(byid) ~= "table" then return -1 end
+    R.byid = byid
+    return st, out[0], out[1], out[2], out[3], out[4]
   end
 
   return M

@@ -144,17 +144,27 @@ static int good_rect(const obb_bump_rect *r) {
   return r->w.v > 0 && r->h.v > 0;
 }
 
-/* Sets item id's rectangle; 0 (it stays unset) for a rectangle the loop
-** does not take, or memory. */
-static int set_rect(lworld *lw, int id, const obb_bump_rect *r) {
+/* Sets item id's rectangle r (good_rect); 0 (it stays unset) when memory
+** runs out. */
+static int put_rect(lworld *lw, int id, const obb_bump_rect *r) {
   lbump *b = bump_of(lw);
-  if (b == NULL || !good_rect(r) || !reach(lw, b, id)) {
+  if (b == NULL || !reach(lw, b, id)) {
     lobb_bump_forget(lw, id);
     return 0;
   }
   b->rects[id] = *r;
   b->tag[id] |= HAS_RECT;
   return 1;
+}
+
+/* Sets item id's rectangle; 0 (it stays unset) for a rectangle the loop
+** does not take, or memory. */
+static int set_rect(lworld *lw, int id, const obb_bump_rect *r) {
+  if (!good_rect(r)) {
+    lobb_bump_forget(lw, id);
+    return 0;
+  }
+  return put_rect(lw, id, r);
 }
 
 /* The box obb.bump gives a rectangle: center x + w / 2, half extents
@@ -334,7 +344,7 @@ int lobb_ffi_bump_update(void *world, double id, double x, double y,
   if (lw == NULL || !good_rect(&rect)) return 0;
   box_of(&rect, (const obb2 *)obb_world_box(lw->w, k), &box);
   obb_world_update(lw->w, k, &box);
-  set_rect(lw, k, &rect);
+  put_rect(lw, k, &rect);
   return 1;
 }
 
@@ -492,7 +502,7 @@ static int bump_update(lua_State *L) {
   }
   box_of(&r, (const obb2 *)obb_world_box(lw->w, id), &box);
   obb_world_update(lw->w, id, &box);
-  set_rect(lw, id, &r);
+  put_rect(lw, id, &r);
   lua_pushboolean(L, 1);
   return 1;
 }

@@ -299,13 +299,17 @@ static int find_others(mover *m, const obb_bump_step *p) {
   double gyh = p->gy.v + hv, yh = p->y.v + hv;
   double hw = ((gxw < xw ? xw : gxw) - l) / 2;
   double hh = ((gyh < yh ? yh : gyh) - t) / 2;
-  double pad = 1e-9 * (fabs(l) + fabs(t) + hw + hh), c[2], e[2];
+  double pad = 1e-9 * (fabs(l) + fabs(t) + hw + hh);
   obb2 box;
-  c[0] = l + hw;
-  c[1] = t + hh;
-  e[0] = hw + pad;
-  e[1] = hh + pad;
-  if (obb2_init(&box, c, e, 0.0) != OBB_OK) return 0;
+  box.c[0] = l + hw;
+  box.c[1] = t + hh;
+  box.e[0] = hw + pad;
+  box.e[1] = hh + pad;
+  box.u[0] = 1; /* box:set's angle 0: obb_sincos(0) is exactly (0, 1) */
+  box.u[1] = 0;
+  if (!obb_finite(box.c[0]) || !obb_finite(box.c[1]) ||
+      !obb_finite(box.e[0]) || !obb_finite(box.e[1]))
+    return 0; /* box:set refuses it: Lua's loop raises */
   m->nfound = 0;
   if (obb_world_query_box(m->w, &box, on_found, m) != 0) m->oom = 1;
   return !m->oom;
