@@ -384,12 +384,36 @@ describe("obb._bump, obb.bump's C half, called by hand", function()
     assert.is_false(B.rect(ow, "m", 0, 0, 0, 1))
     assert.is_false(B.update(ow, "m", 0, 0, 1, 0 / 0))
     assert.is_false(B.update({}, "m", 0, 0, 1, 1))
+    assert.is_false(B.update(ow, "m", 1.7e308, 0, 1e308, 1)) -- a center that overflows
+    assert.equal(-1, B.check(ow, "m", 0, 0, 10, 10, 5, 5, 2 ^ 40, 0, t, t, t, t))
+    assert.equal(-1, B.check(ow, "m", 0, 0, 10, 10, 5, 5, -1, -7, t, t, t, t))
     -- a fixed answer that is not this run's: -3
     local asks = { 12345, 3 }
     assert.equal(-3, B.check(ow, "m", 0, 0, 10, 10, 5, 5, -1, 1, asks, t, t, t))
     w._w:close()
     assert.equal(-1, B.check(ow, "m", 0, 0, 10, 10, 5, 5, -1, 0, t, t, t, t))
     assert.is_false(B.rect(ow, "m", 0, 0, 1, 1))
+  end)
+
+  it("survives its world closed by hand from a filter, and a fixed answer that is garbage", function()
+    local w = bump.newWorld(32)
+    w:add("wall", 30, 0, 10, 40)
+    w:add("m", 0, 0, 10, 10)
+    local ok, err = pcall(w.move, w, "m", 50, 0, function()
+      debug.getmetatable(w._w).__gc(w._w)
+      return "slide"
+    end)
+    assert.is_false(ok)
+    assert.matches("closed", err)
+    local w2 = bump.newWorld(32)
+    w2:add("wall", 30, 0, 10, 40)
+    w2:add("m", 0, 0, 10, 10)
+    local t = {}
+    local asks = { 0 / 0, 3, 1e300, 2 }
+    assert.equal(-3, B.check(w2._w, "m", 0, 0, 10, 10, 50, 0, -1, 1, asks, t, t, t))
+    asks[1], asks[2] = 1e300, 1.5
+    assert.equal(-3, B.check(w2._w, "m", 0, 0, 10, 10, 50, 0, -1, 1, asks, t, t, t))
+    assert.equal(20, (w2:move("m", 50, 0)))
   end)
 
   it("forgets a rectangle whenever the box changes another way", function()

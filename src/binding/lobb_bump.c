@@ -168,13 +168,15 @@ static int set_rect(lworld *lw, int id, const obb_bump_rect *r) {
 }
 
 /* The box obb.bump gives a rectangle: center x + w / 2, half extents
-** w / 2 (its arithmetic), rotation kept (bump's rules: none). */
-static void box_of(const obb_bump_rect *r, const obb2 *old, obb2 *box) {
+** w / 2 (its arithmetic), rotation kept (bump's rules: none); 0 for a
+** center that overflows (w:update refuses it). */
+static int box_of(const obb_bump_rect *r, const obb2 *old, obb2 *box) {
   *box = *old;
   box->c[0] = r->x.v + r->w.v / 2;
   box->c[1] = r->y.v + r->h.v / 2;
   box->e[0] = r->w.v / 2;
   box->e[1] = r->h.v / 2;
+  return obb_finite(box->c[0]) && obb_finite(box->c[1]);
 }
 
 /* ---- a run ------------------------------------------------------------- */
@@ -307,6 +309,12 @@ static int run(lworld *lw, int id, const obb_bump_rect *r, obb_bump_num goal[2],
   return rc == -2 ? -1 : rc;
 }
 
+/* A recorded other's id, or -1 for a number that is none (NaN, out of
+** range: no conversion to int of those). */
+static int id_or_none(double v) {
+  return v >= 0 && v < (double)(1 << 30) && v == (int)v ? (int)v : -1;
+}
+
 /* Whether an answer all (>= 0) or nfixed answers in [0, MAX_ASKS] can be
 ** taken, and the world's store is there. */
 static int runnable(lworld *lw, int all, int nfixed) {
@@ -341,8 +349,9 @@ int lobb_ffi_bump_update(void *world, double id, double x, double y,
   lworld *lw = lobb_world_usableid(world, 2, id, &k);
   obb_bump_rect rect = rect_of(x, y, w, h);
   obb2 box;
-  if (lw == NULL || !good_rect(&rect)) return 0;
-  box_of(&rect, (const obb2 *)obb_world_box(lw->w, k), &box);
+  if (lw == NULL || !good_rect(&rect) ||
+      !box_of(&rect, (const obb2 *)obb_world_box(lw->w, k), &box))
+    return 0;
   obb_world_update(lw->w, k, &box);
   put_rect(lw, k, &rect);
   return 1;
@@ -384,7 +393,7 @@ int lobb_ffi_bump_check(void *world, double id, const double *in, int all,
   for (i = 0; i < nfixed; i++) {
     const double *a = asks + (size_t)LOBB_FFI_BUMP_ASK * i;
     if (!(a[1] >= OBB_BUMP_NONE && a[1] <= OBB_BUMP_OTHER)) return -3;
-    b->fixed[2 * i] = (int)a[0] == a[0] ? (int)a[0] : -1;
+    b->fixed[2 * i] = id_or_none(a[0]);
     b->fixed[2 * i + 1] = (int)a[1];
   }
   r = rect_of(in[0], in[1], in[2], in[3]);
@@ -496,11 +505,11 @@ static int bump_update(lua_State *L) {
   lworld *lw = usable_item(L, &id);
   obb_bump_rect r;
   obb2 box;
-  if (lw == NULL || !to_rect(L, 3, &r) || !good_rect(&r)) {
+  if (lw == NULL || !to_rect(L, 3, &r) || !good_rect(&r) ||
+      !box_of(&r, (const obb2 *)obb_world_box(lw->w, id), &box)) {
     lua_pushboolean(L, 0);
     return 1;
   }
-  box_of(&r, (const obb2 *)obb_world_box(lw->w, id), &box);
   obb_world_update(lw->w, id, &box);
   put_rect(lw, id, &r);
   lua_pushboolean(L, 1);
@@ -519,10 +528,17 @@ static int read_fixed(lua_State *L, int t, lbump *b, int nfixed) {
       lua_pop(L, 1);
     }
     if (!(v[1] >= OBB_BUMP_NONE && v[1] <= OBB_BUMP_OTHER)) return 0;
-    b->fixed[2 * i] = v[0] >= 0 && v[0] < (lua_Number)(1 << 30) ? (int)v[0] : -1;
+    b->fixed[2 * i] = id_or_none(v[0]);
     b->fixed[2 * i + 1] = (int)v[1];
   }
   return 1;
+}
+
+/* The optional integer at idx, as an int; out of [-1, MAX_ASKS + 1] it is
+** MAX_ASKS + 1 (which no caller takes). */
+static int small_int(lua_State *L, int idx, int def) {
+  lua_Integer v = luaL_optinteger(L, idx, def);
+  return v >= -1 && v <= MAX_ASKS ? (int)v : MAX_ASKS + 1;
 }
 
 static void set_field(lua_State *L, int t, lua_Integer k, obb_bump_num n) {
@@ -614,8 +630,8 @@ static int bump_check(lua_State *L) {
       !to_num(L, 7, &goal[0]) || !to_num(L, 8, &goal[1]) ||
       !obb_finite(goal[0].v) || !obb_finite(goal[1].v))
     goto refuse;
-  all = (int)luaL_optinteger(L, 9, -1);
-  nfixed = (int)luaL_optinteger(L, 10, 0);
+  all = small_int(L, 9, -1);
+  nfixed = small_int(L, 10, 0);
   luaL_checktype(L, 11, LUA_TTABLE);
   luaL_checktype(L, 12, LUA_TTABLE);
   luaL_checktype(L, 13, LUA_TTABLE);
