@@ -204,70 +204,85 @@ end
 -- differently).
 local bump_frames = {}
 
+-- Each frame function below is compiled anew (load) for the world it
+-- plays, so that every contender has its own: under LuaJIT a loop's
+-- traces are made for the first world it runs, and would stand in the
+-- way of the next one's, the order of the rows deciding the figures.
+local load = loadstring or load
+
 -- A frame function that moves with filter (nil, a response set or a
 -- function) and clips the velocity on each record but a cross.
-local function frame_filter(filter)
-  return function(w, st, out)
-    local X, Y, VX, VY, G = st.x, st.y, st.vx, st.vy, st.g
-    local s, first = st.seed, st.first
-    for i = 1, st.n do
-      s = (s * 16807) % 2147483647
-      local r1 = s / 2147483647
-      s = (s * 16807) % 2147483647
-      local vx, vy = step(st, i, r1, s / 2147483647)
-      local ax, ay, n = w:move(first + i - 1, X[i] + vx, Y[i] + vy, filter, out)
-      local on = false
-      for k = 0, n - 1 do
-        if out[k * 8 + 2] ~= "cross" then
-          local nx, ny = out[k * 8 + 4], out[k * 8 + 5]
-          local d = vx * nx + vy * ny
-          if d < 0 then vx, vy = vx - d * nx, vy - d * ny end
-          if ny < -0.5 then on = true end
-        end
+local FRAME_FILTER = [[
+local step, filter = ...
+return function(w, st, out)
+  local X, Y, VX, VY, G = st.x, st.y, st.vx, st.vy, st.g
+  local s, first = st.seed, st.first
+  for i = 1, st.n do
+    s = (s * 16807) % 2147483647
+    local r1 = s / 2147483647
+    s = (s * 16807) % 2147483647
+    local vx, vy = step(st, i, r1, s / 2147483647)
+    local ax, ay, n = w:move(first + i - 1, X[i] + vx, Y[i] + vy, filter, out)
+    local on = false
+    for k = 0, n - 1 do
+      if out[k * 8 + 2] ~= "cross" then
+        local nx, ny = out[k * 8 + 4], out[k * 8 + 5]
+        local d = vx * nx + vy * ny
+        if d < 0 then vx, vy = vx - d * nx, vy - d * ny end
+        if ny < -0.5 then on = true end
       end
-      X[i], Y[i], VX[i], VY[i], G[i] = ax, ay, vx, vy, on
     end
-    st.seed = s
+    X[i], Y[i], VX[i], VY[i], G[i] = ax, ay, vx, vy, on
   end
+  st.seed = s
+end
+]]
+local function frame_filter(filter)
+  return assert(load(FRAME_FILTER, "=frame"))(step, filter)
 end
 
 -- One frame for a world whose move takes centers and fills out with
--- stride 8 (obb's world, the pure-Lua mover), no filter.
-local frame_out = frame_filter(nil)
+-- stride 8 (obb's world, the pure-Lua mover), no filter: a new one for
+-- each world.
+local function frame_out() return frame_filter(nil) end
 
 -- The same for bump.lua with a filter function.
-local function frame_bump_filter(filter)
-  local function frame(w, st)
-    local X, Y, VX, VY, G, HX, HY = st.x, st.y, st.vx, st.vy, st.g, st.hx, st.hy
-    local s, first = st.seed, st.first
-    for i = 1, st.n do
-      s = (s * 16807) % 2147483647
-      local r1 = s / 2147483647
-      s = (s * 16807) % 2147483647
-      local vx, vy = step(st, i, r1, s / 2147483647)
-      local hx, hy = HX[i], HY[i]
-      local ax, ay, cols, n = w:move(first + i - 1, X[i] + vx - hx, Y[i] + vy - hy, filter)
-      local on = false
-      for k = 1, n do
-        local col = cols[k]
-        if col.type ~= "cross" then
-          local nm = col.normal
-          local nx, ny = nm.x, nm.y
-          local d = vx * nx + vy * ny
-          if d < 0 then vx, vy = vx - d * nx, vy - d * ny end
-          if ny < -0.5 then on = true end
-        end
+local FRAME_BUMP = [[
+local step, filter = ...
+return function(w, st)
+  local X, Y, VX, VY, G, HX, HY = st.x, st.y, st.vx, st.vy, st.g, st.hx, st.hy
+  local s, first = st.seed, st.first
+  for i = 1, st.n do
+    s = (s * 16807) % 2147483647
+    local r1 = s / 2147483647
+    s = (s * 16807) % 2147483647
+    local vx, vy = step(st, i, r1, s / 2147483647)
+    local hx, hy = HX[i], HY[i]
+    local ax, ay, cols, n = w:move(first + i - 1, X[i] + vx - hx, Y[i] + vy - hy, filter)
+    local on = false
+    for k = 1, n do
+      local col = cols[k]
+      if col.type ~= "cross" then
+        local nm = col.normal
+        local nx, ny = nm.x, nm.y
+        local d = vx * nx + vy * ny
+        if d < 0 then vx, vy = vx - d * nx, vy - d * ny end
+        if ny < -0.5 then on = true end
       end
-      X[i], Y[i], VX[i], VY[i], G[i] = ax + hx, ay + hy, vx, vy, on
     end
-    st.seed = s
+    X[i], Y[i], VX[i], VY[i], G[i] = ax + hx, ay + hy, vx, vy, on
   end
+  st.seed = s
+end
+]]
+local function frame_bump_filter(filter)
+  local frame = assert(load(FRAME_BUMP, "=frame_bump"))(step, filter)
   bump_frames[frame] = true
   return frame
 end
 
 -- The same frame for bump.lua with no filter (every other slides).
-local frame_bump = frame_bump_filter(nil)
+local function frame_bump() return frame_bump_filter(nil) end
 
 -- Every world behind one interface, for the lockstep check only (its
 -- closures cost nothing that is timed), with the filter its moves pass
@@ -478,8 +493,9 @@ local function filters(bump)
   lockstep(side("obb", ws, "AA, response set", set), followers, st, CHECK_FRAMES)
   sc.x, sc.y, sc.vx, sc.vy, sc.g, sc.seed = st.x, st.y, st.vx, st.vy, st.g, st.seed
   local out = {}
-  local t_set = time_moves(frame_filter(set), ws, sc, out)
-  local t_fn = time_moves(frame_filter(cross_movers), wf, sc, out)
+  local f_set, f_fn = frame_filter(set), frame_filter(cross_movers)
+  local t_set = time_moves(f_set, ws, sc, out)
+  local t_fn = time_moves(f_fn, wf, sc, out)
   report.row("move, filter: obb response set vs obb filter function", t_set, "obb world:move + filter function",
              t_fn)
   if wb then
@@ -491,9 +507,9 @@ local function filters(bump)
   end
   local moves_g = GARBAGE_FRAMES * NMOVERS
   report.bytes(("move garbage, %d moves: obb, response set"):format(moves_g),
-               garbage(frame_filter(set), ws, sc, out, GARBAGE_FRAMES, moves_g))
+               garbage(f_set, ws, sc, out, GARBAGE_FRAMES, moves_g))
   report.bytes(("move garbage, %d moves: obb, filter function"):format(moves_g),
-               garbage(frame_filter(cross_movers), wf, sc, out, GARBAGE_FRAMES, moves_g))
+               garbage(f_fn, wf, sc, out, GARBAGE_FRAMES, moves_g))
   ws:close()
   wf:close()
 end
@@ -531,23 +547,24 @@ local function run()
     end
     -- the timed frames start where the check ended
     aa.x, aa.y, aa.vx, aa.vy, aa.g, aa.seed = st.x, st.y, st.vx, st.vy, st.g, st.seed
-    local t_bump = time_moves(frame_bump, wb, aa)
-    local t_lua = time_moves(frame_out, wl, aa, out)
+    local f_bump, f_obb = frame_bump(), frame_out()
+    local t_bump = time_moves(f_bump, wb, aa)
+    local t_lua = time_moves(frame_out(), wl, aa, out)
     if wo then
-      report.row("move: obb vs bump (1,000 movers, 1,382 AA tiles)", time_moves(frame_out, wo, aa, out),
+      report.row("move: obb vs bump (1,000 movers, 1,382 AA tiles)", time_moves(f_obb, wo, aa, out),
                  "bump.lua world:move", t_bump)
     end
     if wc then
-      report.row("move: obb, cells of 16 vs bump (1,000 movers, AA)", time_moves(frame_out, wc, aa, out),
+      report.row("move: obb, cells of 16 vs bump (1,000 movers, AA)", time_moves(frame_out(), wc, aa, out),
                  "bump.lua world:move", t_bump)
     end
     report.row("move: pure-Lua mover vs bump (1,000 movers, 1,382 AA tiles)", t_lua, "bump.lua world:move",
                t_bump)
     report.row("move: bump.lua alone (1,000 movers, 1,382 AA tiles)", t_bump)
-    local g_bump = garbage(frame_bump, wb, aa, nil, 2, moves_g)
+    local g_bump = garbage(f_bump, wb, aa, nil, 2, moves_g)
     if wo then
       report.bytes(("move garbage, %d moves: obb (AA)"):format(moves_g),
-                   garbage(frame_out, wo, aa, out, GARBAGE_FRAMES, moves_g), "bump.lua (2,000 moves, scaled)",
+                   garbage(f_obb, wo, aa, out, GARBAGE_FRAMES, moves_g), "bump.lua (2,000 moves, scaled)",
                    g_bump)
       wo:close()
       if wc then wc:close() end
@@ -572,13 +589,14 @@ local function run()
     lockstep(side("lua", wl, "turned"), {}, st, CHECK_FRAMES)
   end
   tu.x, tu.y, tu.vx, tu.vy, tu.g, tu.seed = st.x, st.y, st.vx, st.vy, st.g, st.seed
-  local t_lua = time_moves(frame_out, wl, tu, out)
+  local f_lua, f_tree, f_cells = frame_out(), frame_out(), frame_out()
+  local t_lua = time_moves(f_lua, wl, tu, out)
   if wo then
-    local t_tree = time_moves(frame_out, wo, tu, out)
+    local t_tree = time_moves(f_tree, wo, tu, out)
     report.row("move: obb vs pure-Lua mover (1,000 movers, 1,382 turned tiles)", t_tree,
                "pure-Lua mover (lua_mover.lua)", t_lua)
     if wc then
-      local t_cells = time_moves(frame_out, wc, tu, out)
+      local t_cells = time_moves(f_cells, wc, tu, out)
       report.row("move: obb, cells of 16 vs tree (1,000 movers, turned)", t_cells, "obb world:move, tree", t_tree)
       report.row("move: obb, cells of 16 vs pure-Lua mover (turned)", t_cells, "pure-Lua mover (lua_mover.lua)",
                  t_lua)
@@ -586,15 +604,15 @@ local function run()
   else
     report.row("move: pure-Lua mover (1,000 movers, 1,382 turned tiles)", t_lua)
   end
-  local g_lua = garbage(frame_out, wl, tu, out, GARBAGE_FRAMES, moves_g)
+  local g_lua = garbage(f_lua, wl, tu, out, GARBAGE_FRAMES, moves_g)
   if wo then
     report.bytes(("move garbage, %d moves: obb (turned)"):format(moves_g),
-                 garbage(frame_out, wo, tu, out, GARBAGE_FRAMES, moves_g), "pure-Lua mover", g_lua)
+                 garbage(f_tree, wo, tu, out, GARBAGE_FRAMES, moves_g), "pure-Lua mover", g_lua)
     wo:close()
   end
   if wc then
     report.bytes(("move garbage, %d moves: obb, cells (turned)"):format(moves_g),
-                 garbage(frame_out, wc, tu, out, GARBAGE_FRAMES, moves_g))
+                 garbage(f_cells, wc, tu, out, GARBAGE_FRAMES, moves_g))
     wc:close()
   end
   report.bytes(("move garbage, %d moves: pure-Lua mover (turned)"):format(moves_g), g_lua)

@@ -169,11 +169,9 @@ LOBB_API int lobb_ffi_bump_update(void *world, double id, double x,
 /* The records bump_check writes, in doubles: per ask, the other's id, the
 ** answer (OBB_BUMP_*, src/core/obb_bump.h), the step, whether it hits, and
 ** for a hit overlaps, ti, nx, ny, tx, ty and the other's x, y, w, h; per
-** step its x, y and goal x, y; per col its ask, whether its response gave
-** a goal, and that goal. */
+** col its ask, whether its response gave a goal, and that goal. */
 enum lobb_ffi_bump_record {
   LOBB_FFI_BUMP_ASK = 14,
-  LOBB_FFI_BUMP_STEP = 4,
   LOBB_FFI_BUMP_COL = 4
 };
 
@@ -181,16 +179,16 @@ enum lobb_ffi_bump_record {
 ** in (x, y, w, h, goalx, goaly), every answer all (an OBB_BUMP_* kind), or
 ** (all -1) the first nfixed answers those of asks (checked to be asked
 ** about the same others) and every later one guessed; its records into
-** asks (from nfixed on), steps and cols (at most the caps), and into out
-** the goal where it ends (or hands off) and the counts of asks, steps and
-** cols. Returns 0 (done), 1 (the last col is for Lua to resolve), -1 for
-** Lua's loop (nothing written), -2 when a cap is too small (out has the
-** counts: run again with more room), -3 when a fixed answer is not this
-** run's. Changes nothing but the guesses. */
+** asks (from nfixed on) and cols (at most the caps), and into out the goal
+** where it ends (or hands off) and the counts of asks and cols. Returns 0
+** (done), 1 (the last col is for Lua to resolve), -1 for Lua's loop
+** (nothing written), -2 when a cap is too small (out has the counts: run
+** again with more room), -3 when a fixed answer is not this run's.
+** Changes nothing but the guesses. */
 LOBB_API int lobb_ffi_bump_check(void *world, double id, const double *in,
                                  int all, int nfixed, double *asks,
-                                 int ask_cap, double *steps, int step_cap,
-                                 double *cols, int col_cap, double *out);
+                                 int ask_cap, double *cols, int col_cap,
+                                 double *out);
 
 /* a:sweep(b, ...) for two 2D (3D) boxes: v holds a's displacement and b's
 ** (2 * dim numbers), then, when turning is nonzero, their turns (2D: wa,

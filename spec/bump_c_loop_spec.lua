@@ -371,27 +371,27 @@ describe("obb._bump, obb.bump's C half, called by hand", function()
     w:add("wall", 12, 0, 10, 10)
     local ow = w._w
     local t = {}
-    assert.equal(-1, B.check(nil, "m", 0, 0, 10, 10, 5, 5, -1, 0, t, t, t, t))
-    assert.equal(-1, B.check(ow, "nope", 0, 0, 10, 10, 5, 5, -1, 0, t, t, t, t))
-    assert.equal(-1, B.check(ow, "m", 0 / 0, 0, 10, 10, 5, 5, -1, 0, t, t, t, t))
-    assert.equal(-1, B.check(ow, "m", 0, 0, -10, 10, 5, 5, -1, 0, t, t, t, t))
-    assert.equal(-1, B.check(ow, "m", 0, 0, 10, 10, math.huge, 5, -1, 0, t, t, t, t))
-    assert.equal(-1, B.check(ow, "m", 0, 0, 10, 10, 5, 5, 99, 0, t, t, t, t))
-    assert.equal(-1, B.check(ow, "m", 0, 0, 10, 10, 5, 5, -1, 10 ^ 6, t, t, t, t))
-    assert.equal(-1, B.check(obb.world3(), "m", 0, 0, 10, 10, 5, 5, -1, 0, t, t, t, t))
-    assert.has_error(function() B.check(ow, "m", 0, 0, 10, 10, 5, 5, -1, 0, t, t, t, nil) end)
+    assert.equal(-1, B.check(nil, "m", 0, 0, 10, 10, 5, 5, -1, 0, t, t, t))
+    assert.equal(-1, B.check(ow, "nope", 0, 0, 10, 10, 5, 5, -1, 0, t, t, t))
+    assert.equal(-1, B.check(ow, "m", 0 / 0, 0, 10, 10, 5, 5, -1, 0, t, t, t))
+    assert.equal(-1, B.check(ow, "m", 0, 0, -10, 10, 5, 5, -1, 0, t, t, t))
+    assert.equal(-1, B.check(ow, "m", 0, 0, 10, 10, math.huge, 5, -1, 0, t, t, t))
+    assert.equal(-1, B.check(ow, "m", 0, 0, 10, 10, 5, 5, 99, 0, t, t, t))
+    assert.equal(-1, B.check(ow, "m", 0, 0, 10, 10, 5, 5, -1, 10 ^ 6, t, t, t))
+    assert.equal(-1, B.check(obb.world3(), "m", 0, 0, 10, 10, 5, 5, -1, 0, t, t, t))
+    assert.has_error(function() B.check(ow, "m", 0, 0, 10, 10, 5, 5, -1, 0, t, t, nil) end)
     assert.is_false(B.rect(ow, "nope", 0, 0, 1, 1))
     assert.is_false(B.rect(ow, "m", 0, 0, 0, 1))
     assert.is_false(B.update(ow, "m", 0, 0, 1, 0 / 0))
     assert.is_false(B.update({}, "m", 0, 0, 1, 1))
     assert.is_false(B.update(ow, "m", 1.7e308, 0, 1e308, 1)) -- a center that overflows
-    assert.equal(-1, B.check(ow, "m", 0, 0, 10, 10, 5, 5, 2 ^ 40, 0, t, t, t, t))
-    assert.equal(-1, B.check(ow, "m", 0, 0, 10, 10, 5, 5, -1, -7, t, t, t, t))
+    assert.equal(-1, B.check(ow, "m", 0, 0, 10, 10, 5, 5, 2 ^ 40, 0, t, t, t))
+    assert.equal(-1, B.check(ow, "m", 0, 0, 10, 10, 5, 5, -1, -7, t, t, t))
     -- a fixed answer that is not this run's: -3
     local asks = { 12345, 3 }
-    assert.equal(-3, B.check(ow, "m", 0, 0, 10, 10, 5, 5, -1, 1, asks, t, t, t))
+    assert.equal(-3, B.check(ow, "m", 0, 0, 10, 10, 5, 5, -1, 1, asks, t, t))
     w._w:close()
-    assert.equal(-1, B.check(ow, "m", 0, 0, 10, 10, 5, 5, -1, 0, t, t, t, t))
+    assert.equal(-1, B.check(ow, "m", 0, 0, 10, 10, 5, 5, -1, 0, t, t, t))
     assert.is_false(B.rect(ow, "m", 0, 0, 1, 1))
   end)
 
@@ -410,9 +410,9 @@ describe("obb._bump, obb.bump's C half, called by hand", function()
     w2:add("m", 0, 0, 10, 10)
     local t = {}
     local asks = { 0 / 0, 3, 1e300, 2 }
-    assert.equal(-3, B.check(w2._w, "m", 0, 0, 10, 10, 50, 0, -1, 1, asks, t, t, t))
+    assert.equal(-3, B.check(w2._w, "m", 0, 0, 10, 10, 50, 0, -1, 1, asks, t, t))
     asks[1], asks[2] = 1e300, 1.5
-    assert.equal(-3, B.check(w2._w, "m", 0, 0, 10, 10, 50, 0, -1, 1, asks, t, t, t))
+    assert.equal(-3, B.check(w2._w, "m", 0, 0, 10, 10, 50, 0, -1, 1, asks, t, t))
     assert.equal(20, (w2:move("m", 50, 0)))
   end)
 
@@ -420,9 +420,9 @@ describe("obb._bump, obb.bump's C half, called by hand", function()
     local w = bump.newWorld(32)
     w:add("wall", 30, 0, 10, 40)
     w:add("m", 0, 0, 10, 10)
-    local t = { asks = {}, others = {}, steps = {}, cols = {} }
+    local t = { asks = {}, others = {}, cols = {} }
     local function run()
-      return B.check(w._w, "m", 0, 0, 10, 10, 50, 0, 3, 0, t.asks, t.others, t.steps, t.cols)
+      return B.check(w._w, "m", 0, 0, 10, 10, 50, 0, 3, 0, t.asks, t.others, t.cols)
     end
     assert.equal(0, (run()))
     w._w:update("wall", 35, 20, 5, 20) -- obb's own update: the rectangle is gone

@@ -338,8 +338,8 @@ local function defaultFilter() return "slide" end
 -- boxes, set here whenever bump's record changes.
 
 local CB = obb._bump
-local ASK, STEP, COL = CB.ASK, CB.STEP, CB.COL
-local NONE, OTHER, SLIDE = CB.NONE, CB.OTHER, CB.SLIDE
+local ASK, COL = CB.ASK, CB.COL
+local NONE, OTHER, SLIDE, CROSS = CB.NONE, CB.OTHER, CB.SLIDE, CB.CROSS
 local KIND = { [touch] = CB.TOUCH, [cross] = CB.CROSS, [slide] = CB.SLIDE, [bounce] = CB.BOUNCE }
 local DONE = 0
 
@@ -353,7 +353,7 @@ do
   core = core or {
     rect = CB.rect,
     update = CB.update,
-    records = function() return { asks = {}, others = {}, steps = {}, cols = {}, names = {} } end,
+    records = function() return { asks = {}, others = {}, cols = {}, names = {} } end,
   }
 end
 local newRecords = core.records
@@ -1158,22 +1158,20 @@ local function otherOf(R, q)
   return R.others[q]
 end
 
--- Col c of the loop's records (its ask's narrow phase and other, its
--- step's start and goal), as projectFirst makes it; resolved, its
--- response's goal put in as bumpCheck's loop puts it (col.slide,
+-- Col c of the loop's records (its ask's narrow phase and other), met on
+-- the step from (x, y) to (gx, gy), as projectFirst makes it; resolved,
+-- its response's goal put in as bumpCheck's loop puts it (col.slide,
 -- col.bounce). allName: every answer's, else the filter's (R.names).
-local function recordCol(R, c, item, w, h, allName, resolved)
-  local A, S, C = R.asks, R.steps, R.cols
+local function recordCol(R, c, item, w, h, allName, resolved, x, y, gx, gy)
+  local A, C = R.asks, R.cols
   local kc = (c - 1) * COL
   local q = C[kc + 1] + 1
   local k = (q - 1) * ASK
-  local ks = A[k + 3] * STEP
-  local x, y = S[ks + 1], S[ks + 2]
   local byid, other = R.byid, nil
   if byid then other = byid[A[k + 1] + 1] else other = R.others[q] end
   local col = {
     overlaps = A[k + 5] == 1, ti = A[k + 6],
-    move = { x = S[ks + 3] - x, y = S[ks + 4] - y }, normal = { x = A[k + 7], y = A[k + 8] },
+    move = { x = gx - x, y = gy - y }, normal = { x = A[k + 7], y = A[k + 8] },
     touch = { x = A[k + 9], y = A[k + 10] },
     itemRect = { x = x, y = y, w = w, h = h },
     otherRect = { x = A[k + 11], y = A[k + 12], w = A[k + 13], h = A[k + 14] },
@@ -1184,6 +1182,18 @@ local function recordCol(R, c, item, w, h, allName, resolved)
     if A[k + 2] == SLIDE then col.slide = g else col.bounce = g end
   end
   return col
+end
+
+-- The step after col c, met on the step from (x, y) to (gx, gy): where it
+-- starts and its goal (a cross: from the move's start, x0, y0; a slide or
+-- bounce: from the touch, toward the goal its response gave).
+local function nextStep(R, c, x0, y0, x, y, gx, gy)
+  local A, C = R.asks, R.cols
+  local kc = (c - 1) * COL
+  local k = C[kc + 1] * ASK
+  if A[k + 2] == CROSS then return x0, y0, gx, gy end
+  if C[kc + 2] == 1 then return A[k + 9], A[k + 10], C[kc + 3], C[kc + 4] end
+  return x, y, gx, gy -- (no step follows: a touch ends the move)
 end
 
 -- Forgets the items the classic check put in the records (the record set
@@ -1197,15 +1207,18 @@ local function clearRecords(R, na)
 end
 
 -- The move from the C loop's records (status st, goal gx, gy, na asks,
--- nc cols), given back with the record set.
-local function finishInC(self, R, item, x, y, w, h, filter, allName, st, gx, gy, na, nc)
+-- nc cols), given back with the record set; the move went from (x, y)
+-- toward (goalX, goalY).
+local function finishInC(self, R, item, x, y, w, h, goalX, goalY, filter, allName, st, gx, gy, na, nc)
   local cols, len = {}, 0
   local last = st == DONE and nc or nc - 1 -- a handoff's last col is Lua's
+  local sx, sy, sgx, sgy = x, y, goalX, goalY
   for c = 1, last do
     len = len + 1
-    cols[len] = recordCol(R, c, item, w, h, allName, true)
+    cols[len] = recordCol(R, c, item, w, h, allName, true, sx, sy, sgx, sgy)
+    sx, sy, sgx, sgy = nextStep(R, c, x, y, sx, sy, sgx, sgy)
   end
-  local hand = last < nc and recordCol(R, nc, item, w, h, allName, false)
+  local hand = last < nc and recordCol(R, nc, item, w, h, allName, false, sx, sy, sgx, sgy)
   clearRecords(R, na)
   self._rec = R
   if not hand then return gx, gy, cols, len end
@@ -1218,18 +1231,18 @@ end
 -- to q kept: those before q with the narrow phase the loop recorded, q's
 -- on the rectangle as it is now, the rest asked), then Lua's loop.
 local function resumeInC(self, R, item, w, h, filter, allName, q, na, nc)
-  local A, S, C, names = R.asks, R.steps, R.cols, R.names
+  local A, C, names = R.asks, R.cols, R.names
   local x0, y0 = R.x0, R.y0
   local s = A[(q - 1) * ASK + 3]
+  -- the cols of the steps before s (one each), and where step s goes
   local cols, len = {}, 0
-  for c = 1, nc do
-    if A[C[(c - 1) * COL + 1] * ASK + 3] >= s then break end
+  local x, y, goalX, goalY = x0, y0, R.gx0, R.gy0
+  for c = 1, s do
     len = len + 1
-    cols[len] = recordCol(R, c, item, w, h, allName, true)
+    cols[len] = recordCol(R, c, item, w, h, allName, true, x, y, goalX, goalY)
+    x, y, goalX, goalY = nextStep(R, c, x0, y0, x, y, goalX, goalY)
   end
   local visited = visitedOf(self, item, cols, len)
-  local ks = s * STEP
-  local x, y, goalX, goalY = S[ks + 1], S[ks + 2], S[ks + 3], S[ks + 4]
   local first = q
   while first > 1 and A[(first - 2) * ASK + 3] == s do first = first - 1 end
   local rects, best = self.rects, take(self, "_best", newBest)
@@ -1260,14 +1273,10 @@ end
 -- The C loop's run of a move (its status, goal, and counts of asks and
 -- cols), its records into R.
 local function runInC(self, R, item, x, y, w, h, goalX, goalY, all, nfixed)
-  local st, gx, gy, na, nc, _
   if CLASSIC then
-    st, gx, gy, na, _, nc = CB.check(self._w, item, x, y, w, h, goalX, goalY, all, nfixed,
-      R.asks, R.others, R.steps, R.cols)
-  else
-    st, gx, gy, na, _, nc = core.check(self._w, item, x, y, w, h, goalX, goalY, all, nfixed, R)
+    return CB.check(self._w, item, x, y, w, h, goalX, goalY, all, nfixed, R.asks, R.others, R.cols)
   end
-  return st, gx, gy, na, nc
+  return core.check(self._w, item, x, y, w, h, goalX, goalY, all, nfixed, R)
 end
 
 -- Asks the filter about the loop's asks from nfixed on, in order, each
@@ -1301,14 +1310,13 @@ local function checkInC(self, item, x, y, w, h, goalX, goalY, filter)
   if filter == defaultFilter then all, allName = kindOf(self.responses, "slide"), "slide" end
   local R = self._rec
   if R then self._rec = false else R = newRecords() end
-  R.x0, R.y0 = x, y
+  R.x0, R.y0, R.gx0, R.gy0 = x, y, goalX, goalY
   local changes = self._changes
-  local st, gx, gy, na, nc, _
+  local st, gx, gy, na, nc
   if CLASSIC then
-    st, gx, gy, na, _, nc = CB.check(self._w, item, x, y, w, h, goalX, goalY, all, 0,
-      R.asks, R.others, R.steps, R.cols)
+    st, gx, gy, na, nc = CB.check(self._w, item, x, y, w, h, goalX, goalY, all, 0, R.asks, R.others, R.cols)
   else
-    st, gx, gy, na, _, nc = core.check(self._w, item, x, y, w, h, goalX, goalY, all, 0, R)
+    st, gx, gy, na, nc = core.check(self._w, item, x, y, w, h, goalX, goalY, all, 0, R)
   end
   if st < 0 or na == 0 then -- refused (Lua's loop makes it), or met nothing: the common move
     self._rec = R
@@ -1327,12 +1335,12 @@ local function checkInC(self, item, x, y, w, h, goalX, goalY, filter)
     if wrong == false then return resumeInC(self, R, item, w, h, filter, allName, at, na, nc) end
   end
   if nc == 0 or (nc == 1 and st == DONE) then -- the common cols: none, or one (no loop)
-    local cols = nc == 0 and {} or { recordCol(R, 1, item, w, h, allName, true) }
+    local cols = nc == 0 and {} or { recordCol(R, 1, item, w, h, allName, true, x, y, goalX, goalY) }
     clearRecords(R, na)
     self._rec = R
     return gx, gy, cols, nc
   end
-  return finishInC(self, R, item, x, y, w, h, filter, allName, st, gx, gy, na, nc)
+  return finishInC(self, R, item, x, y, w, h, goalX, goalY, filter, allName, st, gx, gy, na, nc)
 end
 
 -- The cols of obb's n out records, bump's fields filled by replaying the

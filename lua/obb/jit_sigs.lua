@@ -113,13 +113,12 @@ int lobb_ffi_bump_update(void *world, double id, double x,
                                   double y, double w, double h);
 enum lobb_ffi_bump_record {
   LOBB_FFI_BUMP_ASK = 14,
-  LOBB_FFI_BUMP_STEP = 4,
   LOBB_FFI_BUMP_COL = 4
 };
 int lobb_ffi_bump_check(void *world, double id, const double *in,
                                  int all, int nfixed, double *asks,
-                                 int ask_cap, double *steps, int step_cap,
-                                 double *cols, int col_cap, double *out);
+                                 int ask_cap, double *cols, int col_cap,
+                                 double *out);
 int lobb_ffi_sweep2(const void *a, const void *b, const double *v,
                              int turning, double *out);
 int lobb_ffi_sweep3(const void *a, const void *b, const double *v,

@@ -16,8 +16,9 @@
 ** The loop's records, read by obb.bump in one layout from either path
 ** (lobb_ffi.h, LOBB_FFI_BUMP_*): per ask, the other's id, the answer, the
 ** step, whether it hits, and bump's narrow phase of the pair (overlaps,
-** ti, normal, touch) with the other's rectangle; per step, where it
-** starts and its goal; per col, its ask and the goal its response gave.
+** ti, normal, touch) with the other's rectangle; per col, its ask and the
+** goal its response gave (where each step starts and goes follows from
+** the cols before it).
 ** The classic function writes them into Lua tables, numbers with their
 ** Lua 5.3 subtype (obb_bump.h); the FFI entry into the caller's doubles.
 */
@@ -56,8 +57,6 @@ struct lbump {
   size_t n, rect_cap;
   bask *asks;
   size_t ask_cap;
-  obb_bump_step *steps;
-  size_t step_cap;
   bcol *cols;
   size_t col_cap;
   int *fixed; /* the answers asked before: other, kind */
@@ -115,8 +114,6 @@ void lobb_bump_free(lworld *lw) {
     lw->alloc(lw->ud, b->rects, b->rect_cap * sizeof(obb_bump_rect), 0);
   if (b->tag != NULL) lw->alloc(lw->ud, b->tag, b->n, 0);
   if (b->asks != NULL) lw->alloc(lw->ud, b->asks, b->ask_cap * sizeof(bask), 0);
-  if (b->steps != NULL)
-    lw->alloc(lw->ud, b->steps, b->step_cap * sizeof(obb_bump_step), 0);
   if (b->cols != NULL) lw->alloc(lw->ud, b->cols, b->col_cap * sizeof(bcol), 0);
   if (b->fixed != NULL)
     lw->alloc(lw->ud, b->fixed, b->fixed_cap * sizeof(int), 0);
@@ -128,8 +125,8 @@ size_t lobb_bump_memory(const lworld *lw) {
   const lbump *b = lw->bump;
   if (b == NULL) return 0;
   return sizeof *b + b->rect_cap * sizeof(obb_bump_rect) + b->n +
-         b->ask_cap * sizeof(bask) + b->step_cap * sizeof(obb_bump_step) +
-         b->col_cap * sizeof(bcol) + b->fixed_cap * sizeof(int);
+         b->ask_cap * sizeof(bask) + b->col_cap * sizeof(bcol) +
+         b->fixed_cap * sizeof(int);
 }
 
 /* A rectangle bump takes: finite, w and h positive, integers within
@@ -186,7 +183,7 @@ struct brun {
   lbump *b;
   int all;    /* every answer (>= 0), else guessed or fixed */
   int nfixed; /* the first answers: b->fixed */
-  size_t nasks, nsteps, ncols;
+  size_t nasks, ncols;
   int wrong; /* a fixed answer is not for the other this run asks about */
   int oom;
 };
@@ -208,27 +205,13 @@ static void remember(lbump *b, int other, int kind) {
     b->tag[other] = (unsigned char)((b->tag[other] & HAS_RECT) | (kind + 1));
 }
 
-/* Step p's record, at its index (the loop counts them up). */
-static int note_step(brun *r, const obb_bump_step *p) {
-  lbump *b = r->b;
-  size_t i = (size_t)p->index;
-  obb_bump_step *s;
-  if (i < r->nsteps) return 1;
-  s = (obb_bump_step *)resize(r->lw, b->steps, &b->step_cap, i + 1, sizeof *s);
-  if (s == NULL) return 0;
-  b->steps = s;
-  s[i] = *p;
-  r->nsteps = i + 1;
-  return 1;
-}
-
 static int on_ask(void *ctx, const obb_bump_step *p, int other,
                   const obb_bump_hit *hit) {
   brun *r = (brun *)ctx;
   lbump *b = r->b;
   size_t i = r->nasks;
   bask *a;
-  if (i >= MAX_ASKS || !note_step(r, p)) return -1;
+  if (i >= MAX_ASKS) return -1;
   a = (bask *)resize(r->lw, b->asks, &b->ask_cap, i + 1, sizeof *a);
   if (a == NULL) {
     r->oom = 1;
@@ -262,7 +245,7 @@ static int on_col(void *ctx, const obb_bump_step *p, int ask, int kind,
   lbump *b = r->b;
   bcol *c;
   (void)kind;
-  if (!note_step(r, p)) return -1;
+  (void)p;
   c = (bcol *)resize(r->lw, b->cols, &b->col_cap, r->ncols + 1, sizeof *c);
   if (c == NULL) {
     r->oom = 1;
@@ -378,9 +361,8 @@ static void put_ask(double *d, const bask *a) {
 }
 
 int lobb_ffi_bump_check(void *world, double id, const double *in, int all,
-                        int nfixed, double *asks, int ask_cap, double *steps,
-                        int step_cap, double *cols, int col_cap,
-                        double *out) {
+                        int nfixed, double *asks, int ask_cap, double *cols,
+                        int col_cap, double *out) {
   int k, rc, i;
   lworld *lw = lobb_world_usableid(world, 2, id, &k);
   obb_bump_rect r;
@@ -406,22 +388,11 @@ int lobb_ffi_bump_check(void *world, double id, const double *in, int all,
   out[0] = goal[0].v;
   out[1] = goal[1].v;
   out[2] = (double)res.nasks;
-  out[3] = (double)res.nsteps;
-  out[4] = (double)res.ncols;
+  out[3] = (double)res.ncols;
   if (rc < 0) return rc;
-  if (res.nasks > (size_t)ask_cap || res.nsteps > (size_t)step_cap ||
-      res.ncols > (size_t)col_cap)
-    return -2;
+  if (res.nasks > (size_t)ask_cap || res.ncols > (size_t)col_cap) return -2;
   for (i = nfixed; (size_t)i < res.nasks; i++)
     put_ask(asks + (size_t)LOBB_FFI_BUMP_ASK * i, &b->asks[i]);
-  for (i = 0; (size_t)i < res.nsteps; i++) {
-    double *s = steps + (size_t)LOBB_FFI_BUMP_STEP * i;
-    const obb_bump_step *p = &b->steps[i];
-    s[0] = p->x.v;
-    s[1] = p->y.v;
-    s[2] = p->gx.v;
-    s[3] = p->gy.v;
-  }
   for (i = 0; (size_t)i < res.ncols; i++) {
     double *c = cols + (size_t)LOBB_FFI_BUMP_COL * i;
     const bcol *bc = &b->cols[i];
@@ -552,10 +523,10 @@ static void set_int(lua_State *L, int t, lua_Integer k, int v) {
 }
 
 /* The records of run res into the tables asks, others (the items asked
-** about, from the world's table by id at byid), steps and cols. */
+** about, from the world's table by id at byid) and cols. */
 static void write_records(lua_State *L, const lbump *b, const brun *res,
                           int nfixed, int byid, int asks, int others,
-                          int steps, int cols) {
+                          int cols) {
   size_t i;
   for (i = (size_t)nfixed; i < res->nasks; i++) {
     const bask *a = &b->asks[i];
@@ -578,14 +549,6 @@ static void write_records(lua_State *L, const lbump *b, const brun *res,
     set_field(L, asks, k + 13, a->o.w);
     set_field(L, asks, k + 14, a->o.h);
   }
-  for (i = 0; i < res->nsteps; i++) {
-    const obb_bump_step *p = &b->steps[i];
-    lua_Integer k = (lua_Integer)(LOBB_FFI_BUMP_STEP * i);
-    set_field(L, steps, k + 1, p->x);
-    set_field(L, steps, k + 2, p->y);
-    set_field(L, steps, k + 3, p->gx);
-    set_field(L, steps, k + 4, p->gy);
-  }
   for (i = 0; i < res->ncols; i++) {
     const bcol *c = &b->cols[i];
     lua_Integer k = (lua_Integer)(LOBB_FFI_BUMP_COL * i);
@@ -598,22 +561,22 @@ static void write_records(lua_State *L, const lbump *b, const brun *res,
 }
 
 /* The protected half of obb._bump.check, (w, nfixed, byid, asks, others,
-** steps, cols): the records of the run it copies out into the tables
-** (nothing unless w is copying one: reached by hand, it does nothing). */
+** cols): the records of the run it copies out into the tables (nothing
+** unless w is copying one: reached by hand, it does nothing). */
 static int copy_records(lua_State *L) {
   lworld *lw = lobb_world_test(L, 1);
   const brun *res = lw != NULL && lw->bump != NULL ? lw->bump->copy : NULL;
   if (res != NULL)
-    write_records(L, res->b, res, (int)lua_tointeger(L, 2), 3, 4, 5, 6, 7);
+    write_records(L, res->b, res, (int)lua_tointeger(L, 2), 3, 4, 5, 6);
   return 0;
 }
 
 /* obb._bump.check(w, item, x, y, width, height, goalx, goaly, all,
-** nfixed, asks, others, steps, cols) -> status, goalx, goaly, nasks,
-** nsteps, ncols: bump's loop for item (its rectangle given), every answer
-** all (>= 0) or the nfixed in asks then guessed, its records into the four
-** tables (lobb_ffi.h's layout, from index 1; asks from nfixed on). status:
-** 0 done, 1 handoff (obb_bump.h), -1 for Lua's loop, -3 when a fixed answer
+** nfixed, asks, others, cols) -> status, goalx, goaly, nasks, ncols:
+** bump's loop for item (its rectangle given), every answer all (>= 0) or
+** the nfixed in asks then guessed, its records into the three tables
+** (lobb_ffi.h's layout, from index 1; asks from nfixed on). status: 0
+** done, 1 handoff (obb_bump.h), -1 for Lua's loop, -3 when a fixed answer
 ** is not this run's. The tables are written with the world busy, as add
 ** writes the item tables (a finalizer may run meanwhile: a run it makes
 ** goes by Lua's loop, and it cannot close the world under the records),
@@ -625,7 +588,7 @@ static int bump_check(lua_State *L) {
   obb_bump_rect r;
   obb_bump_num goal[2];
   brun res;
-  lua_settop(L, 14);
+  lua_settop(L, 13);
   if (lw == NULL || !to_rect(L, 3, &r) || !good_rect(&r) ||
       !to_num(L, 7, &goal[0]) || !to_num(L, 8, &goal[1]) ||
       !obb_finite(goal[0].v) || !obb_finite(goal[1].v))
@@ -635,7 +598,6 @@ static int bump_check(lua_State *L) {
   luaL_checktype(L, 11, LUA_TTABLE);
   luaL_checktype(L, 12, LUA_TTABLE);
   luaL_checktype(L, 13, LUA_TTABLE);
-  luaL_checktype(L, 14, LUA_TTABLE);
   if (!runnable(lw, all, nfixed)) goto refuse;
   rc = read_fixed(L, 11, lw->bump, nfixed)
            ? run(lw, id, &r, goal, all, nfixed, &res) : -3;
@@ -650,10 +612,9 @@ static int bump_check(lua_State *L) {
   lua_pushvalue(L, 11);
   lua_pushvalue(L, 12);
   lua_pushvalue(L, 13);
-  lua_pushvalue(L, 14);
   lw->busy++;
   lw->bump->copy = &res;
-  st = lua_pcall(L, 7, 0, 0);
+  st = lua_pcall(L, 6, 0, 0);
   lw->bump->copy = NULL;
   lw->busy--;
   if (st != 0) return lua_error(L);
@@ -661,9 +622,8 @@ static int bump_check(lua_State *L) {
   push_num(L, goal[0]);
   push_num(L, goal[1]);
   lua_pushinteger(L, (lua_Integer)res.nasks);
-  lua_pushinteger(L, (lua_Integer)res.nsteps);
   lua_pushinteger(L, (lua_Integer)res.ncols);
-  return 6;
+  return 5;
 refuse:
   lua_pushinteger(L, -1);
   return 1;
@@ -686,7 +646,6 @@ void lobb_open_bump(lua_State *L, int lib) {
   lua_setfield(L, -2, "check");
   /* the records' strides and the answers' kinds, for obb.bump */
   set_const(L, "ASK", LOBB_FFI_BUMP_ASK);
-  set_const(L, "STEP", LOBB_FFI_BUMP_STEP);
   set_const(L, "COL", LOBB_FFI_BUMP_COL);
   set_const(L, "NONE", OBB_BUMP_NONE);
   set_const(L, "TOUCH", OBB_BUMP_TOUCH);
