@@ -72,8 +72,19 @@ end
 
 local function num(x) return type(x) == "number" end
 
--- Clears what an earlier, longer result left in dst after index k.
-local function clear_tail(dst, k)
+-- Clears what an earlier, longer result left in dst after index k. The
+-- common cases run no loop (under LuaJIT a loop in a move's trace, hot on
+-- its own, gets side traces that do not compile: "register coalescing too
+-- complex"): nothing left, or one record of stride numbers, cleared
+-- unrolled; a loop only for what remains after that.
+local function clear_tail(dst, k, stride)
+  if rawget(dst, k + 1) == nil then return end
+  if stride == 8 then
+    rawset(dst, k + 1, nil); rawset(dst, k + 2, nil); rawset(dst, k + 3, nil); rawset(dst, k + 4, nil)
+    rawset(dst, k + 5, nil); rawset(dst, k + 6, nil); rawset(dst, k + 7, nil); rawset(dst, k + 8, nil)
+    k = k + 8
+    if rawget(dst, k + 1) == nil then return end
+  end
   k = k + 1
   while rawget(dst, k) ~= nil do
     rawset(dst, k, nil)
@@ -182,30 +193,39 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
   for name, r in pairs(RESPONSE) do NAME[r] = name end
   local REC = lib.LOBB_FFI_MOVE_RECORD
 
+  -- Record i of recs into dst after index k; the index after it.
+  local function write_move(dst, byid, dim, recs, i, k)
+    local h = REC * i
+    rawset(dst, k + 1, rawget(byid, recs[h] + 1))
+    rawset(dst, k + 2, NAME[recs[h + 1]])
+    rawset(dst, k + 3, recs[h + 2])
+    rawset(dst, k + 4, recs[h + 3])
+    rawset(dst, k + 5, recs[h + 4])
+    if dim == 2 then
+      rawset(dst, k + 6, recs[h + 6])
+      rawset(dst, k + 7, recs[h + 7])
+      rawset(dst, k + 8, recs[h + 9])
+      return k + 8
+    end
+    rawset(dst, k + 6, recs[h + 5])
+    rawset(dst, k + 7, recs[h + 6])
+    rawset(dst, k + 8, recs[h + 7])
+    rawset(dst, k + 9, recs[h + 8])
+    rawset(dst, k + 10, recs[h + 9])
+    return k + 10
+  end
+
+  -- The records into dst, the first outside a loop (most moves meet one
+  -- other or none: no loop in the caller's trace, clear_tail's reason).
   local function write_moves(dst, byid, dim, count, recs)
     local k = 0
-    for i = 0, count - 1 do
-      local h = REC * i
-      rawset(dst, k + 1, rawget(byid, recs[h] + 1))
-      rawset(dst, k + 2, NAME[recs[h + 1]])
-      rawset(dst, k + 3, recs[h + 2])
-      rawset(dst, k + 4, recs[h + 3])
-      rawset(dst, k + 5, recs[h + 4])
-      if dim == 2 then
-        rawset(dst, k + 6, recs[h + 6])
-        rawset(dst, k + 7, recs[h + 7])
-        rawset(dst, k + 8, recs[h + 9])
-        k = k + 8
-      else
-        rawset(dst, k + 6, recs[h + 5])
-        rawset(dst, k + 7, recs[h + 6])
-        rawset(dst, k + 8, recs[h + 7])
-        rawset(dst, k + 9, recs[h + 8])
-        rawset(dst, k + 10, recs[h + 9])
-        k = k + 10
+    if count >= 1 then
+      k = write_move(dst, byid, dim, recs, 0, 0)
+      if count >= 2 then
+        for i = 1, count - 1 do k = write_move(dst, byid, dim, recs, i, k) end
       end
     end
-    clear_tail(dst, k)
+    clear_tail(dst, k, dim == 2 and 8 or 10)
   end
 
   -- ---- a filter function: the move in C guesses, Lua asks ----
@@ -394,15 +414,18 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
           local gen1 = gen + 1; gen = gen1
           put_args(args, nv, gx, gy, a, b, c, d, e)
           local count = move_c(w, id, args, nv, response, set, hits, HITS, actual)
-          local r1, r2, r3, stamp, dim = actual[0], actual[1], actual[2], actual[7], actual[8]
+          -- the results stay in actual until they are returned: read
+          -- before write_moves, they would be live values at each of its
+          -- branches (LuaJIT's side traces there then do not compile);
+          -- gen tells whether a finalizer used the buffers meanwhile
           if count >= 0 and gen == gen1 then
             if dst ~= nil then
-              write_moves(dst, rawget(holder_of(w), 2), dim, count, hits)
+              write_moves(dst, rawget(holder_of(w), 2), actual[8], count, hits)
             end
-            if gen == gen1 and (not commit or commit_c(w, id, stamp) ~= 0) then
-              if nv == 2 then return r1, r2, count end
-              if nv == 3 then return r1, r2, r3, count end
-              return r1, r2, r3, actual[3], actual[4], actual[5], actual[6], count
+            if gen == gen1 and (not commit or commit_c(w, id, actual[7]) ~= 0) and gen == gen1 then
+              if nv == 2 then return actual[0], actual[1], count end
+              if nv == 3 then return actual[0], actual[1], actual[2], count end
+              return actual[0], actual[1], actual[2], actual[3], actual[4], actual[5], actual[6], count
             end
           end
         elseif type(filter) == "function" then
