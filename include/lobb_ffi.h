@@ -180,15 +180,18 @@ enum lobb_ffi_bump_record {
 ** (all -1) the first nfixed answers those of asks (checked to be asked
 ** about the same others) and every later one guessed; its records into
 ** asks (from nfixed on) and cols (at most the caps), and into out the goal
-** where it ends (or hands off) and the counts of asks and cols. Returns 0
-** (done), 1 (the last col is for Lua to resolve), -1 for Lua's loop
-** (nothing written), -2 when a cap is too small (out has the counts: run
-** again with more room), -3 when a fixed answer is not this run's.
-** Changes nothing but the guesses. */
+** where it ends (or hands off), the counts of asks and cols, and 1 when
+** it committed the move: with commit, a move done that needs no asking
+** (every answer all, or none asked) and goes somewhere gives the item the
+** box and rectangle where it ends, as bump_update would. Returns 0 (done),
+** 1 (the last col is for Lua to resolve), -1 for Lua's loop (nothing
+** written), -2 when a cap is too small (out has the counts: run again
+** with more room), -3 when a fixed answer is not this run's. Changes
+** nothing else but the guesses. */
 LOBB_API int lobb_ffi_bump_check(void *world, double id, const double *in,
-                                 int all, int nfixed, double *asks,
-                                 int ask_cap, double *cols, int col_cap,
-                                 double *out);
+                                 int all, int nfixed, int commit,
+                                 double *asks, int ask_cap, double *cols,
+                                 int col_cap, double *out);
 
 /* a:sweep(b, ...) for two 2D (3D) boxes: v holds a's displacement and b's
 ** (2 * dim numbers), then, when turning is nonzero, their turns (2D: wa,

@@ -1274,9 +1274,9 @@ end
 -- cols), its records into R.
 local function runInC(self, R, item, x, y, w, h, goalX, goalY, all, nfixed)
   if CLASSIC then
-    return CB.check(self._w, item, x, y, w, h, goalX, goalY, all, nfixed, R.asks, R.others, R.cols)
+    return CB.check(self._w, item, x, y, w, h, goalX, goalY, all, nfixed, R.asks, R.others, R.cols, false)
   end
-  return core.check(self._w, item, x, y, w, h, goalX, goalY, all, nfixed, R)
+  return core.check(self._w, item, x, y, w, h, goalX, goalY, all, nfixed, R, false)
 end
 
 -- Asks the filter about the loop's asks from nfixed on, in order, each
@@ -1301,27 +1301,30 @@ local function askInC(self, R, item, filter, nfixed, na, changes)
   return nil
 end
 
--- bumpCheck's move made by the C loop: ax, ay, cols, len; or nil when the
--- loop made none and asked nothing (Lua's loop then makes it). No loop of
--- its own on the common path (under LuaJIT a loop, hot on its own, would
--- stop the trace of the game's loop around the move).
-local function checkInC(self, item, x, y, w, h, goalX, goalY, filter)
+-- bumpCheck's move made by the C loop: ax, ay, cols, len, and whether C
+-- committed it (commit: a move; one that needs no asking is committed
+-- there, one call fewer); or nil when the loop made none and asked nothing
+-- (Lua's loop then makes it). No loop of its own on the common path
+-- (under LuaJIT a loop, hot on its own, would stop the trace of the game's
+-- loop around the move).
+local function checkInC(self, item, x, y, w, h, goalX, goalY, filter, commit)
   local all, allName = -1, nil
   if filter == defaultFilter then all, allName = kindOf(self.responses, "slide"), "slide" end
   local R = self._rec
   if R then self._rec = false else R = newRecords() end
   R.x0, R.y0, R.gx0, R.gy0 = x, y, goalX, goalY
   local changes = self._changes
-  local st, gx, gy, na, nc
+  local st, gx, gy, na, nc, committed
   if CLASSIC then
-    st, gx, gy, na, nc = CB.check(self._w, item, x, y, w, h, goalX, goalY, all, 0, R.asks, R.others, R.cols)
+    st, gx, gy, na, nc, committed = CB.check(self._w, item, x, y, w, h, goalX, goalY, all, 0,
+      R.asks, R.others, R.cols, commit)
   else
-    st, gx, gy, na, nc = core.check(self._w, item, x, y, w, h, goalX, goalY, all, 0, R)
+    st, gx, gy, na, nc, committed = core.check(self._w, item, x, y, w, h, goalX, goalY, all, 0, R, commit)
   end
   if st < 0 or na == 0 then -- refused (Lua's loop makes it), or met nothing: the common move
     self._rec = R
     if st < 0 then return nil end
-    return gx, gy, {}, 0
+    return gx, gy, {}, 0, committed
   end
   if all < 0 then
     local wrong, at = askInC(self, R, item, filter, 0, na, changes)
@@ -1338,9 +1341,10 @@ local function checkInC(self, item, x, y, w, h, goalX, goalY, filter)
     local cols = nc == 0 and {} or { recordCol(R, 1, item, w, h, allName, true, x, y, goalX, goalY) }
     clearRecords(R, na)
     self._rec = R
-    return gx, gy, cols, nc
+    return gx, gy, cols, nc, committed
   end
-  return finishInC(self, R, item, x, y, w, h, goalX, goalY, filter, allName, st, gx, gy, na, nc)
+  local ax, ay, cols, len = finishInC(self, R, item, x, y, w, h, goalX, goalY, filter, allName, st, gx, gy, na, nc)
+  return ax, ay, cols, len, committed
 end
 
 -- The cols of obb's n out records, bump's fields filled by replaying the
@@ -1399,10 +1403,10 @@ local function resolve(self, fname, item, goalX, goalY, filter, commit)
     checkFilter(fname, 5, filter, 2)
     self._filter = filter
   end
-  local ax, ay, cols, len
+  local ax, ay, cols, len, committed
   local bumps = self.rules == "bump" and self._turned == 0
   if bumps and self.project == World.project then -- the C loop refuses a goal not finite
-    ax, ay, cols, len = checkInC(self, item, x, y, w, h, goalX, goalY, filter or defaultFilter)
+    ax, ay, cols, len, committed = checkInC(self, item, x, y, w, h, goalX, goalY, filter or defaultFilter, commit)
   end
   if ax == nil then
     if not finite(goalX) then argError(fname, 3, "goalX must be a finite number, got " .. shown(goalX), 2) end
@@ -1411,7 +1415,10 @@ local function resolve(self, fname, item, goalX, goalY, filter, commit)
   end
   if bumps then -- bump's loop; then bump's update (the size the item has now)
     local r = self.rects[item]
-    if commit and r ~= nil and (ax ~= r.x or ay ~= r.y) then
+    if committed then -- by the C loop, the box and its rectangle
+      self._changes = self._changes + 1
+      r.x, r.y = ax, ay
+    elseif commit and r ~= nil and (ax ~= r.x or ay ~= r.y) then
       commitRect(self, item, r, ax, ay)
     end
     return ax, ay, cols, len

@@ -33,7 +33,7 @@ local function build_bump(ffi, lib, world_items, mtw, getmt, getfenv)
   end
 
   function M.records()
-    local R = { others = {}, names = {}, inb = ffi.new("double[6]"), out = ffi.new("double[4]") }
+    local R = { others = {}, names = {}, inb = ffi.new("double[6]"), out = ffi.new("double[5]") }
     sized(R, 64, 16)
     return R
   end
@@ -57,24 +57,24 @@ local function build_bump(ffi, lib, world_items, mtw, getmt, getfenv)
     return id ~= nil and update_c(w, id, x, y, width, height) == 1
   end
 
-  -- obb._bump.check's results (status, goal, counts), the records in R
-  -- and the world's items by id in R.byid.
-  function M.check(w, item, x, y, width, height, gx, gy, all, nfixed, R)
+  -- obb._bump.check's results (status, goal, counts, committed), the
+  -- records in R and the world's items by id in R.byid.
+  function M.check(w, item, x, y, width, height, gx, gy, all, nfixed, R, commit)
     local id = id_of(w, item)
     if id == nil then return -1 end
-    local inb, out = R.inb, R.out
+    local inb, out, c = R.inb, R.out, commit and 1 or 0
     inb[0], inb[1], inb[2], inb[3], inb[4], inb[5] = x, y, width, height, gx, gy
-    local st = check_c(w, id, inb, all, nfixed, R.pa, R.acap, R.pc, R.ccap, out)
+    local st = check_c(w, id, inb, all, nfixed, c, R.pa, R.acap, R.pc, R.ccap, out)
     while st == -2 do
       grow(R)
-      st = check_c(w, id, inb, all, nfixed, R.pa, R.acap, R.pc, R.ccap, out)
+      st = check_c(w, id, inb, all, nfixed, c, R.pa, R.acap, R.pc, R.ccap, out)
     end
     if st < 0 then return st end
     local holder = holder_of(w)
     local byid = holder and rawget(holder, 2)
     if type(byid) ~= "table" then return -1 end
     R.byid = byid
-    return st, out[0], out[1], out[2], out[3]
+    return st, out[0], out[1], out[2], out[3], out[4] == 1
   end
 
   return M

@@ -116,9 +116,9 @@ enum lobb_ffi_bump_record {
   LOBB_FFI_BUMP_COL = 4
 };
 int lobb_ffi_bump_check(void *world, double id, const double *in,
-                                 int all, int nfixed, double *asks,
-                                 int ask_cap, double *cols, int col_cap,
-                                 double *out);
+                                 int all, int nfixed, int commit,
+                                 double *asks, int ask_cap, double *cols,
+                                 int col_cap, double *out);
 int lobb_ffi_sweep2(const void *a, const void *b, const double *v,
                              int turning, double *out);
 int lobb_ffi_sweep3(const void *a, const void *b, const double *v,

@@ -292,6 +292,27 @@ static int run(lworld *lw, int id, const obb_bump_rect *r, obb_bump_num goal[2],
   return rc == -2 ? -1 : rc;
 }
 
+/* The move of run res (status rc, from r to goal) committed here, as
+** obb.bump would commit it after asking: when it needs no asking (every
+** answer all, or none asked), it is done, and it moved. Returns 1 when
+** it committed (the item's box and rectangle at goal). */
+static int commit_run(lworld *lw, int id, const obb_bump_rect *r,
+                      const obb_bump_num goal[2], int rc, const brun *res) {
+  obb_bump_rect to = *r;
+  obb2 box;
+  if (rc != OBB_BUMP_DONE || (res->all < 0 && res->nasks > 0) ||
+      (goal[0].v == r->x.v && goal[1].v == r->y.v))
+    return 0;
+  to.x = goal[0];
+  to.y = goal[1];
+  if (!good_rect(&to) ||
+      !box_of(&to, (const obb2 *)obb_world_box(lw->w, id), &box))
+    return 0;
+  obb_world_update(lw->w, id, &box);
+  put_rect(lw, id, &to);
+  return 1;
+}
+
 /* A recorded other's id, or -1 for a number that is none (NaN, out of
 ** range: no conversion to int of those). */
 static int id_or_none(double v) {
@@ -361,8 +382,8 @@ static void put_ask(double *d, const bask *a) {
 }
 
 int lobb_ffi_bump_check(void *world, double id, const double *in, int all,
-                        int nfixed, double *asks, int ask_cap, double *cols,
-                        int col_cap, double *out) {
+                        int nfixed, int commit, double *asks, int ask_cap,
+                        double *cols, int col_cap, double *out) {
   int k, rc, i;
   lworld *lw = lobb_world_usableid(world, 2, id, &k);
   obb_bump_rect r;
@@ -389,8 +410,10 @@ int lobb_ffi_bump_check(void *world, double id, const double *in, int all,
   out[1] = goal[1].v;
   out[2] = (double)res.nasks;
   out[3] = (double)res.ncols;
+  out[4] = 0;
   if (rc < 0) return rc;
   if (res.nasks > (size_t)ask_cap || res.ncols > (size_t)col_cap) return -2;
+  if (commit) out[4] = commit_run(lw, k, &r, goal, rc, &res);
   for (i = nfixed; (size_t)i < res.nasks; i++)
     put_ask(asks + (size_t)LOBB_FFI_BUMP_ASK * i, &b->asks[i]);
   for (i = 0; (size_t)i < res.ncols; i++) {
@@ -572,12 +595,13 @@ static int copy_records(lua_State *L) {
 }
 
 /* obb._bump.check(w, item, x, y, width, height, goalx, goaly, all,
-** nfixed, asks, others, cols) -> status, goalx, goaly, nasks, ncols:
-** bump's loop for item (its rectangle given), every answer all (>= 0) or
-** the nfixed in asks then guessed, its records into the three tables
-** (lobb_ffi.h's layout, from index 1; asks from nfixed on). status: 0
-** done, 1 handoff (obb_bump.h), -1 for Lua's loop, -3 when a fixed answer
-** is not this run's. The tables are written with the world busy, as add
+** nfixed, asks, others, cols, commit) -> status, goalx, goaly, nasks,
+** ncols, committed: bump's loop for item (its rectangle given), every
+** answer all (>= 0) or the nfixed in asks then guessed, its records into
+** the three tables (lobb_ffi.h's layout, from index 1; asks from nfixed
+** on); with commit, a move that needs no asking is committed here
+** (committed true). status: 0 done, 1 handoff (obb_bump.h), -1 for Lua's
+** loop, -3 when a fixed answer is not this run's. The tables are written with the world busy, as add
 ** writes the item tables (a finalizer may run meanwhile: a run it makes
 ** goes by Lua's loop, and it cannot close the world under the records),
 ** inside lua_pcall (upvalue 1, copy_records), so that an error there
@@ -588,7 +612,7 @@ static int bump_check(lua_State *L) {
   obb_bump_rect r;
   obb_bump_num goal[2];
   brun res;
-  lua_settop(L, 13);
+  lua_settop(L, 14);
   if (lw == NULL || !to_rect(L, 3, &r) || !good_rect(&r) ||
       !to_num(L, 7, &goal[0]) || !to_num(L, 8, &goal[1]) ||
       !obb_finite(goal[0].v) || !obb_finite(goal[1].v))
@@ -623,7 +647,8 @@ static int bump_check(lua_State *L) {
   push_num(L, goal[1]);
   lua_pushinteger(L, (lua_Integer)res.nasks);
   lua_pushinteger(L, (lua_Integer)res.ncols);
-  return 5;
+  lua_pushboolean(L, lua_toboolean(L, 14) && commit_run(lw, id, &r, goal, rc, &res));
+  return 6;
 refuse:
   lua_pushinteger(L, -1);
   return 1;
