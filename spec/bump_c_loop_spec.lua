@@ -46,7 +46,9 @@ local function differ(a, b)
       if (u == nil) ~= (v == nil) then return ("col %d: %s"):format(i, f) end
       if u then
         for _, k in ipairs({ "x", "y", "w", "h" }) do
-          if not same(u[k], v[k]) then return ("col %d: %s.%s %s / %s"):format(i, f, k, tostring(u[k]), tostring(v[k])) end
+          if not same(u[k], v[k]) then
+            return ("col %d: %s.%s %s / %s"):format(i, f, k, tostring(u[k]), tostring(v[k]))
+          end
         end
       end
     end

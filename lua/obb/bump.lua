@@ -675,7 +675,7 @@ end
 
 -- x, y, w, h, and the angle when the item was given one.
 function World:getRect(item)
-  local rect = rectOf(self, "getRect", item, 1)
+  local rect = item ~= nil and self.rects[item] or rectOf(self, "getRect", item, 1)
   if rect.angle ~= nil then return rect.x, rect.y, rect.w, rect.h, rect.angle end
   return rect.x, rect.y, rect.w, rect.h
 end
@@ -1144,12 +1144,6 @@ end
 -- refused after answers were asked): that step is redone here, the
 -- answers before it kept, as bumpCheck would have gone on.
 
--- The kind of response an answer names (responses: the world's).
-local function kindOf(responses, name)
-  if not name then return NONE end
-  return KIND[responses[name]] or OTHER
-end
-
 -- The item the loop's ask q is about: from the classic check's others, or
 -- (the FFI's) by its id.
 local function otherOf(R, q)
@@ -1167,7 +1161,7 @@ local function recordCol(R, c, item, w, h, allName, resolved, x, y, gx, gy)
   local kc = (c - 1) * COL
   local q = C[kc + 1] + 1
   local k = (q - 1) * ASK
-  local byid, other = R.byid, nil
+  local byid, other = R.byid
   if byid then other = byid[A[k + 1] + 1] else other = R.others[q] end
   local col = {
     overlaps = A[k + 5] == 1, ti = A[k + 6],
@@ -1226,17 +1220,17 @@ local function finishInC(self, R, item, x, y, w, h, goalX, goalY, filter, allNam
     nil, hand, nil, nil)
 end
 
--- The move from the loop's ask q on, in Lua: the C loop's cols of the
--- steps before q's, then q's step redone (projectFirst's, its answers up
--- to q kept: those before q with the narrow phase the loop recorded, q's
--- on the rectangle as it is now, the rest asked), then Lua's loop.
-local function resumeInC(self, R, item, w, h, filter, allName, q, na, nc)
-  local A, C, names = R.asks, R.cols, R.names
-  local x0, y0 = R.x0, R.y0
+-- The move from (x0, y0) toward (gx0, gy0), from the loop's ask q on, in
+-- Lua: the C loop's cols of the steps before q's, then q's step redone
+-- (projectFirst's, its answers up to q kept: those before q with the
+-- narrow phase the loop recorded, q's on the rectangle as it is now, the
+-- rest asked), then Lua's loop.
+local function resumeInC(self, R, item, x0, y0, w, h, gx0, gy0, filter, allName, q, na)
+  local A, names = R.asks, R.names
   local s = A[(q - 1) * ASK + 3]
   -- the cols of the steps before s (one each), and where step s goes
   local cols, len = {}, 0
-  local x, y, goalX, goalY = x0, y0, R.gx0, R.gy0
+  local x, y, goalX, goalY = x0, y0, gx0, gy0
   for c = 1, s do
     len = len + 1
     cols[len] = recordCol(R, c, item, w, h, allName, true, x, y, goalX, goalY)
@@ -1286,7 +1280,7 @@ end
 local function askInC(self, R, item, filter, nfixed, na, changes)
   local A, names, responses, byid, others = R.asks, R.names, self.responses, R.byid, R.others
   for q = nfixed + 1, na do
-    local k, other = (q - 1) * ASK, nil
+    local k, other = (q - 1) * ASK
     if byid then other = byid[A[k + 1] + 1] else other = others[q] end
     local name = filter(item, other)
     names[q] = name
@@ -1309,10 +1303,9 @@ end
 -- loop around the move).
 local function checkInC(self, item, x, y, w, h, goalX, goalY, filter, commit)
   local all, allName = -1, nil
-  if filter == defaultFilter then all, allName = kindOf(self.responses, "slide"), "slide" end
+  if filter == defaultFilter then all, allName = KIND[self.responses.slide] or OTHER, "slide" end
   local R = self._rec
   if R then self._rec = false else R = newRecords() end
-  R.x0, R.y0, R.gx0, R.gy0 = x, y, goalX, goalY
   local changes = self._changes
   local st, gx, gy, na, nc, committed
   if CLASSIC then
@@ -1330,12 +1323,16 @@ local function checkInC(self, item, x, y, w, h, goalX, goalY, filter, commit)
     local wrong, at = askInC(self, R, item, filter, 0, na, changes)
     while wrong do -- the run again from the first wrong guess, with its answer
       local nfixed = wrong
-      R.na, R.nc = na, nc
+      R.na = na
       st, gx, gy, na, nc = runInC(self, R, item, x, y, w, h, goalX, goalY, all, nfixed)
-      if st < 0 then return resumeInC(self, R, item, w, h, filter, allName, nfixed, R.na, R.nc) end
+      if st < 0 then
+        return resumeInC(self, R, item, x, y, w, h, goalX, goalY, filter, allName, nfixed, R.na)
+      end
       wrong, at = askInC(self, R, item, filter, nfixed, na, changes)
     end
-    if wrong == false then return resumeInC(self, R, item, w, h, filter, allName, at, na, nc) end
+    if wrong == false then
+      return resumeInC(self, R, item, x, y, w, h, goalX, goalY, filter, allName, at, na)
+    end
   end
   if nc == 0 or (nc == 1 and st == DONE) then -- the common cols: none, or one (no loop)
     local cols = nc == 0 and {} or { recordCol(R, 1, item, w, h, allName, true, x, y, goalX, goalY) }
