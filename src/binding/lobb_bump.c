@@ -594,6 +594,25 @@ static int copy_records(lua_State *L) {
   return 0;
 }
 
+/* The records of run res into the tables at 11, 12 and 13, protected
+** (copy_records, upvalue 1), with the world busy meanwhile. */
+static void copy_out(lua_State *L, lworld *lw, brun *res, int nfixed) {
+  int st;
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_pushvalue(L, 1);
+  lua_pushinteger(L, nfixed);
+  lobb_world_pushitems(L, UV_BYID);
+  lua_pushvalue(L, 11);
+  lua_pushvalue(L, 12);
+  lua_pushvalue(L, 13);
+  lw->busy++;
+  lw->bump->copy = res;
+  st = lua_pcall(L, 6, 0, 0);
+  lw->bump->copy = NULL;
+  lw->busy--;
+  if (st != 0) lua_error(L);
+}
+
 /* obb._bump.check(w, item, x, y, width, height, goalx, goaly, all,
 ** nfixed, asks, others, cols, commit) -> status, goalx, goaly, nasks,
 ** ncols, committed: bump's loop for item (its rectangle given), every
@@ -607,7 +626,7 @@ static int copy_records(lua_State *L) {
 ** inside lua_pcall (upvalue 1, copy_records), so that an error there
 ** still leaves the world as it was. */
 static int bump_check(lua_State *L) {
-  int id, all, nfixed, rc, st;
+  int id, all, nfixed, rc;
   lworld *lw = usable_item(L, &id);
   obb_bump_rect r;
   obb_bump_num goal[2];
@@ -629,19 +648,7 @@ static int bump_check(lua_State *L) {
     lua_pushinteger(L, rc);
     return 1;
   }
-  lua_pushvalue(L, lua_upvalueindex(1));
-  lua_pushvalue(L, 1);
-  lua_pushinteger(L, nfixed);
-  lobb_world_pushitems(L, UV_BYID);
-  lua_pushvalue(L, 11);
-  lua_pushvalue(L, 12);
-  lua_pushvalue(L, 13);
-  lw->busy++;
-  lw->bump->copy = &res;
-  st = lua_pcall(L, 6, 0, 0);
-  lw->bump->copy = NULL;
-  lw->busy--;
-  if (st != 0) return lua_error(L);
+  if (res.nasks > (size_t)nfixed || res.ncols > 0) copy_out(L, lw, &res, nfixed);
   lua_pushinteger(L, rc);
   push_num(L, goal[0]);
   push_num(L, goal[1]);
@@ -653,6 +660,7 @@ refuse:
   lua_pushinteger(L, -1);
   return 1;
 }
+
 
 /* Sets field name of the table on top to n. */
 static void set_const(lua_State *L, const char *name, int n) {
