@@ -1200,19 +1200,24 @@ local function clearRecords(R, na)
   end
 end
 
+-- The first n cols of the records, resolved, of the move from (x0, y0)
+-- toward (gx0, gy0); then where the step after them starts and goes.
+local function recordCols(R, n, item, x0, y0, w, h, gx0, gy0, allName)
+  local cols, x, y, gx, gy = {}, x0, y0, gx0, gy0
+  for c = 1, n do
+    cols[c] = recordCol(R, c, item, w, h, allName, true, x, y, gx, gy)
+    x, y, gx, gy = nextStep(R, c, x0, y0, x, y, gx, gy)
+  end
+  return cols, x, y, gx, gy
+end
+
 -- The move from the C loop's records (status st, goal gx, gy, na asks,
 -- nc cols), given back with the record set; the move went from (x, y)
 -- toward (goalX, goalY).
 local function finishInC(self, R, item, x, y, w, h, goalX, goalY, filter, allName, st, gx, gy, na, nc)
-  local cols, len = {}, 0
-  local last = st == DONE and nc or nc - 1 -- a handoff's last col is Lua's
-  local sx, sy, sgx, sgy = x, y, goalX, goalY
-  for c = 1, last do
-    len = len + 1
-    cols[len] = recordCol(R, c, item, w, h, allName, true, sx, sy, sgx, sgy)
-    sx, sy, sgx, sgy = nextStep(R, c, x, y, sx, sy, sgx, sgy)
-  end
-  local hand = last < nc and recordCol(R, nc, item, w, h, allName, false, sx, sy, sgx, sgy)
+  local len = st == DONE and nc or nc - 1 -- a handoff's last col is Lua's
+  local cols, sx, sy, sgx, sgy = recordCols(R, len, item, x, y, w, h, goalX, goalY, allName)
+  local hand = len < nc and recordCol(R, nc, item, w, h, allName, false, sx, sy, sgx, sgy)
   clearRecords(R, na)
   self._rec = R
   if not hand then return gx, gy, cols, len end
@@ -1229,13 +1234,8 @@ local function resumeInC(self, R, item, x0, y0, w, h, gx0, gy0, filter, allName,
   local A, names = R.asks, R.names
   local s = A[(q - 1) * ASK + 3]
   -- the cols of the steps before s (one each), and where step s goes
-  local cols, len = {}, 0
-  local x, y, goalX, goalY = x0, y0, gx0, gy0
-  for c = 1, s do
-    len = len + 1
-    cols[len] = recordCol(R, c, item, w, h, allName, true, x, y, goalX, goalY)
-    x, y, goalX, goalY = nextStep(R, c, x0, y0, x, y, goalX, goalY)
-  end
+  local len = s
+  local cols, x, y, goalX, goalY = recordCols(R, len, item, x0, y0, w, h, gx0, gy0, allName)
   local visited = visitedOf(self, item, cols, len)
   local first = q
   while first > 1 and A[(first - 2) * ASK + 3] == s do first = first - 1 end
