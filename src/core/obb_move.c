@@ -142,11 +142,11 @@ typedef struct mover {
 
 /* ---- geometry of one pair ---------------------------------------------- */
 
-/* The separating axes of the item and an other, in one layout for both
-** dimensions (z = 0 in 2D). */
+/* The separating axes of the item and an other, as obbN_sat_axes gives
+** them; n, s and r read them alike in either dimension. */
 typedef struct axes {
   int n;
-  double L[15][3], s[15], r[15];
+  const double *s, *r;
   union {
     obb_axes2 a2;
     obb_axes3 a3;
@@ -170,30 +170,51 @@ static int parallel(const double a[3], const double b[3]) {
   return obb_dot3(a, b) > 1 - INTO_TOL;
 }
 
-/* The separating axes of the item and other into x (x->raw keeps them
-** as obbN_sat_axes gives them, for obbN_sat_min). */
+/* The separating axes of the item and other into x. */
 static void pair_axes(const mover *m, const void *other, axes *x) {
-  int k, q;
   if (m->dim == 2) {
-    const obb_axes2 *a = &x->raw.a2;
     obb2_sat_axes(&m->item.b2, (const obb2 *)other, &x->raw.a2);
     x->n = 4;
+    x->s = x->raw.a2.s;
+    x->r = x->raw.a2.r;
+  } else {
+    obb3_sat_axes(&m->item.b3, (const obb3 *)other, &x->raw.a3);
+    x->n = x->raw.a3.n;
+    x->s = x->raw.a3.s;
+    x->r = x->raw.a3.r;
+  }
+}
+
+/* The speed v of s(t) = s + t * v on each axis while the item moves by r
+** and the other stands: v = -(r . L) (in 2D without the z term, 0 * 0,
+** which could only change the sign of a zero speed: nothing here tells
+** the two zeros apart). */
+static void leg_speeds(const mover *m, const axes *x, double *v) {
+  const double *r = m->r;
+  int k;
+  if (m->dim == 2) {
     for (k = 0; k < 4; k++) {
-      x->L[k][0] = a->L[k][0];
-      x->L[k][1] = a->L[k][1];
-      x->L[k][2] = 0;
-      x->s[k] = a->s[k];
-      x->r[k] = a->r[k];
+      const double *L = x->raw.a2.L[k];
+      v[k] = -(r[0] * L[0] + r[1] * L[1]);
     }
   } else {
-    const obb_axes3 *a = &x->raw.a3;
-    obb3_sat_axes(&m->item.b3, (const obb3 *)other, &x->raw.a3);
-    x->n = a->n;
-    for (k = 0; k < a->n; k++) {
-      for (q = 0; q < 3; q++) x->L[k][q] = a->L[k][q];
-      x->s[k] = a->s[k];
-      x->r[k] = a->r[k];
-    }
+    for (k = 0; k < x->n; k++) v[k] = -obb_dot3(r, x->raw.a3.L[k]);
+  }
+}
+
+/* The unit normal of axis k pointing the way s(t) shrinks on it when the
+** speed there is v (the item's way into the other), z = 0 in 2D. */
+static void axis_normal(const mover *m, const axes *x, int k, double v,
+                        double n[3]) {
+  int q;
+  if (m->dim == 2) {
+    const double *L = x->raw.a2.L[k];
+    n[0] = (v > 0 ? L[0] : -L[0]) + 0.0;
+    n[1] = (v > 0 ? L[1] : -L[1]) + 0.0;
+    n[2] = 0;
+  } else {
+    const double *L = x->raw.a3.L[k];
+    for (q = 0; q < 3; q++) n[q] = (v > 0 ? L[q] : -L[q]) + 0.0;
   }
 }
 
@@ -237,9 +258,9 @@ static double band_at(const mover *m, const double p[3], const void *other) {
 ** closes last). Every axis on which the item, at the stop time, overlaps
 ** by no more than the band and goes deeper is kept, the blocking one
 ** first; meet_blockers chooses among them (choose_normal). */
-static void corner_normals(const axes *x, const double *v, double band,
-                           int kb, cand *c) {
-  int k, q;
+static void corner_normals(const mover *m, const axes *x, const double *v,
+                           double band, int kb, cand *c) {
+  int k;
   memcpy(c->corner[0], c->n, sizeof c->n);
   c->ncorner = 1;
   for (k = 0; k < x->n && c->ncorner < MAX_CORNER; k++) {
@@ -247,11 +268,34 @@ static void corner_normals(const axes *x, const double *v, double band,
     int a, seen = 0;
     if (k == kb || !(x->r[k] - fabs(st) <= band) || !(st * v[k] < 0))
       continue;
-    for (q = 0; q < 3; q++) n[q] = (v[k] > 0 ? x->L[k][q] : -x->L[k][q]) + 0.0;
+    axis_normal(m, x, k, v[k], n);
     for (a = 0; a < c->ncorner; a++) /* the boxes' axes may coincide */
       if (parallel(n, c->corner[a])) seen = 1;
     if (!seen) c->ncorner++;
   }
+}
+
+/* The time the item first goes deeper than the band into the other, on
+** axis kb (returned; -1 when it never does within the leg), or, when
+** earlier, the time it first meets it exactly (band 0), into *t. */
+static int entry_time(const axes *x, const double *v, double band,
+                      double *t) {
+  double tb, t0, out, err;
+  int kb = obb_sat_entry(x->s, x->r, v, x->n, -band, &tb, &out, &err), k0;
+  if (kb < 0) return -1;
+  k0 = obb_sat_entry(x->s, x->r, v, x->n, 0.0, &t0, &out, &err);
+  *t = k0 >= 0 && t0 < tb ? t0 : tb;
+  return kb;
+}
+
+/* The squared distance between the item's center at pos and the other's,
+** for ties. */
+static double center_dist(const mover *m, const void *other) {
+  const double *oc = center_of(m->dim, other);
+  double d = 0;
+  int q;
+  for (q = 0; q < m->dim; q++) d += (oc[q] - m->pos[q]) * (oc[q] - m->pos[q]);
+  return d;
 }
 
 /* Sorts the other into NONE, OVERLAP (deeper than the band now) or BLOCK
@@ -259,38 +303,30 @@ static void corner_normals(const axes *x, const double *v, double band,
 ** filling c. */
 static int classify(mover *m, const void *other, cand *c) {
   axes x;
-  double end[3], band, v[15], tb, t0, out, err, depth = 0;
-  int k, kb, k0, q;
-  const double *oc = center_of(m->dim, other);
+  double end[3], band, v[15];
+  int kb, q;
   pair_axes(m, other, &x);
-  /* the item moves by r, the other stands: s(t) = s - t * (r . L) */
-  for (k = 0; k < x.n; k++)
-    v[k] = -(m->r[0] * x.L[k][0] + m->r[1] * x.L[k][1] + m->r[2] * x.L[k][2]);
+  leg_speeds(m, &x, v);
   if (apart_all_leg(&x, v)) return NONE;
   for (q = 0; q < 3; q++) end[q] = m->pos[q] + m->r[q];
   band = obb_fmax(band_at(m, m->pos, other), band_at(m, end, other));
-  c->dist = 0;
-  for (q = 0; q < m->dim; q++)
-    c->dist += (oc[q] - m->pos[q]) * (oc[q] - m->pos[q]);
-  if (pair_deeper(m, other, &x, band, c->n, &depth)) {
+  if (pair_deeper(m, other, &x, band, c->n, &c->depth)) {
     c->kind = OVERLAP;
     c->t = 0;
     c->tie = 0;
-    c->depth = depth;
+    c->dist = center_dist(m, other);
     return OVERLAP;
   }
-  kb = obb_sat_entry(x.s, x.r, v, x.n, -band, &tb, &out, &err);
+  kb = entry_time(&x, v, band, &c->t);
   if (kb < 0) return NONE;
-  k0 = obb_sat_entry(x.s, x.r, v, x.n, 0.0, &t0, &out, &err);
   c->kind = BLOCK;
-  c->t = k0 >= 0 && t0 < tb ? t0 : tb;
   /* another other ties when, at this one's time, the item is within its
   ** band of it too: the gap closes at |v| per unit of t */
   c->tie = band / fabs(v[kb]);
   c->depth = 0;
-  for (q = 0; q < 3; q++)
-    c->n[q] = (v[kb] > 0 ? x.L[kb][q] : -x.L[kb][q]) + 0.0;
-  corner_normals(&x, v, band, kb, c);
+  c->dist = center_dist(m, other);
+  axis_normal(m, &x, kb, v[kb], c->n);
+  corner_normals(m, &x, v, band, kb, c);
   return BLOCK;
 }
 
