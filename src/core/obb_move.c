@@ -98,10 +98,13 @@ typedef struct met {
   int slid; /* a turning leg: it blocked a leg as a slide or bounce */
 } met;
 
+/* start zeroes every field up to item; item and the ones after it are
+** written before they are read (the planes up to nplanes, item0 and axis
+** by a turning move), and are most of the mover's size, which a move per
+** item and frame would clear for nothing. */
 typedef struct mover {
   obb_world *w;
   int dim, self;
-  anybox item;      /* the item's box, its center at pos */
   double pos[3];    /* where the leg starts */
   double dest[3];   /* where it would end: the goal, clipped and mirrored
                     ** (kept apart from pos, so that a slide along an
@@ -111,14 +114,11 @@ typedef struct mover {
   double primal[3]; /* the move's direction: the goal's, or a bounce's */
   /* a turning move: the turn is an angle, about axis in 3D */
   int turning;      /* 1: the move turns (obb_world_move_turning) */
-  anybox item0;     /* the item's box as the move found it */
-  double axis[3];   /* 3D: the turn's unit axis */
   double turn_goal; /* the turn the move ends with: all of it, or what had
                     ** turned when turning stopped (as dest for pos) */
   double turned;    /* the turn done up to pos */
   double wl;        /* turn_goal - turned: the leg's turn (0: none) */
   double posed;     /* the turn item's axes are posed at */
-  double planes[MAX_PLANES][3];
   int nplanes;
   met *met;
   int nmet, met_cap;
@@ -138,6 +138,10 @@ typedef struct mover {
   void *ctx;
   int nreported, aborted;
   int first_of_ties; /* the world's OBB_TIES_FIRST */
+  anybox item;      /* the item's box, its center at pos */
+  anybox item0;     /* a turning move: the item's box as the move found it */
+  double axis[3];   /* 3D: the turn's unit axis */
+  double planes[MAX_PLANES][3];
 } mover;
 
 /* ---- geometry of one pair ---------------------------------------------- */
@@ -900,18 +904,16 @@ static int leg(mover *m) {
 static int start(mover *m, obb_world *w, int id, obb_move_filter_fn filter,
                  void *ctx) {
   const void *box = obb_world_box(w, id);
-  int q;
-  /* every field but the planes' (nplanes says how many are set): a move
-  ** is called per item and frame */
-  memset(m, 0, offsetof(mover, planes));
-  memset(&m->nplanes, 0, sizeof *m - offsetof(mover, nplanes));
+  memset(m, 0, offsetof(mover, item));
   if (box == NULL) return 0;
   m->w = w;
   m->dim = obb_world_dim(w);
   m->self = id;
   if (m->dim == 2) m->item.b2 = *(const obb2 *)box;
   else m->item.b3 = *(const obb3 *)box;
-  for (q = 0; q < m->dim; q++) m->pos[q] = center(m)[q];
+  m->pos[0] = center(m)[0];
+  m->pos[1] = center(m)[1];
+  if (m->dim == 3) m->pos[2] = center(m)[2];
   m->filter = filter;
   m->ctx = ctx;
   m->first_of_ties = obb_world_ties(w) == OBB_TIES_FIRST;
