@@ -586,23 +586,25 @@ static int add_plane(mover *m, const double n[3]) {
 
 /* ---- one leg --------------------------------------------------------- */
 
+/* [*lo, *hi] joined with itself moved by d. */
+static void reach(double *lo, double *hi, double d) {
+  double a = *lo + d, b = *hi + d;
+  if (a < *lo) *lo = a;
+  if (b > *hi) *hi = b;
+}
+
 /* The leg's bounds: the item's at both ends of the leg (a turning leg:
 ** all the item can reach, at any rotation). */
 static void leg_bounds(mover *m, double out[6]) {
-  double b[6];
-  int q;
   if (m->wl != 0) {
     obb_turning_bounds(m->dim, m->pos, extents(m->dim, &m->item), m->r, out);
     return;
   }
   if (m->dim == 2) obb2_bounds(&m->item.b2, out);
   else obb3_bounds(&m->item.b3, out);
-  for (q = 0; q < 3; q++) {
-    b[q] = out[q] + m->r[q];
-    b[q + 3] = out[q + 3] + m->r[q];
-    if (b[q] < out[q]) out[q] = b[q];
-    if (b[q + 3] > out[q + 3]) out[q + 3] = b[q + 3];
-  }
+  reach(&out[0], &out[3], m->r[0]);
+  reach(&out[1], &out[4], m->r[1]);
+  reach(&out[2], &out[5], m->r[2]);
 }
 
 /* Appends c to the leg's candidates. */
@@ -696,7 +698,10 @@ static void pose_axes(mover *m) {
 }
 
 static void set_center(mover *m) {
-  memcpy(center(m), m->pos, (size_t)m->dim * sizeof(double));
+  double *c = center(m);
+  c[0] = m->pos[0];
+  c[1] = m->pos[1];
+  if (m->dim == 3) c[2] = m->pos[2];
   if (m->turning) pose_axes(m);
 }
 
