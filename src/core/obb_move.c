@@ -189,23 +189,6 @@ static void pair_axes(const mover *m, const void *other, axes *x) {
   }
 }
 
-/* The speed v of s(t) = s + t * v on each axis while the item moves by r
-** and the other stands: v = -(r . L) (in 2D without the z term, 0 * 0,
-** which could only change the sign of a zero speed: nothing here tells
-** the two zeros apart). */
-static void leg_speeds(const mover *m, const axes *x, double *v) {
-  const double *r = m->r;
-  int k;
-  if (m->dim == 2) {
-    for (k = 0; k < 4; k++) {
-      const double *L = x->raw.a2.L[k];
-      v[k] = -(r[0] * L[0] + r[1] * L[1]);
-    }
-  } else {
-    for (k = 0; k < x->n; k++) v[k] = -obb_dot3(r, x->raw.a3.L[k]);
-  }
-}
-
 /* The unit normal of axis k pointing the way s(t) shrinks on it when the
 ** speed there is v (the item's way into the other), z = 0 in 2D. */
 static void axis_normal(const mover *m, const axes *x, int k, double v,
@@ -235,20 +218,54 @@ static int pair_deeper(const mover *m, const void *other, const axes *x,
                              depth)) >= 0;
 }
 
-/* Whether some axis keeps the two apart for the whole leg (s(t) = s + v t,
+/* Whether axis k keeps the two apart for the whole leg (s(t) = s + v t,
 ** t in [0, 1]) by more than their radii and a margin far above the
 ** rounding of obb_sat_entry's times: then neither overlaps now nor meets
 ** within any band (it only shrinks the radii), and obb_sat_entry would
 ** give -1 for every band; told here without its divisions or the band's
 ** cost, as it is for most of the others a leg finds near. */
-static int apart_all_leg(const axes *x, const double *v) {
+static inline int apart_on(const axes *x, const double *v, int k) {
+  double s0 = x->s[k], s1 = s0 + v[k];
+  double gap = x->r[k] + 0x1p-30 * (fabs(s0) + fabs(v[k]) + x->r[k]);
+  return (s0 > gap && s1 > gap) || (s0 < -gap && s1 < -gap);
+}
+
+/* The speed of s(t) = s + t * v on a 2D axis L while the item moves by r
+** and the other stands: v = -(r . L) (without the z term, 0 * 0, which
+** could only change the sign of a zero speed: nothing here tells the two
+** zeros apart). */
+static double speed2(const mover *m, const double L[2]) {
+  return -(m->r[0] * L[0] + m->r[1] * L[1]);
+}
+
+/* The separating axes of the item and other into x and the speeds on them
+** into v, in 2D; 0 as soon as an axis keeps the two apart (apart_on): the
+** item's own axes are tried before the other's are worked out, and most
+** of the pairs a leg rejects are rejected there. */
+static int near_pair2(const mover *m, const obb2 *other, axes *x, double *v) {
+  obb_axes2 *a = &x->raw.a2;
+  obb2_sat_turn t;
+  x->n = 4;
+  x->s = a->s;
+  x->r = a->r;
+  obb2_sat_axes_a(&m->item.b2, other, a, &t);
+  v[0] = speed2(m, a->L[0]);
+  v[1] = speed2(m, a->L[1]);
+  if (apart_on(x, v, 0) || apart_on(x, v, 1)) return 0;
+  obb2_sat_axes_b(&m->item.b2, other, a, &t);
+  v[2] = speed2(m, a->L[2]);
+  v[3] = speed2(m, a->L[3]);
+  return !apart_on(x, v, 2) && !apart_on(x, v, 3);
+}
+
+/* near_pair2 in 3D, every axis worked out first. */
+static int near_pair3(const mover *m, const obb3 *other, axes *x, double *v) {
   int k;
-  for (k = 0; k < x->n; k++) {
-    double s0 = x->s[k], s1 = s0 + v[k];
-    double gap = x->r[k] + 0x1p-30 * (fabs(s0) + fabs(v[k]) + x->r[k]);
-    if ((s0 > gap && s1 > gap) || (s0 < -gap && s1 < -gap)) return 1;
-  }
-  return 0;
+  pair_axes(m, other, x);
+  for (k = 0; k < x->n; k++) v[k] = -obb_dot3(m->r, x->raw.a3.L[k]);
+  for (k = 0; k < x->n; k++)
+    if (apart_on(x, v, k)) return 0;
+  return 1;
 }
 
 /* The pair's band with the item's center at p. */
@@ -309,9 +326,9 @@ static int classify(mover *m, const void *other, cand *c) {
   axes x;
   double end[3], band, v[15];
   int kb, q;
-  pair_axes(m, other, &x);
-  leg_speeds(m, &x, v);
-  if (apart_all_leg(&x, v)) return NONE;
+  if (m->dim == 2 ? !near_pair2(m, (const obb2 *)other, &x, v)
+                  : !near_pair3(m, (const obb3 *)other, &x, v))
+    return NONE;
   for (q = 0; q < 3; q++) end[q] = m->pos[q] + m->r[q];
   band = obb_fmax(band_at(m, m->pos, other), band_at(m, end, other));
   if (pair_deeper(m, other, &x, band, c->n, &c->depth)) {

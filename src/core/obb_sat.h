@@ -16,7 +16,10 @@
 #ifndef OBB_SAT_H
 #define OBB_SAT_H
 
+#include <math.h>
+
 #include "obb.h"
+#include "obb_math.h"
 
 /* Axis ids, which are also the tie-breaking order: lower id wins a tie.
 ** 2D: 0, 1 are a's axes u, perp(u); 2, 3 are b's.
@@ -41,6 +44,43 @@ typedef struct obb_axes3 {
 
 void obb2_sat_axes(const obb2 *a, const obb2 *b, obb_axes2 *ax);
 void obb3_sat_axes(const obb3 *a, const obb3 *b, obb_axes3 *ax);
+
+/* obb2_sat_axes is these two halves: a's axes (0, 1), then b's (2, 3) and
+** the scale, so that a caller may look at a's axes before it computes
+** b's (the movers of obb_move.c find most pairs apart there). t carries
+** what the halves share: d = b.c - a.c and c, s, |cos| and |sin| of the
+** turn from a's axes to b's, exact 0 or 1 when the boxes are aligned up
+** to rounding, so aligned boxes that touch give an overlap of exactly 0. */
+typedef struct obb2_sat_turn {
+  double d[2], c, s;
+} obb2_sat_turn;
+
+static inline void obb2_sat_axes_a(const obb2 *a, const obb2 *b,
+                                   obb_axes2 *ax, obb2_sat_turn *t) {
+  const double *ea = a->e, *eb = b->e;
+  t->d[0] = b->c[0] - a->c[0];
+  t->d[1] = b->c[1] - a->c[1];
+  t->c = obb_snap_abs(a->u[0] * b->u[0] + a->u[1] * b->u[1]);
+  t->s = obb_snap_abs(a->u[0] * b->u[1] - a->u[1] * b->u[0]);
+  ax->L[0][0] = a->u[0]; ax->L[0][1] = a->u[1];
+  ax->L[1][0] = -a->u[1]; ax->L[1][1] = a->u[0];
+  ax->r[0] = ea[0] + eb[0] * t->c + eb[1] * t->s;
+  ax->r[1] = ea[1] + eb[0] * t->s + eb[1] * t->c;
+  ax->s[0] = obb_dot2(t->d, ax->L[0]);
+  ax->s[1] = obb_dot2(t->d, ax->L[1]);
+}
+
+static inline void obb2_sat_axes_b(const obb2 *a, const obb2 *b,
+                                   obb_axes2 *ax, const obb2_sat_turn *t) {
+  const double *ea = a->e, *eb = b->e;
+  ax->L[2][0] = b->u[0]; ax->L[2][1] = b->u[1];
+  ax->L[3][0] = -b->u[1]; ax->L[3][1] = b->u[0];
+  ax->r[2] = eb[0] + ea[0] * t->c + ea[1] * t->s;
+  ax->r[3] = eb[1] + ea[0] * t->s + ea[1] * t->c;
+  ax->s[2] = obb_dot2(t->d, ax->L[2]);
+  ax->s[3] = obb_dot2(t->d, ax->L[3]);
+  ax->scale = fabs(t->d[0]) + fabs(t->d[1]) + ea[0] + ea[1] + eb[0] + eb[1];
+}
 
 /* The axis of least overlap: returns its index in ax (not its id) and sets
 ** n to the direction in which a must move to leave b (-L or L) and depth
