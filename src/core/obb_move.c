@@ -274,6 +274,22 @@ static double band_at(const mover *m, const double p[3], const void *other) {
                        center_of(m->dim, other), extents(m->dim, other));
 }
 
+/* The pair's band at its largest over the leg: at one of its ends (it
+** grows with the distance between the centers and with the largest
+** coordinate, both convex in t); in 2D with the dimension known, so that
+** obb_pair_band's loop is written out. */
+static double leg_band(const mover *m, const void *other) {
+  double end[3];
+  int q;
+  for (q = 0; q < 3; q++) end[q] = m->pos[q] + m->r[q];
+  if (m->dim == 2) {
+    const obb2 *o = (const obb2 *)other;
+    return obb_fmax(obb_pair_band(2, m->pos, m->item.b2.e, o->c, o->e),
+                    obb_pair_band(2, end, m->item.b2.e, o->c, o->e));
+  }
+  return obb_fmax(band_at(m, m->pos, other), band_at(m, end, other));
+}
+
 /* A blocker met corner to corner touches on several axes at once, and
 ** which of them is its normal is a matter of rounding (the slower one
 ** closes last). Every axis on which the item, at the stop time, overlaps
@@ -324,13 +340,12 @@ static double center_dist(const mover *m, const void *other) {
 ** filling c. */
 static int classify(mover *m, const void *other, cand *c) {
   axes x;
-  double end[3], band, v[15];
-  int kb, q;
+  double band, v[15];
+  int kb;
   if (m->dim == 2 ? !near_pair2(m, (const obb2 *)other, &x, v)
                   : !near_pair3(m, (const obb3 *)other, &x, v))
     return NONE;
-  for (q = 0; q < 3; q++) end[q] = m->pos[q] + m->r[q];
-  band = obb_fmax(band_at(m, m->pos, other), band_at(m, end, other));
+  band = leg_band(m, other);
   if (pair_deeper(m, other, &x, band, c->n, &c->depth)) {
     c->kind = OVERLAP;
     c->t = 0;
