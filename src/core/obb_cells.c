@@ -219,17 +219,23 @@ void obb_cells_remove(obb_cells *g, int id) {
 
 /* ---- searches ---------------------------------------------------------- */
 
-/* What a search does with an item: a query's f, or a ray's f and maxs. */
+/* What a search does with an item: a query's f for the items whose bounds
+** overlap its own, or a ray's f and maxs. */
 typedef struct visitor {
   obb_cells_hit_fn hit;
   obb_cells_ray_fn ray;
   void *ctx;
   double maxs;
+  const double *bounds;       /* a query's */
+  const unsigned char *aabbs; /* the items' bounds, stride bytes apart */
+  size_t stride;
 } visitor;
 
-static void visit(visitor *v, int id) {
+static inline void visit(visitor *v, int id) {
   if (v->ray != NULL) v->maxs = v->ray(v->ctx, id, v->maxs);
-  else v->hit(v->ctx, id);
+  else if (obb_box_overlap((const double *)(v->aabbs + (size_t)id * v->stride),
+                           v->bounds))
+    v->hit(v->ctx, id);
 }
 
 static void visit_loose(const obb_cells *g, visitor *v) {
@@ -306,12 +312,16 @@ static void visit_bounds(const obb_cells *g, const double bounds[6],
 }
 
 void obb_cells_query(const obb_cells *g, const double bounds[6],
-                     obb_cells_hit_fn f, void *ctx) {
+                     const double *aabbs, size_t stride, obb_cells_hit_fn f,
+                     void *ctx) {
   visitor v;
   v.hit = f;
   v.ray = NULL;
   v.ctx = ctx;
   v.maxs = 0;
+  v.bounds = bounds;
+  v.aabbs = (const unsigned char *)aabbs;
+  v.stride = stride;
   visit_loose(g, &v);
   if (g->count > 0) visit_bounds(g, bounds, &v);
 }
@@ -423,6 +433,9 @@ void obb_cells_raycast(const obb_cells *g, const double o[3],
   v.ray = f;
   v.ctx = ctx;
   v.maxs = *maxs;
+  v.bounds = NULL;
+  v.aabbs = NULL;
+  v.stride = 0;
   visit_loose(g, &v);
   if (g->count > 0) {
     if (ray_setup(g, o, d, &r)) visit_ray(g, &r, &v);

@@ -448,6 +448,15 @@ static int ray_box(int dim, const void *box, const double o[3],
 
 /* ---- queries --------------------------------------------------------- */
 
+/* The items of the cells whose tight bounds overlap bounds, to f (which
+** need not test them again). */
+static void cells_query(const obb_world *w, const double bounds[6],
+                        obb_world_hit_fn f, void *ctx) {
+  if (w->items == NULL) return; /* nothing filed, nothing loose */
+  obb_cells_query(&w->cells, bounds, w->items[0].aabb, sizeof(world_item), f,
+                  ctx);
+}
+
 typedef struct query_ctx {
   const obb_world *w;
   const void *box;    /* query box, or NULL for a point */
@@ -474,7 +483,7 @@ int obb_world_query_box(obb_world *w, const void *box,
   refresh(w);
   q.w = w; q.box = box; q.hit = f; q.ctx = ctx;
   tight_aabb(w, box, q.aabb);
-  if (w->cells.size > 0) obb_cells_query(&w->cells, q.aabb, on_box, &q);
+  if (w->cells.size > 0) cells_query(w, q.aabb, on_box, &q);
   return obb_tree_query(&w->tree, q.aabb, on_box, &q);
 }
 
@@ -487,9 +496,10 @@ int obb_world_query_bounds(obb_world *w, const double bounds[6],
                            obb_world_hit_fn f, void *ctx) {
   query_ctx q;
   refresh(w);
+  if (w->cells.size > 0) cells_query(w, bounds, f, ctx);
+  if (w->tree.root == OBB_TREE_NULL) return 0; /* all in the cells */
   q.w = w; q.hit = f; q.ctx = ctx;
   memcpy(q.aabb, bounds, sizeof q.aabb);
-  if (w->cells.size > 0) obb_cells_query(&w->cells, q.aabb, on_bounds, &q);
   return obb_tree_query(&w->tree, q.aabb, on_bounds, &q);
 }
 
@@ -513,7 +523,7 @@ int obb_world_query_point(obb_world *w, const double *p,
     q.p[i] = i < w->dim ? p[i] : 0;
     q.aabb[i] = q.aabb[i + 3] = q.p[i];
   }
-  if (w->cells.size > 0) obb_cells_query(&w->cells, q.aabb, on_point, &q);
+  if (w->cells.size > 0) cells_query(w, q.aabb, on_point, &q);
   return obb_tree_query(&w->tree, q.aabb, on_point, &q);
 }
 
