@@ -169,6 +169,14 @@ static const double *center_of(int dim, const void *b) {
   return dim == 2 ? ((const obb2 *)b)->c : ((const obb3 *)b)->c;
 }
 
+/* The dim coordinates of a point from from to to (written out: a move
+** copies a few points per leg). */
+static void copy_point(int dim, double *to, const double *from) {
+  to[0] = from[0];
+  to[1] = from[1];
+  if (dim == 3) to[2] = from[2];
+}
+
 /* Whether unit normals a and b are the same, to rounding. */
 static int parallel(const double a[3], const double b[3]) {
   return obb_dot3(a, b) > 1 - INTO_TOL;
@@ -328,10 +336,9 @@ static int entry_time(const axes *x, const double *v, double band,
 /* The squared distance between the item's center at pos and the other's,
 ** for ties. */
 static double center_dist(const mover *m, const void *other) {
-  const double *oc = center_of(m->dim, other);
-  double d = 0;
-  int q;
-  for (q = 0; q < m->dim; q++) d += (oc[q] - m->pos[q]) * (oc[q] - m->pos[q]);
+  const double *oc = center_of(m->dim, other), *p = m->pos;
+  double d = (oc[0] - p[0]) * (oc[0] - p[0]) + (oc[1] - p[1]) * (oc[1] - p[1]);
+  if (m->dim == 3) d += (oc[2] - p[2]) * (oc[2] - p[2]);
   return d;
 }
 
@@ -531,15 +538,14 @@ static met *add_met(mover *m, int id) {
 /* What the filter and the report are told of candidate c. */
 static void hit_of(const mover *m, const cand *c, int response,
                    obb_move_hit *hit) {
-  int q;
   hit->other = c->id;
   hit->response = response;
   hit->t = c->t;
   hit->depth = c->depth;
-  for (q = 0; q < 3; q++) {
-    hit->n[q] = c->n[q];
-    hit->p[q] = m->pos[q] + c->t * m->r[q];
-  }
+  memcpy(hit->n, c->n, sizeof hit->n);
+  hit->p[0] = m->pos[0] + c->t * m->r[0];
+  hit->p[1] = m->pos[1] + c->t * m->r[1];
+  hit->p[2] = m->pos[2] + c->t * m->r[2];
 }
 
 /* The other's response, asking the filter the first time it is met (c
@@ -576,8 +582,9 @@ static void report(mover *m, met *e, const cand *c) {
 /* ---- what remains of the move (obb_clip.c) ----------------------------- */
 
 static void aim(mover *m) {
-  int q;
-  for (q = 0; q < 3; q++) m->r[q] = q < m->dim ? m->dest[q] - m->pos[q] : 0;
+  m->r[0] = m->dest[0] - m->pos[0];
+  m->r[1] = m->dest[1] - m->pos[1];
+  m->r[2] = m->dim == 3 ? m->dest[2] - m->pos[2] : 0;
   m->wl = m->turn_goal - m->turned;
 }
 
@@ -730,21 +737,19 @@ static void pose_axes(mover *m) {
 }
 
 static void set_center(mover *m) {
-  double *c = center(m);
-  c[0] = m->pos[0];
-  c[1] = m->pos[1];
-  if (m->dim == 3) c[2] = m->pos[2];
+  copy_point(m->dim, center(m), m->pos);
   if (m->turning) pose_axes(m);
 }
 
 /* The item to time t of the leg (t = 1: to dest itself). */
 static void advance(mover *m, double t) {
-  int q;
   if (t >= 1) {
     memcpy(m->pos, m->dest, sizeof m->pos);
     m->turned = m->turn_goal;
   } else {
-    for (q = 0; q < m->dim; q++) m->pos[q] += t * m->r[q];
+    m->pos[0] += t * m->r[0];
+    m->pos[1] += t * m->r[1];
+    if (m->dim == 3) m->pos[2] += t * m->r[2];
     if (m->wl != 0) m->turned += t * m->wl;
   }
   aim(m);
@@ -948,9 +953,7 @@ static int start(mover *m, obb_world *w, int id, obb_move_filter_fn filter,
   m->self = id;
   if (m->dim == 2) m->item.b2 = *(const obb2 *)box;
   else m->item.b3 = *(const obb3 *)box;
-  m->pos[0] = center(m)[0];
-  m->pos[1] = center(m)[1];
-  if (m->dim == 3) m->pos[2] = center(m)[2];
+  copy_point(m->dim, m->pos, center(m));
   m->filter = filter;
   m->ctx = ctx;
   m->first_of_ties = obb_world_ties(w) == OBB_TIES_FIRST;
@@ -962,12 +965,11 @@ static int start(mover *m, obb_world *w, int id, obb_move_filter_fn filter,
 }
 
 static int finish(mover *m, const double *from, double *actual) {
-  int q;
   if (m->oom || m->aborted) {
-    for (q = 0; q < m->dim; q++) actual[q] = from[q];
+    copy_point(m->dim, actual, from);
     return m->aborted ? -2 : -1;
   }
-  for (q = 0; q < m->dim; q++) actual[q] = m->pos[q];
+  copy_point(m->dim, actual, m->pos);
   return m->nreported;
 }
 
@@ -975,13 +977,13 @@ static int finish(mover *m, const double *from, double *actual) {
 ** ends to actual (from, the start, when it fails). */
 static int run_move(mover *m, const double *goal, double *actual) {
   double from[3] = {0, 0, 0};
-  int legs = 0, restarts = 0, q;
+  int legs = 0, restarts = 0;
   memcpy(from, m->pos, sizeof from);
-  for (q = 0; q < m->dim; q++) m->dest[q] = goal[q];
+  copy_point(m->dim, m->dest, goal);
   aim(m);
   memcpy(m->primal, m->r, sizeof m->primal);
   if (!obb_all_finite(m->r, 3)) { /* goal - start overflows */
-    for (q = 0; q < m->dim; q++) actual[q] = from[q];
+    copy_point(m->dim, actual, from);
     return -3;
   }
   if (!find_near(m)) return finish(m, from, actual);
