@@ -138,7 +138,11 @@ typedef struct mover {
   void *ctx;
   int nreported, aborted;
   int first_of_ties; /* the world's OBB_TIES_FIRST */
+  int at_start;     /* the item is where the move found it, as bounds0 */
   anybox item;      /* the item's box, its center at pos */
+  double bounds0[6]; /* the item's bounds as the world keeps them (what
+                    ** obbN_bounds gives for its box where the move
+                    ** starts) */
   anybox item0;     /* a turning move: the item's box as the move found it */
   double axis[3];   /* 3D: the turn's unit axis */
   double planes[MAX_PLANES][3];
@@ -632,6 +636,14 @@ static void reach(double *lo, double *hi, double d) {
   if (b > *hi) *hi = b;
 }
 
+/* The item's bounds at pos: the world's until the item has moved (a
+** translation's first leg and the search for what it may meet). */
+static void item_bounds(const mover *m, double out[6]) {
+  if (m->at_start && !m->turning) memcpy(out, m->bounds0, sizeof m->bounds0);
+  else if (m->dim == 2) obb2_bounds(&m->item.b2, out);
+  else obb3_bounds(&m->item.b3, out);
+}
+
 /* The leg's bounds: the item's at both ends of the leg (a turning leg:
 ** all the item can reach, at any rotation). */
 static void leg_bounds(mover *m, double out[6]) {
@@ -639,8 +651,7 @@ static void leg_bounds(mover *m, double out[6]) {
     obb_turning_bounds(m->dim, m->pos, extents(m->dim, &m->item), m->r, out);
     return;
   }
-  if (m->dim == 2) obb2_bounds(&m->item.b2, out);
-  else obb3_bounds(&m->item.b3, out);
+  item_bounds(m, out);
   reach(&out[0], &out[3], m->r[0]);
   reach(&out[1], &out[4], m->r[1]);
   reach(&out[2], &out[5], m->r[2]);
@@ -675,8 +686,7 @@ static int find_near(mover *m) {
   int q;
   if (m->turning) /* at any rotation */
     obb_turning_bounds(m->dim, m->pos, extents(m->dim, &m->item), zero, b);
-  else if (m->dim == 2) obb2_bounds(&m->item.b2, b);
-  else obb3_bounds(&m->item.b3, b);
+  else item_bounds(m, b);
   for (q = 0; q < m->dim; q++) {
     b[q] -= reach;
     b[q + 3] += reach;
@@ -743,6 +753,7 @@ static void set_center(mover *m) {
 
 /* The item to time t of the leg (t = 1: to dest itself). */
 static void advance(mover *m, double t) {
+  m->at_start = 0;
   if (t >= 1) {
     memcpy(m->pos, m->dest, sizeof m->pos);
     m->turned = m->turn_goal;
@@ -954,6 +965,8 @@ static int start(mover *m, obb_world *w, int id, obb_move_filter_fn filter,
   if (m->dim == 2) m->item.b2 = *(const obb2 *)box;
   else m->item.b3 = *(const obb3 *)box;
   copy_point(m->dim, m->pos, center(m));
+  memcpy(m->bounds0, obb_world_item_bounds(w, id), sizeof m->bounds0);
+  m->at_start = 1;
   m->filter = filter;
   m->ctx = ctx;
   m->first_of_ties = obb_world_ties(w) == OBB_TIES_FIRST;
