@@ -725,6 +725,25 @@ static int cmp_cand(const void *a, const void *b) {
   return (x->id > y->id) - (x->id < y->id);
 }
 
+/* The leg's candidates in met order. cmp_cand is a total order (ids
+** differ), so any sort gives the same order: a few (a leg meets one or
+** two) are sorted by insertion, without qsort's setup. */
+static void sort_cands(mover *m) {
+  int i, j;
+  if (m->ncands > 8) {
+    qsort(m->cands, (size_t)m->ncands, sizeof(cand), cmp_cand);
+    return;
+  }
+  for (i = 1; i < m->ncands; i++) {
+    cand c;
+    if (cmp_cand(&m->cands[i - 1], &m->cands[i]) <= 0) continue;
+    c = m->cands[i];
+    for (j = i; j > 0 && cmp_cand(&m->cands[j - 1], &c) > 0; j--)
+      m->cands[j] = m->cands[j - 1];
+    m->cands[j] = c;
+  }
+}
+
 /* The item's axes, turned by m->turned from the move's start (as
 ** obbN_rotate turns them: one rotation from item0's, renormalised). */
 static void pose_axes(mover *m) {
@@ -917,7 +936,7 @@ static int leg(mover *m) {
     if (obb_box_overlap(obb_world_item_bounds(m->w, m->near[i]), bounds))
       on_candidate(m, m->near[i]);
   if (m->oom) return LEG_FAILED;
-  if (m->ncands > 1) qsort(m->cands, (size_t)m->ncands, sizeof(cand), cmp_cand);
+  sort_cands(m);
   for (i = 0; i < m->ncands;) {
     const cand *c = &m->cands[i];
     met *e;
