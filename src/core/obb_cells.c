@@ -56,11 +56,15 @@ static uint32_t key_sum(int kx, int ky, int kz) {
          (uint32_t)kz * 0xC2B2AE3Du;
 }
 
-static unsigned bucket_at(const obb_cells *g, uint32_t h) {
+static unsigned mix(uint32_t h, uint32_t mask) {
   h ^= h >> 16;
   h *= 0x7FEB352Du;
   h ^= h >> 15;
-  return (unsigned)(h & (uint32_t)(g->nb - 1));
+  return (unsigned)(h & mask);
+}
+
+static unsigned bucket_at(const obb_cells *g, uint32_t h) {
+  return mix(h, (uint32_t)(g->nb - 1));
 }
 
 static unsigned bucket_of(const obb_cells *g, int kx, int ky, int kz) {
@@ -251,12 +255,12 @@ static void visit_all(const obb_cells *g, visitor *v) {
     if (g->items[id].where == OBB_CELLS_IN) visit(v, id);
 }
 
-/* The items of cell k, from its bucket h. */
-static void visit_cell(const obb_cells *g, unsigned h, int kx, int ky, int kz,
-                       visitor *v) {
-  int id = g->buckets[h];
+/* The items of cell k, from the first id of its bucket (the records are
+** passed in, not read from g after each callback). */
+static void visit_cell(const obb_cells_item *items, int id, int kx, int ky,
+                       int kz, visitor *v) {
   while (id >= 0) {
-    const obb_cells_item *it = &g->items[id];
+    const obb_cells_item *it = &items[id];
     int next = it->next;
     if (it->k[0] == kx && it->k[1] == ky && it->k[2] == kz) visit(v, id);
     id = next;
@@ -286,15 +290,21 @@ static int axis_range(const obb_cells *g, int q, double x0, double x1,
   return 1;
 }
 
-/* The cells of the box lo .. hi (cell coordinates, z = 0 in 2D). */
+/* The cells of the box lo .. hi (cell coordinates, z = 0 in 2D). The
+** arrays and the box are read once: a callback could change g for all
+** the compiler knows, and would have them read again for every cell. */
 static void visit_block(const obb_cells *g, const int lo[3], const int hi[3],
                         visitor *v) {
+  const obb_cells_item *items = g->items;
+  const int *buckets = g->buckets;
+  uint32_t mask = (uint32_t)(g->nb - 1);
+  int x0 = lo[0], x1 = hi[0], y0 = lo[1], y1 = hi[1], z0 = lo[2], z1 = hi[2];
   int x, y, z;
-  for (z = lo[2]; z <= hi[2]; z++)
-    for (y = lo[1]; y <= hi[1]; y++) {
-      uint32_t h = key_sum(lo[0], y, z);
-      for (x = lo[0]; x <= hi[0]; x++, h += KX)
-        visit_cell(g, bucket_at(g, h), x, y, z, v);
+  for (z = z0; z <= z1; z++)
+    for (y = y0; y <= y1; y++) {
+      uint32_t h = key_sum(x0, y, z);
+      for (x = x0; x <= x1; x++, h += KX)
+        visit_cell(items, buckets[mix(h, mask)], x, y, z, v);
     }
 }
 
