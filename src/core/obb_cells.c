@@ -278,8 +278,8 @@ static double width(const obb_cells *g, int q) {
 ** item overlapping it has its max at or above x0, and its min at most its
 ** width below, so its corner cell is at least the cell of y0 - width, y0
 ** the scaled x0: computed here below its rounding. */
-static int axis_range(const obb_cells *g, int q, double x0, double x1,
-                      int *a, int *b) {
+static inline int axis_range(const obb_cells *g, int q, double x0,
+                             double x1, int *a, int *b) {
   double y0 = x0 * g->inv, y1 = x1 * g->inv, z0;
   int lo = g->lo[q], hi = g->hi[q];
   if (!(y0 <= y1) || y1 < lo) return 0; /* NaN, min > max, before all */
