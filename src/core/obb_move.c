@@ -484,7 +484,7 @@ static unsigned slot_of(const mover *m, int id) {
   return ((unsigned)id * 2654435761u) & m->slot_mask;
 }
 
-static met *find_met(mover *m, int id) {
+static inline met *find_met(mover *m, int id) {
   unsigned s;
   if (m->slot == NULL) {
     int i;
