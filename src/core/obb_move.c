@@ -219,8 +219,9 @@ static void axis_normal(const mover *m, const axes *x, int k, double v,
 
 /* Whether the two overlap by more than band; if so the penetration normal
 ** and depth (found as obbN_penetration finds them). */
-static int pair_deeper(const mover *m, const void *other, const axes *x,
-                       double band, double n[3], double *depth) {
+static inline int pair_deeper(const mover *m, const void *other,
+                              const axes *x, double band, double n[3],
+                              double *depth) {
   n[2] = 0;
   return obb_sat_deeper(x->s, x->r, x->n, band) &&
          (m->dim == 2
@@ -573,7 +574,7 @@ static met *respond(mover *m, const cand *c) {
   return e;
 }
 
-static void report(mover *m, met *e, const cand *c) {
+static inline void report(mover *m, met *e, const cand *c) {
   obb_move_hit hit;
   if (e->reported || e->response == OBB_IGNORE) return;
   e->reported = 1;
@@ -658,7 +659,7 @@ static void leg_bounds(mover *m, double out[6]) {
 }
 
 /* Appends c to the leg's candidates. */
-static void keep(mover *m, const cand *c) {
+static inline void keep(mover *m, const cand *c) {
   if (m->ncands == m->cand_cap) {
     cand *p = (cand *)grow(m, OBB_SCRATCH_CANDS, &m->cand_cap, sizeof(cand));
     if (p == NULL) return;
@@ -765,13 +766,13 @@ static void pose_axes(mover *m) {
   }
 }
 
-static void set_center(mover *m) {
+static inline void set_center(mover *m) {
   copy_point(m->dim, center(m), m->pos);
   if (m->turning) pose_axes(m);
 }
 
 /* The item to time t of the leg (t = 1: to dest itself). */
-static void advance(mover *m, double t) {
+static inline void advance(mover *m, double t) {
   m->at_start = 0;
   if (t >= 1) {
     memcpy(m->pos, m->dest, sizeof m->pos);
