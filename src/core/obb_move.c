@@ -231,56 +231,6 @@ static inline int pair_deeper(const mover *m, const void *other,
                              depth)) >= 0;
 }
 
-/* Whether axis k keeps the two apart for the whole leg (s(t) = s + v t,
-** t in [0, 1]) by more than their radii and a margin far above the
-** rounding of obb_sat_entry's times: then neither overlaps now nor meets
-** within any band (it only shrinks the radii), and obb_sat_entry would
-** give -1 for every band; told here without its divisions or the band's
-** cost, as it is for most of the others a leg finds near. */
-static inline int apart_on(const axes *x, const double *v, int k) {
-  double s0 = x->s[k], s1 = s0 + v[k];
-  double gap = x->r[k] + 0x1p-30 * (fabs(s0) + fabs(v[k]) + x->r[k]);
-  return (s0 > gap && s1 > gap) || (s0 < -gap && s1 < -gap);
-}
-
-/* The speed of s(t) = s + t * v on a 2D axis L while the item moves by r
-** and the other stands: v = -(r . L) (without the z term, 0 * 0, which
-** could only change the sign of a zero speed: nothing here tells the two
-** zeros apart). */
-static double speed2(const mover *m, const double L[2]) {
-  return -(m->r[0] * L[0] + m->r[1] * L[1]);
-}
-
-/* The separating axes of the item and other into x and the speeds on them
-** into v, in 2D; 0 as soon as an axis keeps the two apart (apart_on): the
-** item's own axes are tried before the other's are worked out, and most
-** of the pairs a leg rejects are rejected there. */
-static int near_pair2(const mover *m, const obb2 *other, axes *x, double *v) {
-  obb_axes2 *a = &x->raw.a2;
-  obb2_sat_turn t;
-  x->n = 4;
-  x->s = a->s;
-  x->r = a->r;
-  obb2_sat_axes_a(&m->item.b2, other, a, &t);
-  v[0] = speed2(m, a->L[0]);
-  v[1] = speed2(m, a->L[1]);
-  if (apart_on(x, v, 0) || apart_on(x, v, 1)) return 0;
-  obb2_sat_axes_b(&m->item.b2, other, a, &t);
-  v[2] = speed2(m, a->L[2]);
-  v[3] = speed2(m, a->L[3]);
-  return !apart_on(x, v, 2) && !apart_on(x, v, 3);
-}
-
-/* near_pair2 in 3D, every axis worked out first. */
-static int near_pair3(const mover *m, const obb3 *other, axes *x, double *v) {
-  int k;
-  pair_axes(m, other, x);
-  for (k = 0; k < x->n; k++) v[k] = -obb_dot3(m->r, x->raw.a3.L[k]);
-  for (k = 0; k < x->n; k++)
-    if (apart_on(x, v, k)) return 0;
-  return 1;
-}
-
 /* The pair's band with the item's center at p. */
 static double band_at(const mover *m, const double p[3], const void *other) {
   return obb_pair_band(m->dim, p, extents(m->dim, &m->item),
@@ -301,6 +251,64 @@ static double leg_band(const mover *m, const void *other) {
                     obb_pair_band(2, end, m->item.b2.e, o->c, o->e));
   }
   return obb_fmax(band_at(m, m->pos, other), band_at(m, end, other));
+}
+
+/* Whether axis k keeps the two from overlapping by more than band for the
+** whole leg: s(t) = s + v t, t in [0, 1], stays beyond r - band by a
+** margin of 2^-45 of the terms (thousands of times the rounding of the
+** times obb_sat_entry would work out: its entry on k is after the leg, or
+** its exit before it; and an absolute floor for subnormal sizes). Then the
+** item neither overlaps the other by more than the band now (pair_deeper)
+** nor goes deeper within the leg (obb_sat_entry with -band gives -1), and
+** the other is NONE: told here without the divisions, as it is for most
+** of the others a leg finds near, whether apart or touching and sliding
+** along (their gap within the band, the margin far inside it). */
+static inline int apart_on(const axes *x, const double *v, double band,
+                           int k) {
+  double s0 = x->s[k], s1 = s0 + v[k];
+  double edge = (x->r[k] - band) +
+                (0x1p-45 * (fabs(s0) + fabs(v[k]) + x->r[k]) + 0x1p-1000);
+  return (s0 > edge && s1 > edge) || (s0 < -edge && s1 < -edge);
+}
+
+/* The speed of s(t) = s + t * v on a 2D axis L while the item moves by r
+** and the other stands: v = -(r . L) (without the z term, 0 * 0, which
+** could only change the sign of a zero speed: nothing here tells the two
+** zeros apart). */
+static double speed2(const mover *m, const double L[2]) {
+  return -(m->r[0] * L[0] + m->r[1] * L[1]);
+}
+
+/* The separating axes of the item and other into x and the speeds on them
+** into v, in 2D; 0 as soon as an axis keeps the two apart (apart_on, with
+** the leg's band): the item's own axes are tried before the other's are
+** worked out, and most of the pairs a leg rejects are rejected there. */
+static int near_pair2(const mover *m, const obb2 *other, double band,
+                      axes *x, double *v) {
+  obb_axes2 *a = &x->raw.a2;
+  obb2_sat_turn t;
+  x->n = 4;
+  x->s = a->s;
+  x->r = a->r;
+  obb2_sat_axes_a(&m->item.b2, other, a, &t);
+  v[0] = speed2(m, a->L[0]);
+  v[1] = speed2(m, a->L[1]);
+  if (apart_on(x, v, band, 0) || apart_on(x, v, band, 1)) return 0;
+  obb2_sat_axes_b(&m->item.b2, other, a, &t);
+  v[2] = speed2(m, a->L[2]);
+  v[3] = speed2(m, a->L[3]);
+  return !apart_on(x, v, band, 2) && !apart_on(x, v, band, 3);
+}
+
+/* near_pair2 in 3D, every axis worked out first. */
+static int near_pair3(const mover *m, const obb3 *other, double band,
+                      axes *x, double *v) {
+  int k;
+  pair_axes(m, other, x);
+  for (k = 0; k < x->n; k++) v[k] = -obb_dot3(m->r, x->raw.a3.L[k]);
+  for (k = 0; k < x->n; k++)
+    if (apart_on(x, v, band, k)) return 0;
+  return 1;
 }
 
 /* A blocker met corner to corner touches on several axes at once, and
@@ -354,10 +362,10 @@ static int classify(mover *m, const void *other, cand *c) {
   axes x;
   double band, v[15];
   int kb;
-  if (m->dim == 2 ? !near_pair2(m, (const obb2 *)other, &x, v)
-                  : !near_pair3(m, (const obb3 *)other, &x, v))
-    return NONE;
   band = leg_band(m, other);
+  if (m->dim == 2 ? !near_pair2(m, (const obb2 *)other, band, &x, v)
+                  : !near_pair3(m, (const obb3 *)other, band, &x, v))
+    return NONE;
   if (pair_deeper(m, other, &x, band, c->n, &c->depth)) {
     c->kind = OVERLAP;
     c->t = 0;
