@@ -237,19 +237,34 @@ static double band_at(const mover *m, const double p[3], const void *other) {
                        center_of(m->dim, other), extents(m->dim, other));
 }
 
+/* obb_pair_band's S and M for a 2D pair with the item's center at p (the
+** sums and maxima in its order; its S starts at 0.0, which adds nothing
+** to a sum of |d| and extents, never -0); e: the extents' sums. */
+static double band2_at(const double p[2], const double *oc,
+                       const double e[2]) {
+  double S = (fabs(oc[0] - p[0]) + e[0]) + (fabs(oc[1] - p[1]) + e[1]);
+  double M = obb_max3(obb_max3(0.0, fabs(p[0]), fabs(oc[0])), fabs(p[1]),
+                      fabs(oc[1]));
+  return obb_band(S, M);
+}
+
 /* The pair's band at its largest over the leg: at one of its ends (it
 ** grows with the distance between the centers and with the largest
-** coordinate, both convex in t); in 2D with the dimension known, so that
-** obb_pair_band's loop is written out. */
+** coordinate, both convex in t); in 2D written out, the extents' sums
+** shared by both ends. */
 static double leg_band(const mover *m, const void *other) {
   double end[3];
   int q;
-  for (q = 0; q < 3; q++) end[q] = m->pos[q] + m->r[q];
   if (m->dim == 2) {
     const obb2 *o = (const obb2 *)other;
-    return obb_fmax(obb_pair_band(2, m->pos, m->item.b2.e, o->c, o->e),
-                    obb_pair_band(2, end, m->item.b2.e, o->c, o->e));
+    double e[2];
+    e[0] = m->item.b2.e[0] + o->e[0];
+    e[1] = m->item.b2.e[1] + o->e[1];
+    end[0] = m->pos[0] + m->r[0];
+    end[1] = m->pos[1] + m->r[1];
+    return obb_fmax(band2_at(m->pos, o->c, e), band2_at(end, o->c, e));
   }
+  for (q = 0; q < 3; q++) end[q] = m->pos[q] + m->r[q];
   return obb_fmax(band_at(m, m->pos, other), band_at(m, end, other));
 }
 
