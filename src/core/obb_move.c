@@ -678,7 +678,7 @@ static void leg_bounds(mover *m, double out[6]) {
   item_bounds(m, out);
   reach(&out[0], &out[3], m->r[0]);
   reach(&out[1], &out[4], m->r[1]);
-  reach(&out[2], &out[5], m->r[2]);
+  if (m->dim == 3) reach(&out[2], &out[5], m->r[2]); /* 2D: r[2] is 0 */
 }
 
 /* Appends c to the leg's candidates. */
