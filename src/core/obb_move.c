@@ -268,6 +268,17 @@ static double leg_band(const mover *m, const void *other) {
   return obb_fmax(band_at(m, m->pos, other), band_at(m, end, other));
 }
 
+/* A floor under the pair's band for apart_on: half its OBB_TOUCH_REL part
+** over the extents alone (its S sums them with the distances, so at
+** least them, to rounding, for which the half leaves room), so that the
+** many pairs told apart do not pay for the band itself. */
+static double band_floor(const mover *m, const void *other) {
+  const double *ie = extents(m->dim, &m->item), *oe = extents(m->dim, other);
+  double e = (ie[0] + ie[1]) + (oe[0] + oe[1]);
+  if (m->dim == 3) e += ie[2] + oe[2];
+  return 0.5 * OBB_TOUCH_REL * e;
+}
+
 /* Whether axis k keeps the two from overlapping by more than band for the
 ** whole leg: s(t) = s + v t, t in [0, 1], stays beyond r - band by a
 ** margin of 2^-45 of the terms (thousands of times the rounding of the
@@ -277,7 +288,8 @@ static double leg_band(const mover *m, const void *other) {
 ** nor goes deeper within the leg (obb_sat_entry with -band gives -1), and
 ** the other is NONE: told here without the divisions, as it is for most
 ** of the others a leg finds near, whether apart or touching and sliding
-** along (their gap within the band, the margin far inside it). */
+** along (their gap within the band, the margin far inside it). A band
+** less than the pair's makes the test only stricter. */
 static inline int apart_on(const axes *x, const double *v, double band,
                            int k) {
   double s0 = x->s[k], s1 = s0 + v[k];
@@ -377,10 +389,11 @@ static int classify(mover *m, const void *other, cand *c) {
   axes x;
   double band, v[15];
   int kb;
-  band = leg_band(m, other);
+  band = band_floor(m, other);
   if (m->dim == 2 ? !near_pair2(m, (const obb2 *)other, band, &x, v)
                   : !near_pair3(m, (const obb3 *)other, band, &x, v))
     return NONE;
+  band = leg_band(m, other);
   if (pair_deeper(m, other, &x, band, c->n, &c->depth)) {
     c->kind = OVERLAP;
     c->t = 0;
