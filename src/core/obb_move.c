@@ -273,9 +273,14 @@ static double leg_band(const mover *m, const void *other) {
 ** least them, to rounding, for which the half leaves room), so that the
 ** many pairs told apart do not pay for the band itself. */
 static double band_floor(const mover *m, const void *other) {
-  const double *ie = extents(m->dim, &m->item), *oe = extents(m->dim, other);
-  double e = (ie[0] + ie[1]) + (oe[0] + oe[1]);
-  if (m->dim == 3) e += ie[2] + oe[2];
+  double e;
+  if (m->dim == 2) {
+    const double *ie = m->item.b2.e, *oe = ((const obb2 *)other)->e;
+    e = (ie[0] + ie[1]) + (oe[0] + oe[1]);
+  } else {
+    const double *ie = m->item.b3.e, *oe = ((const obb3 *)other)->e;
+    e = (ie[0] + ie[1] + ie[2]) + (oe[0] + oe[1] + oe[2]);
+  }
   return 0.5 * OBB_TOUCH_REL * e;
 }
 
