@@ -972,8 +972,8 @@ static int leg(mover *m) {
   double bounds[6];
   int i;
   set_center(m);
-  leg_bounds(m, bounds);
   m->ncands = 0;
+  if (m->nnear > 0) leg_bounds(m, bounds); /* else nothing to meet */
   for (i = 0; i < m->nnear && !m->oom; i++)
     if (obb_box_overlap(obb_world_item_bounds(m->w, m->near[i]), bounds))
       on_candidate(m, m->near[i]);
