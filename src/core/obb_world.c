@@ -392,7 +392,7 @@ static void on_moved(void *ctx, int id, int leaf) {
   ((obb_world *)ctx)->items[id].leaf = leaf;
 }
 
-static void refresh(obb_world *w) {
+static void refresh_leaves(obb_world *w) {
   int i;
   for (i = 0; i < w->nstale; i++) {
     int id = w->stale[i];
@@ -409,6 +409,13 @@ static void refresh(obb_world *w) {
   if (w->count >= 256 && w->moves >= w->count / 4) {
     if (obb_tree_compact(&w->tree, on_moved, w) == 0) w->moves = 0;
   }
+}
+
+/* What every query does first, in line: most find nothing queued (a world
+** of cells queues nothing) and no compaction due. */
+static inline void refresh(obb_world *w) {
+  if (w->nstale > 0 || (w->count >= 256 && w->moves >= w->count / 4))
+    refresh_leaves(w);
 }
 
 void obb_world_remove(obb_world *w, int id) {
@@ -450,8 +457,8 @@ static int ray_box(int dim, const void *box, const double o[3],
 
 /* The items of the cells whose tight bounds overlap bounds, to f (which
 ** need not test them again). */
-static void cells_query(const obb_world *w, const double bounds[6],
-                        obb_world_hit_fn f, void *ctx) {
+static inline void cells_query(const obb_world *w, const double bounds[6],
+                               obb_world_hit_fn f, void *ctx) {
   if (w->items == NULL) return; /* nothing filed, nothing loose */
   obb_cells_query(&w->cells, bounds, w->items[0].aabb, sizeof(world_item), f,
                   ctx);
