@@ -367,14 +367,23 @@ static void corner_normals(const mover *m, const axes *x, const double *v,
 
 /* The time the item first goes deeper than the band into the other, on
 ** axis kb (returned; -1 when it never does within the leg), or, when
-** earlier, the time it first meets it exactly (band 0), into *t. */
+** earlier, the time it first meets it exactly (band 0), into *t: the two
+** obb_sat_entry calls (bands -band and 0) in one pass over the axes. */
 static int entry_time(const axes *x, const double *v, double band,
                       double *t) {
+  obb_entry deep, meet;
   double tb, t0, out, err;
-  int kb = obb_sat_entry(x->s, x->r, v, x->n, -band, &tb, &out, &err), k0;
+  int k, meets = 1, kb;
+  obb_entry_start(&deep);
+  obb_entry_start(&meet);
+  for (k = 0; k < x->n; k++) {
+    if (!obb_entry_axis(&deep, k, x->s[k], x->r[k], v[k], -band)) return -1;
+    if (meets) meets = obb_entry_axis(&meet, k, x->s[k], x->r[k], v[k], 0.0);
+  }
+  kb = obb_entry_end(&deep, &tb, &out, &err);
   if (kb < 0) return -1;
-  k0 = obb_sat_entry(x->s, x->r, v, x->n, 0.0, &t0, &out, &err);
-  *t = k0 >= 0 && t0 < tb ? t0 : tb;
+  *t = meets && obb_entry_end(&meet, &t0, &out, &err) >= 0 && t0 < tb ? t0
+                                                                      : tb;
   return kb;
 }
 

@@ -16,6 +16,7 @@
 #ifndef OBB_SAT_H
 #define OBB_SAT_H
 
+#include <float.h>
 #include <math.h>
 
 #include "obb.h"
@@ -101,5 +102,60 @@ int obb3_sat_min(const obb3 *a, const obb3 *b, const obb_axes3 *ax,
 ** when the intervals do not meet within [0, 1]. (obb_sweep.c) */
 int obb_sat_entry(const double *s, const double *r, const double *v, int n,
                   double band, double *t, double *t_out, double *t_err);
+
+/* obb_sat_entry one axis at a time, so that a caller may run it for two
+** bands in one pass over the axes (the movers of obb_move.c) and get the
+** bits of two calls: obb_entry_start, then obb_entry_axis for axes 0 ..
+** n - 1 in order (0 from it: the intervals do not meet, stop there), then
+** obb_entry_end. */
+typedef struct obb_entry {
+  double enter, exit, tie, latest;
+  int best;
+} obb_entry;
+
+/* Entries within this many ulps (of the axis's own rounding) count as
+** equal, so ties go to the lower axis id rather than to rounding. */
+#define OBB_ENTRY_TIE_ULPS 16
+
+static inline void obb_entry_start(obb_entry *e) {
+  e->enter = -1;
+  e->exit = 1;
+  e->tie = 0;
+  e->latest = -1;
+  e->best = -1;
+}
+
+static inline int obb_entry_axis(obb_entry *e, int k, double s, double r,
+                                 double v, double band) {
+  double t0, t1, err, rk = r + band;
+  if (rk < 0) return 0; /* a band shrinking r below 0: never overlap */
+  if (v == 0) return !(fabs(s) > rk); /* 0: apart on L for the whole step */
+  t0 = (-rk - s) / v;
+  t1 = (rk - s) / v;
+  if (t0 > t1) { double x = t0; t0 = t1; t1 = x; }
+  err = OBB_ENTRY_TIE_ULPS * DBL_EPSILON * (fabs(s) + rk) / fabs(v);
+  if (e->best < 0 || t0 > e->enter + obb_fmax(e->tie, err)) {
+    e->enter = t0;
+    e->tie = err;
+    e->best = k;
+  }
+  if (t0 > e->latest) e->latest = t0;
+  if (t1 < e->exit) e->exit = t1;
+  return 1;
+}
+
+/* The tie rule picks the axis, never whether they meet: an axis crawling
+** (tiny |v|, so a large err) whose entry comes after the step still keeps
+** them apart for all of it (an item sliding along a face it touches at
+** the band's edge, its remainder clipped to rounding). */
+static inline int obb_entry_end(const obb_entry *e, double *t, double *t_out,
+                                double *t_err) {
+  if (e->best < 0 || e->enter > e->exit || e->latest > 1 || e->exit < 0)
+    return -1;
+  *t = obb_fmax(e->enter, 0.0);
+  *t_out = obb_fmin(e->exit, 1.0);
+  *t_err = e->tie;
+  return e->best;
+}
 
 #endif
