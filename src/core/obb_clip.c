@@ -71,7 +71,8 @@ int obb_clip_goal(int dim, const double *from, double *goal,
 }
 
 /* Whether v goes into none of the planes (beyond rounding). */
-static int free_of(const double (*planes)[3], int nplanes, const double v[3]) {
+static inline int free_of(const double (*planes)[3], int nplanes,
+                          const double v[3]) {
   double tol = INTO_TOL * sqrt(obb_dot3(v, v));
   int i;
   for (i = 0; i < nplanes; i++)
