@@ -139,6 +139,8 @@ typedef struct mover {
   int nreported, aborted;
   int first_of_ties; /* the world's OBB_TIES_FIRST */
   int at_start;     /* the item is where the move found it, as bounds0 */
+  const unsigned char *boxes, *bounds; /* the world's records */
+  size_t box_size, stride;              /* (obb_world_records) */
   anybox item;      /* the item's box, its center at pos */
   double bounds0[6]; /* the item's bounds as the world keeps them (what
                     ** obbN_bounds gives for its box where the move
@@ -167,6 +169,15 @@ static double *center(mover *m) {
 
 static const double *extents(int dim, const void *b) {
   return dim == 2 ? ((const obb2 *)b)->e : ((const obb3 *)b)->e;
+}
+
+/* Item id's box and padded bounds, where the world keeps them. */
+static const void *box_of(const mover *m, int id) {
+  return m->boxes + (size_t)id * m->box_size;
+}
+
+static const double *bounds_of(const mover *m, int id) {
+  return (const double *)(m->bounds + (size_t)id * m->stride);
 }
 
 static const double *center_of(int dim, const void *b) {
@@ -759,10 +770,10 @@ static void on_candidate(void *ctx, int id) {
   c.limit = 0;
   if (m->wl != 0) {
     cand c2;
-    int k = classify_turning(m, obb_world_box(m->w, id), &c, &c2);
+    int k = classify_turning(m, box_of(m, id), &c, &c2);
     if (k > 0) keep(m, &c);
     if (k > 1) keep(m, &c2);
-  } else if (classify(m, obb_world_box(m->w, id), &c) != NONE) {
+  } else if (classify(m, box_of(m, id), &c) != NONE) {
     keep(m, &c);
   }
 }
@@ -984,7 +995,7 @@ static int leg(mover *m) {
   m->ncands = 0;
   if (m->nnear > 0) leg_bounds(m, bounds); /* else nothing to meet */
   for (i = 0; i < m->nnear && !m->oom; i++)
-    if (obb_box_overlap(obb_world_item_bounds(m->w, m->near[i]), bounds))
+    if (obb_box_overlap(bounds_of(m, m->near[i]), bounds))
       on_candidate(m, m->near[i]);
   if (m->oom) return LEG_FAILED;
   sort_cands(m);
@@ -1035,7 +1046,8 @@ static int start(mover *m, obb_world *w, int id, obb_move_filter_fn filter,
   if (m->dim == 2) m->item.b2 = *(const obb2 *)box;
   else m->item.b3 = *(const obb3 *)box;
   copy_point(m->dim, m->pos, center(m));
-  memcpy(m->bounds0, obb_world_item_bounds(w, id), sizeof m->bounds0);
+  obb_world_records(w, &m->boxes, &m->box_size, &m->bounds, &m->stride);
+  memcpy(m->bounds0, bounds_of(m, id), sizeof m->bounds0);
   m->at_start = 1;
   m->filter = filter;
   m->ctx = ctx;
@@ -1173,7 +1185,7 @@ static void on_overlap(void *ctx, int id) {
   cand c;
   if (id == m->self || m->oom) return;
   c.id = id;
-  if (classify(m, obb_world_box(m->w, id), &c) == OVERLAP) keep(m, &c);
+  if (classify(m, box_of(m, id), &c) == OVERLAP) keep(m, &c);
 }
 
 /* Deepest first, then as cmp_cand. */

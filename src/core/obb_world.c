@@ -178,6 +178,15 @@ const double *obb_world_item_bounds(const obb_world *w, int id) {
   return w->items[id].aabb;
 }
 
+void obb_world_records(const obb_world *w, const unsigned char **boxes,
+                       size_t *box_size, const unsigned char **bounds,
+                       size_t *stride) {
+  *boxes = w->boxes;
+  *box_size = w->box_size;
+  *bounds = w->items != NULL ? (const unsigned char *)w->items[0].aabb : NULL;
+  *stride = sizeof(world_item);
+}
+
 /* The box's bounding box (obb_bounds.h). */
 static void tight_aabb(const obb_world *w, const void *box, double out[6]) {
   if (w->dim == 2) obb2_bounds((const obb2 *)box, out);
