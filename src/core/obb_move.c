@@ -98,20 +98,18 @@ typedef struct met {
   int slid; /* a turning leg: it blocked a leg as a slide or bounce */
 } met;
 
-/* start zeroes every field up to item; item and the ones after it are
-** written before they are read (the planes up to nplanes, item0 and axis
-** by a turning move), and are most of the mover's size, which a move per
+/* start zeroes every field up to w: the counters, flags and vectors a move
+** reads before it writes them. w and the ones after it start sets, or
+** are written before they are read (the planes up to nplanes, item0 and
+** axis by a turning move): most of the mover's size, which a move per
 ** item and frame would clear for nothing. */
 typedef struct mover {
-  obb_world *w;
-  int dim, self;
   double pos[3];    /* where the leg starts */
   double dest[3];   /* where it would end: the goal, clipped and mirrored
                     ** (kept apart from pos, so that a slide along an
                     ** axis-aligned wall ends exactly at the goal's
                     ** coordinate along it, as bump's does) */
   double r[3];      /* dest - pos */
-  double primal[3]; /* the move's direction: the goal's, or a bounce's */
   /* a turning move: the turn is an angle, about axis in 3D */
   int turning;      /* 1: the move turns (obb_world_move_turning) */
   double turn_goal; /* the turn the move ends with: all of it, or what had
@@ -120,27 +118,33 @@ typedef struct mover {
   double wl;        /* turn_goal - turned: the leg's turn (0: none) */
   double posed;     /* the turn item's axes are posed at */
   int nplanes;
-  met *met;
-  int nmet, met_cap;
+  int nmet;         /* the others met, in met */
   int *slot;        /* met by id: open addressing, 1 + index (0: empty), at
                     ** least twice met_cap slots, so finding an other met
                     ** (once per other and leg) is O(1), not O(nmet);
                     ** NULL until more than LINEAR_MET are met (a scan
                     ** of a few is cheaper than clearing the index) */
   unsigned slot_mask;
-  cand *cands;
-  int ncands, cand_cap;
-  int *near;        /* every other the move can reach (found once) */
-  int nnear, near_cap;
+  int ncands;       /* the leg's candidates, in cands */
+  int nnear;        /* the others near, in near */
   int oom;
-  obb_move_filter_fn filter;
   obb_move_report_fn report;
-  void *ctx;
   int nreported, aborted;
+  obb_world *w;
+  int dim, self;
+  met *met;
+  int met_cap;
+  cand *cands;
+  int cand_cap;
+  int *near;        /* every other the move can reach (found once) */
+  int near_cap;
+  obb_move_filter_fn filter;
+  void *ctx;
   int first_of_ties; /* the world's OBB_TIES_FIRST */
   int at_start;     /* the item is where the move found it, as bounds0 */
   const unsigned char *boxes, *bounds; /* the world's records */
   size_t box_size, stride;              /* (obb_world_records) */
+  double primal[3]; /* the move's direction: the goal's, or a bounce's */
   anybox item;      /* the item's box, its center at pos */
   double bounds0[6]; /* the item's bounds as the world keeps them (what
                     ** obbN_bounds gives for its box where the move
@@ -1038,7 +1042,7 @@ static int leg(mover *m) {
 static int start(mover *m, obb_world *w, int id, obb_move_filter_fn filter,
                  void *ctx) {
   const void *box = obb_world_box(w, id);
-  memset(m, 0, offsetof(mover, item));
+  memset(m, 0, offsetof(mover, w));
   if (box == NULL) return 0;
   m->w = w;
   m->dim = obb_world_dim(w);
