@@ -58,6 +58,8 @@ typedef struct obb_cells {
   int cap;              /* records */
   int *buckets;         /* bucket -> first id, or -1 */
   int nb;               /* buckets, a power of two (0: none yet) */
+  int shift;            /* 32 - log2(nb), with the buckets: a hash's top
+                        ** bits pick its bucket */
   int count;            /* items filed */
   int loose;            /* first id of the loose list, or -1 */
   int lo[3], hi[3];     /* range of the lower corner cells filed so far */
