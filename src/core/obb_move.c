@@ -252,9 +252,10 @@ static double band_at(const mover *m, const double p[3], const void *other) {
                        center_of(m->dim, other), extents(m->dim, other));
 }
 
-/* obb_pair_band's S and M for a 2D pair with the item's center at p (the
-** sums and maxima in its order; its S starts at 0.0, which adds nothing
-** to a sum of |d| and extents, never -0); e: the extents' sums. */
+/* obb_pair_band of a 2D pair with the item's center at p, written out:
+** its sums and maxima in its order (its S starts at 0.0, which adds
+** nothing to |d| plus extents, never -0); e: the extents' sums, item's
+** plus other's. */
 static double band2_at(const double p[2], const double *oc,
                        const double e[2]) {
   double S = (fabs(oc[0] - p[0]) + e[0]) + (fabs(oc[1] - p[1]) + e[1]);
@@ -302,14 +303,14 @@ static double band_floor(const mover *m, const void *other) {
 /* Whether axis k keeps the two from overlapping by more than band for the
 ** whole leg: s(t) = s + v t, t in [0, 1], stays beyond r - band by a
 ** margin of 2^-45 of the terms (thousands of times the rounding of the
-** times obb_sat_entry would work out: its entry on k is after the leg, or
-** its exit before it; and an absolute floor for subnormal sizes). Then the
+** times obb_sat_entry works out, so that its entry on k comes after the
+** leg or its exit before it; plus a floor for subnormal sizes). Then the
 ** item neither overlaps the other by more than the band now (pair_deeper)
-** nor goes deeper within the leg (obb_sat_entry with -band gives -1), and
-** the other is NONE: told here without the divisions, as it is for most
-** of the others a leg finds near, whether apart or touching and sliding
-** along (their gap within the band, the margin far inside it). A band
-** less than the pair's makes the test only stricter. */
+** nor goes deeper within the leg (obb_sat_entry with -band gives -1): the
+** other is NONE, told here without the divisions, as are most of the
+** others a leg finds near, apart or touching and sliding along (their gap
+** within the band, the margin far inside it). A band less than the
+** pair's only makes the test stricter. */
 static inline int apart_on(const axes *x, const double *v, double band,
                            int k) {
   double s0 = x->s[k], s1 = s0 + v[k];
@@ -328,8 +329,9 @@ static double speed2(const mover *m, const double L[2]) {
 
 /* The separating axes of the item and other into x and the speeds on them
 ** into v, in 2D; 0 as soon as an axis keeps the two apart (apart_on, with
-** the leg's band): the item's own axes are tried before the other's are
-** worked out, and most of the pairs a leg rejects are rejected there. */
+** band a floor under the pair's): the item's own axes are tried before
+** the other's are worked out, and most of the pairs a leg rejects are
+** rejected there. */
 static int near_pair2(const mover *m, const obb2 *other, double band,
                       axes *x, double *v) {
   obb_axes2 *a = &x->raw.a2;
@@ -403,7 +405,8 @@ static int entry_time(const axes *x, const double *v, double band,
 }
 
 /* The squared distance between the item's center at pos and the other's,
-** for ties. */
+** for ties (summed from the first square: 0 plus a square is that
+** square). */
 static double center_dist(const mover *m, const void *other) {
   const double *oc = center_of(m->dim, other), *p = m->pos;
   double d = (oc[0] - p[0]) * (oc[0] - p[0]) + (oc[1] - p[1]) * (oc[1] - p[1]);
