@@ -48,19 +48,25 @@ size_t obb_cells_memory(const obb_cells *g) {
          (size_t)g->nb * sizeof(int);
 }
 
-/* A cell's hash: a sum (so that the next cell of a row adds KX), mixed
-** into a bucket by bucket_at. Unsigned arithmetic, the same everywhere. */
+/* A cell's hash: kx KX + ky KY + kz KZ modulo 2^32 (so that the next cell
+** of a row adds KX), its top bits the bucket (bucket_at). The cells of a
+** block, of a row, a column or a diagonal, spread over the buckets more
+** evenly than at random, so fewer share one, and it costs a shift a cell
+** (KX is 2^32 over the golden ratio; KY and KZ were picked among random
+** odd numbers for the fewest cells sharing a bucket in filled rectangles,
+** boxes, slabs, lines of many slopes and random scatters). Where a cell's
+** items come in a search does not depend on the hash: a bucket keeps
+** each cell's items in the order they came, whatever other cells share
+** it. Unsigned arithmetic, the same everywhere. */
 #define KX 0x9E3779B1u
+#define KY 0xEAB477D3u
+#define KZ 0x77064C2Du
 static uint32_t key_sum(int kx, int ky, int kz) {
-  return (uint32_t)kx * KX + (uint32_t)ky * 0x85EBCA77u +
-         (uint32_t)kz * 0xC2B2AE3Du;
+  return (uint32_t)kx * KX + (uint32_t)ky * KY + (uint32_t)kz * KZ;
 }
 
 static unsigned bucket_at(const obb_cells *g, uint32_t h) {
-  h ^= h >> 16;
-  h *= 0x7FEB352Du;
-  h ^= h >> 15;
-  return (unsigned)(h & (uint32_t)(g->nb - 1));
+  return (unsigned)(h >> g->shift);
 }
 
 static unsigned bucket_of(const obb_cells *g, int kx, int ky, int kz) {
@@ -87,6 +93,13 @@ static int *bucket_head(obb_cells *g, const int k[3]) {
   return &g->buckets[bucket_of(g, k[0], k[1], k[2])];
 }
 
+/* 32 - log2(nb), for nb a power of two (16 or more: 28 or less). */
+static int shift_for(int nb) {
+  int shift = 32;
+  while ((1 << (32 - shift)) < nb) shift--;
+  return shift;
+}
+
 /* A bucket array of nb (a power of two) with every filed item in it, in
 ** order of ids; keeps the old one when memory runs out. */
 static void rehash(obb_cells *g, int nb) {
@@ -97,6 +110,7 @@ static void rehash(obb_cells *g, int nb) {
     g->alloc(g->ud, g->buckets, (size_t)g->nb * sizeof(int), 0);
   g->buckets = p;
   g->nb = nb;
+  g->shift = shift_for(nb);
   for (i = 0; i < nb; i++) p[i] = -1;
   for (i = 0; i < g->cap; i++)
     if (g->items[i].where == OBB_CELLS_IN)
@@ -219,17 +233,23 @@ void obb_cells_remove(obb_cells *g, int id) {
 
 /* ---- searches ---------------------------------------------------------- */
 
-/* What a search does with an item: a query's f, or a ray's f and maxs. */
+/* What a search does with an item: a query's f for the items whose bounds
+** overlap its own, or a ray's f and maxs. */
 typedef struct visitor {
   obb_cells_hit_fn hit;
   obb_cells_ray_fn ray;
   void *ctx;
   double maxs;
+  const double *bounds;       /* a query's */
+  const unsigned char *aabbs; /* the items' bounds, stride bytes apart */
+  size_t stride;
 } visitor;
 
-static void visit(visitor *v, int id) {
+static inline void visit(visitor *v, int id) {
   if (v->ray != NULL) v->maxs = v->ray(v->ctx, id, v->maxs);
-  else v->hit(v->ctx, id);
+  else if (obb_box_overlap((const double *)(v->aabbs + (size_t)id * v->stride),
+                           v->bounds))
+    v->hit(v->ctx, id);
 }
 
 static void visit_loose(const obb_cells *g, visitor *v) {
@@ -245,12 +265,12 @@ static void visit_all(const obb_cells *g, visitor *v) {
     if (g->items[id].where == OBB_CELLS_IN) visit(v, id);
 }
 
-/* The items of cell k, from its bucket h. */
-static void visit_cell(const obb_cells *g, unsigned h, int kx, int ky, int kz,
-                       visitor *v) {
-  int id = g->buckets[h];
+/* The items of cell k, from the first id of its bucket (the records are
+** passed in, not read from g after each callback). */
+static void visit_cell(const obb_cells_item *items, int id, int kx, int ky,
+                       int kz, visitor *v) {
   while (id >= 0) {
-    const obb_cells_item *it = &g->items[id];
+    const obb_cells_item *it = &items[id];
     int next = it->next;
     if (it->k[0] == kx && it->k[1] == ky && it->k[2] == kz) visit(v, id);
     id = next;
@@ -268,8 +288,8 @@ static double width(const obb_cells *g, int q) {
 ** item overlapping it has its max at or above x0, and its min at most its
 ** width below, so its corner cell is at least the cell of y0 - width, y0
 ** the scaled x0: computed here below its rounding. */
-static int axis_range(const obb_cells *g, int q, double x0, double x1,
-                      int *a, int *b) {
+static inline int axis_range(const obb_cells *g, int q, double x0,
+                             double x1, int *a, int *b) {
   double y0 = x0 * g->inv, y1 = x1 * g->inv, z0;
   int lo = g->lo[q], hi = g->hi[q];
   if (!(y0 <= y1) || y1 < lo) return 0; /* NaN, min > max, before all */
@@ -280,15 +300,21 @@ static int axis_range(const obb_cells *g, int q, double x0, double x1,
   return 1;
 }
 
-/* The cells of the box lo .. hi (cell coordinates, z = 0 in 2D). */
+/* The cells of the box lo .. hi (cell coordinates, z = 0 in 2D). The
+** arrays and the box are read once: a callback could change g for all
+** the compiler knows, and would have them read again for every cell. */
 static void visit_block(const obb_cells *g, const int lo[3], const int hi[3],
                         visitor *v) {
+  const obb_cells_item *items = g->items;
+  const int *buckets = g->buckets;
+  int shift = g->shift;
+  int x0 = lo[0], x1 = hi[0], y0 = lo[1], y1 = hi[1], z0 = lo[2], z1 = hi[2];
   int x, y, z;
-  for (z = lo[2]; z <= hi[2]; z++)
-    for (y = lo[1]; y <= hi[1]; y++) {
-      uint32_t h = key_sum(lo[0], y, z);
-      for (x = lo[0]; x <= hi[0]; x++, h += KX)
-        visit_cell(g, bucket_at(g, h), x, y, z, v);
+  for (z = z0; z <= z1; z++)
+    for (y = y0; y <= y1; y++) {
+      uint32_t h = key_sum(x0, y, z);
+      for (x = x0; x <= x1; x++, h += KX)
+        visit_cell(items, buckets[h >> shift], x, y, z, v);
     }
 }
 
@@ -306,12 +332,16 @@ static void visit_bounds(const obb_cells *g, const double bounds[6],
 }
 
 void obb_cells_query(const obb_cells *g, const double bounds[6],
-                     obb_cells_hit_fn f, void *ctx) {
+                     const double *aabbs, size_t stride, obb_cells_hit_fn f,
+                     void *ctx) {
   visitor v;
   v.hit = f;
   v.ray = NULL;
   v.ctx = ctx;
   v.maxs = 0;
+  v.bounds = bounds;
+  v.aabbs = (const unsigned char *)aabbs;
+  v.stride = stride;
   visit_loose(g, &v);
   if (g->count > 0) visit_bounds(g, bounds, &v);
 }
@@ -423,6 +453,9 @@ void obb_cells_raycast(const obb_cells *g, const double o[3],
   v.ray = f;
   v.ctx = ctx;
   v.maxs = *maxs;
+  v.bounds = NULL;
+  v.aabbs = NULL;
+  v.stride = 0;
   visit_loose(g, &v);
   if (g->count > 0) {
     if (ray_setup(g, o, d, &r)) visit_ray(g, &r, &v);

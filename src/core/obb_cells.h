@@ -58,6 +58,8 @@ typedef struct obb_cells {
   int cap;              /* records */
   int *buckets;         /* bucket -> first id, or -1 */
   int nb;               /* buckets, a power of two (0: none yet) */
+  int shift;            /* 32 - log2(nb), with the buckets: a hash's top
+                        ** bits pick its bucket */
   int count;            /* items filed */
   int loose;            /* first id of the loose list, or -1 */
   int lo[3], hi[3];     /* range of the lower corner cells filed so far */
@@ -91,11 +93,15 @@ void obb_cells_add_loose(obb_cells *g, int id);
 /* Takes id out of its cell or off the loose list. */
 void obb_cells_remove(obb_cells *g, int id);
 
-/* Every filed item whose bounds may overlap bounds, and every loose item,
-** each once, in an order that depends only on the calls made. */
+/* Every item, filed or loose, whose bounds overlap bounds (obb_bounds.h's
+** obb_box_overlap), each once, in an order that depends only on the calls
+** made. The cells keep no bounds: item id's are the double[6] at aabbs +
+** id * stride bytes (the world's records), tested here so that f is
+** called only for those that overlap. */
 typedef void (*obb_cells_hit_fn)(void *ctx, int id);
 void obb_cells_query(const obb_cells *g, const double bounds[6],
-                     obb_cells_hit_fn f, void *ctx);
+                     const double *aabbs, size_t stride, obb_cells_hit_fn f,
+                     void *ctx);
 
 /* Every filed item whose bounds the segment o + s*d, s in [0, *maxs],
 ** may touch, grown by the ray's band as obb_box_ray grows them, and every

@@ -44,18 +44,20 @@ int obb_clip(int dim, const double *v, const double *n, double times,
 }
 
 /* goal less k times the unit normal n (z = 0 in 2D); the coordinates
-** along the plane (n's zero components) untouched, -0 included. */
+** along the plane (n's zero components) untouched, -0 included. Written
+** out, as rest_of: a mover clips at every slide. */
 static void push_goal(int dim, double *goal, const double n[3], double k) {
-  int q;
-  for (q = 0; q < dim; q++)
-    if (n[q] != 0) goal[q] -= k * n[q];
+  if (n[0] != 0) goal[0] -= k * n[0];
+  if (n[1] != 0) goal[1] -= k * n[1];
+  if (dim == 3 && n[2] != 0) goal[2] -= k * n[2];
 }
 
 /* goal - from, z = 0 in 2D. */
 static void rest_of(int dim, const double *from, const double *goal,
                       double r[3]) {
-  int q;
-  for (q = 0; q < 3; q++) r[q] = q < dim ? goal[q] - from[q] : 0;
+  r[0] = goal[0] - from[0];
+  r[1] = goal[1] - from[1];
+  r[2] = dim == 3 ? goal[2] - from[2] : 0;
 }
 
 int obb_clip_goal(int dim, const double *from, double *goal,
@@ -69,7 +71,8 @@ int obb_clip_goal(int dim, const double *from, double *goal,
 }
 
 /* Whether v goes into none of the planes (beyond rounding). */
-static int free_of(const double (*planes)[3], int nplanes, const double v[3]) {
+static inline int free_of(const double (*planes)[3], int nplanes,
+                          const double v[3]) {
   double tol = INTO_TOL * sqrt(obb_dot3(v, v));
   int i;
   for (i = 0; i < nplanes; i++)

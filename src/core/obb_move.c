@@ -98,55 +98,69 @@ typedef struct met {
   int slid; /* a turning leg: it blocked a leg as a slide or bounce */
 } met;
 
+/* start zeroes every field up to w: the counters, flags and vectors a move
+** reads before it writes them. w and the ones after it start sets, or
+** are written before they are read (the planes up to nplanes, item0 and
+** axis by a turning move): most of the mover's size, which a move per
+** item and frame would clear for nothing. */
 typedef struct mover {
-  obb_world *w;
-  int dim, self;
-  anybox item;      /* the item's box, its center at pos */
   double pos[3];    /* where the leg starts */
   double dest[3];   /* where it would end: the goal, clipped and mirrored
                     ** (kept apart from pos, so that a slide along an
                     ** axis-aligned wall ends exactly at the goal's
                     ** coordinate along it, as bump's does) */
   double r[3];      /* dest - pos */
-  double primal[3]; /* the move's direction: the goal's, or a bounce's */
   /* a turning move: the turn is an angle, about axis in 3D */
   int turning;      /* 1: the move turns (obb_world_move_turning) */
-  anybox item0;     /* the item's box as the move found it */
-  double axis[3];   /* 3D: the turn's unit axis */
   double turn_goal; /* the turn the move ends with: all of it, or what had
                     ** turned when turning stopped (as dest for pos) */
   double turned;    /* the turn done up to pos */
   double wl;        /* turn_goal - turned: the leg's turn (0: none) */
   double posed;     /* the turn item's axes are posed at */
-  double planes[MAX_PLANES][3];
   int nplanes;
-  met *met;
-  int nmet, met_cap;
+  int nmet;         /* the others met, in met */
   int *slot;        /* met by id: open addressing, 1 + index (0: empty), at
                     ** least twice met_cap slots, so finding an other met
                     ** (once per other and leg) is O(1), not O(nmet);
                     ** NULL until more than LINEAR_MET are met (a scan
                     ** of a few is cheaper than clearing the index) */
   unsigned slot_mask;
-  cand *cands;
-  int ncands, cand_cap;
-  int *near;        /* every other the move can reach (found once) */
-  int nnear, near_cap;
+  int ncands;       /* the leg's candidates, in cands */
+  int nnear;        /* the others near, in near */
   int oom;
-  obb_move_filter_fn filter;
   obb_move_report_fn report;
-  void *ctx;
   int nreported, aborted;
+  obb_world *w;
+  int dim, self;
+  met *met;
+  int met_cap;
+  cand *cands;
+  int cand_cap;
+  int *near;        /* every other the move can reach (found once) */
+  int near_cap;
+  obb_move_filter_fn filter;
+  void *ctx;
   int first_of_ties; /* the world's OBB_TIES_FIRST */
+  int at_start;     /* the item is where the move found it, as bounds0 */
+  const unsigned char *boxes, *bounds; /* the world's records */
+  size_t box_size, stride;              /* (obb_world_records) */
+  double primal[3]; /* the move's direction: the goal's, or a bounce's */
+  anybox item;      /* the item's box, its center at pos */
+  double bounds0[6]; /* the item's bounds as the world keeps them (what
+                    ** obbN_bounds gives for its box where the move
+                    ** starts) */
+  anybox item0;     /* a turning move: the item's box as the move found it */
+  double axis[3];   /* 3D: the turn's unit axis */
+  double planes[MAX_PLANES][3];
 } mover;
 
 /* ---- geometry of one pair ---------------------------------------------- */
 
-/* The separating axes of the item and an other, in one layout for both
-** dimensions (z = 0 in 2D). */
+/* The separating axes of the item and an other, as obbN_sat_axes gives
+** them; n, s and r read them alike in either dimension. */
 typedef struct axes {
   int n;
-  double L[15][3], s[15], r[15];
+  const double *s, *r;
   union {
     obb_axes2 a2;
     obb_axes3 a3;
@@ -161,8 +175,25 @@ static const double *extents(int dim, const void *b) {
   return dim == 2 ? ((const obb2 *)b)->e : ((const obb3 *)b)->e;
 }
 
+/* Item id's box and padded bounds, where the world keeps them. */
+static const void *box_of(const mover *m, int id) {
+  return m->boxes + (size_t)id * m->box_size;
+}
+
+static const double *bounds_of(const mover *m, int id) {
+  return (const double *)(m->bounds + (size_t)id * m->stride);
+}
+
 static const double *center_of(int dim, const void *b) {
   return dim == 2 ? ((const obb2 *)b)->c : ((const obb3 *)b)->c;
+}
+
+/* The dim coordinates of a point from from to to (written out: a move
+** copies a few points per leg). */
+static void copy_point(int dim, double *to, const double *from) {
+  to[0] = from[0];
+  to[1] = from[1];
+  if (dim == 3) to[2] = from[2];
 }
 
 /* Whether unit normals a and b are the same, to rounding. */
@@ -170,37 +201,42 @@ static int parallel(const double a[3], const double b[3]) {
   return obb_dot3(a, b) > 1 - INTO_TOL;
 }
 
-/* The separating axes of the item and other into x (x->raw keeps them
-** as obbN_sat_axes gives them, for obbN_sat_min). */
+/* The separating axes of the item and other into x. */
 static void pair_axes(const mover *m, const void *other, axes *x) {
-  int k, q;
   if (m->dim == 2) {
-    const obb_axes2 *a = &x->raw.a2;
     obb2_sat_axes(&m->item.b2, (const obb2 *)other, &x->raw.a2);
     x->n = 4;
-    for (k = 0; k < 4; k++) {
-      x->L[k][0] = a->L[k][0];
-      x->L[k][1] = a->L[k][1];
-      x->L[k][2] = 0;
-      x->s[k] = a->s[k];
-      x->r[k] = a->r[k];
-    }
+    x->s = x->raw.a2.s;
+    x->r = x->raw.a2.r;
   } else {
-    const obb_axes3 *a = &x->raw.a3;
     obb3_sat_axes(&m->item.b3, (const obb3 *)other, &x->raw.a3);
-    x->n = a->n;
-    for (k = 0; k < a->n; k++) {
-      for (q = 0; q < 3; q++) x->L[k][q] = a->L[k][q];
-      x->s[k] = a->s[k];
-      x->r[k] = a->r[k];
-    }
+    x->n = x->raw.a3.n;
+    x->s = x->raw.a3.s;
+    x->r = x->raw.a3.r;
+  }
+}
+
+/* The unit normal of axis k pointing the way s(t) shrinks on it when the
+** speed there is v (the item's way into the other), z = 0 in 2D. */
+static void axis_normal(const mover *m, const axes *x, int k, double v,
+                        double n[3]) {
+  int q;
+  if (m->dim == 2) {
+    const double *L = x->raw.a2.L[k];
+    n[0] = (v > 0 ? L[0] : -L[0]) + 0.0;
+    n[1] = (v > 0 ? L[1] : -L[1]) + 0.0;
+    n[2] = 0;
+  } else {
+    const double *L = x->raw.a3.L[k];
+    for (q = 0; q < 3; q++) n[q] = (v > 0 ? L[q] : -L[q]) + 0.0;
   }
 }
 
 /* Whether the two overlap by more than band; if so the penetration normal
 ** and depth (found as obbN_penetration finds them). */
-static int pair_deeper(const mover *m, const void *other, const axes *x,
-                       double band, double n[3], double *depth) {
+static inline int pair_deeper(const mover *m, const void *other,
+                              const axes *x, double band, double n[3],
+                              double *depth) {
   n[2] = 0;
   return obb_sat_deeper(x->s, x->r, x->n, band) &&
          (m->dim == 2
@@ -210,26 +246,118 @@ static int pair_deeper(const mover *m, const void *other, const axes *x,
                              depth)) >= 0;
 }
 
-/* Whether some axis keeps the two apart for the whole leg (s(t) = s + v t,
-** t in [0, 1]) by more than their radii and a margin far above the
-** rounding of obb_sat_entry's times: then neither overlaps now nor meets
-** within any band (it only shrinks the radii), and obb_sat_entry would
-** give -1 for every band; told here without its divisions or the band's
-** cost, as it is for most of the others a leg finds near. */
-static int apart_all_leg(const axes *x, const double *v) {
-  int k;
-  for (k = 0; k < x->n; k++) {
-    double s0 = x->s[k], s1 = s0 + v[k];
-    double gap = x->r[k] + 0x1p-30 * (fabs(s0) + fabs(v[k]) + x->r[k]);
-    if ((s0 > gap && s1 > gap) || (s0 < -gap && s1 < -gap)) return 1;
-  }
-  return 0;
-}
-
 /* The pair's band with the item's center at p. */
 static double band_at(const mover *m, const double p[3], const void *other) {
   return obb_pair_band(m->dim, p, extents(m->dim, &m->item),
                        center_of(m->dim, other), extents(m->dim, other));
+}
+
+/* obb_pair_band of a 2D pair with the item's center at p, written out:
+** its sums and maxima in its order (its S starts at 0.0, which adds
+** nothing to |d| plus extents, never -0); e: the extents' sums, item's
+** plus other's. */
+static double band2_at(const double p[2], const double *oc,
+                       const double e[2]) {
+  double S = (fabs(oc[0] - p[0]) + e[0]) + (fabs(oc[1] - p[1]) + e[1]);
+  double M = obb_max3(obb_max3(0.0, fabs(p[0]), fabs(oc[0])), fabs(p[1]),
+                      fabs(oc[1]));
+  return obb_band(S, M);
+}
+
+/* The pair's band at its largest over the leg: at one of its ends (it
+** grows with the distance between the centers and with the largest
+** coordinate, both convex in t); in 2D written out, the extents' sums
+** shared by both ends. */
+static double leg_band(const mover *m, const void *other) {
+  double end[3];
+  int q;
+  if (m->dim == 2) {
+    const obb2 *o = (const obb2 *)other;
+    double e[2];
+    e[0] = m->item.b2.e[0] + o->e[0];
+    e[1] = m->item.b2.e[1] + o->e[1];
+    end[0] = m->pos[0] + m->r[0];
+    end[1] = m->pos[1] + m->r[1];
+    return obb_fmax(band2_at(m->pos, o->c, e), band2_at(end, o->c, e));
+  }
+  for (q = 0; q < 3; q++) end[q] = m->pos[q] + m->r[q];
+  return obb_fmax(band_at(m, m->pos, other), band_at(m, end, other));
+}
+
+/* A floor under the pair's band for apart_on: half its OBB_TOUCH_REL part
+** over the extents alone (its S sums them with the distances, so at
+** least them, to rounding, for which the half leaves room), so that the
+** many pairs told apart do not pay for the band itself. */
+static double band_floor(const mover *m, const void *other) {
+  double e;
+  if (m->dim == 2) {
+    const double *ie = m->item.b2.e, *oe = ((const obb2 *)other)->e;
+    e = (ie[0] + ie[1]) + (oe[0] + oe[1]);
+  } else {
+    const double *ie = m->item.b3.e, *oe = ((const obb3 *)other)->e;
+    e = (ie[0] + ie[1] + ie[2]) + (oe[0] + oe[1] + oe[2]);
+  }
+  return 0.5 * OBB_TOUCH_REL * e;
+}
+
+/* Whether axis k keeps the two from overlapping by more than band for the
+** whole leg: s(t) = s + v t, t in [0, 1], stays beyond r - band by a
+** margin of 2^-45 of the terms (thousands of times the rounding of the
+** times obb_sat_entry works out, so that its entry on k comes after the
+** leg or its exit before it; plus a floor for subnormal sizes). Then the
+** item neither overlaps the other by more than the band now (pair_deeper)
+** nor goes deeper within the leg (obb_sat_entry with -band gives -1): the
+** other is NONE, told here without the divisions, as are most of the
+** others a leg finds near, apart or touching and sliding along (their gap
+** within the band, the margin far inside it). A band less than the
+** pair's only makes the test stricter. */
+static inline int apart_on(const axes *x, const double *v, double band,
+                           int k) {
+  double s0 = x->s[k], s1 = s0 + v[k];
+  double edge = (x->r[k] - band) +
+                (0x1p-45 * (fabs(s0) + fabs(v[k]) + x->r[k]) + 0x1p-1000);
+  return (s0 > edge && s1 > edge) || (s0 < -edge && s1 < -edge);
+}
+
+/* The speed of s(t) = s + t * v on a 2D axis L while the item moves by r
+** and the other stands: v = -(r . L) (without the z term, 0 * 0, which
+** could only change the sign of a zero speed: nothing here tells the two
+** zeros apart). */
+static double speed2(const mover *m, const double L[2]) {
+  return -(m->r[0] * L[0] + m->r[1] * L[1]);
+}
+
+/* The separating axes of the item and other into x and the speeds on them
+** into v, in 2D; 0 as soon as an axis keeps the two apart (apart_on, with
+** band a floor under the pair's): the item's own axes are tried before
+** the other's are worked out, and most of the pairs a leg rejects are
+** rejected there. */
+static int near_pair2(const mover *m, const obb2 *other, double band,
+                      axes *x, double *v) {
+  obb_axes2 *a = &x->raw.a2;
+  obb2_sat_turn t;
+  x->n = 4;
+  x->s = a->s;
+  x->r = a->r;
+  obb2_sat_axes_a(&m->item.b2, other, a, &t);
+  v[0] = speed2(m, a->L[0]);
+  v[1] = speed2(m, a->L[1]);
+  if (apart_on(x, v, band, 0) || apart_on(x, v, band, 1)) return 0;
+  obb2_sat_axes_b(&m->item.b2, other, a, &t);
+  v[2] = speed2(m, a->L[2]);
+  v[3] = speed2(m, a->L[3]);
+  return !apart_on(x, v, band, 2) && !apart_on(x, v, band, 3);
+}
+
+/* near_pair2 in 3D, every axis worked out first. */
+static int near_pair3(const mover *m, const obb3 *other, double band,
+                      axes *x, double *v) {
+  int k;
+  pair_axes(m, other, x);
+  for (k = 0; k < x->n; k++) v[k] = -obb_dot3(m->r, x->raw.a3.L[k]);
+  for (k = 0; k < x->n; k++)
+    if (apart_on(x, v, band, k)) return 0;
+  return 1;
 }
 
 /* A blocker met corner to corner touches on several axes at once, and
@@ -237,9 +365,9 @@ static double band_at(const mover *m, const double p[3], const void *other) {
 ** closes last). Every axis on which the item, at the stop time, overlaps
 ** by no more than the band and goes deeper is kept, the blocking one
 ** first; meet_blockers chooses among them (choose_normal). */
-static void corner_normals(const axes *x, const double *v, double band,
-                           int kb, cand *c) {
-  int k, q;
+static void corner_normals(const mover *m, const axes *x, const double *v,
+                           double band, int kb, cand *c) {
+  int k;
   memcpy(c->corner[0], c->n, sizeof c->n);
   c->ncorner = 1;
   for (k = 0; k < x->n && c->ncorner < MAX_CORNER; k++) {
@@ -247,11 +375,43 @@ static void corner_normals(const axes *x, const double *v, double band,
     int a, seen = 0;
     if (k == kb || !(x->r[k] - fabs(st) <= band) || !(st * v[k] < 0))
       continue;
-    for (q = 0; q < 3; q++) n[q] = (v[k] > 0 ? x->L[k][q] : -x->L[k][q]) + 0.0;
+    axis_normal(m, x, k, v[k], n);
     for (a = 0; a < c->ncorner; a++) /* the boxes' axes may coincide */
       if (parallel(n, c->corner[a])) seen = 1;
     if (!seen) c->ncorner++;
   }
+}
+
+/* The time the item first goes deeper than the band into the other, on
+** axis kb (returned; -1 when it never does within the leg), or, when
+** earlier, the time it first meets it exactly (band 0), into *t: the two
+** obb_sat_entry calls (bands -band and 0) in one pass over the axes. */
+static int entry_time(const axes *x, const double *v, double band,
+                      double *t) {
+  obb_entry deep, meet;
+  double tb, t0, out, err;
+  int k, meets = 1, kb;
+  obb_entry_start(&deep);
+  obb_entry_start(&meet);
+  for (k = 0; k < x->n; k++) {
+    if (!obb_entry_axis(&deep, k, x->s[k], x->r[k], v[k], -band)) return -1;
+    if (meets) meets = obb_entry_axis(&meet, k, x->s[k], x->r[k], v[k], 0.0);
+  }
+  kb = obb_entry_end(&deep, &tb, &out, &err);
+  if (kb < 0) return -1;
+  *t = meets && obb_entry_end(&meet, &t0, &out, &err) >= 0 && t0 < tb ? t0
+                                                                      : tb;
+  return kb;
+}
+
+/* The squared distance between the item's center at pos and the other's,
+** for ties (summed from the first square: 0 plus a square is that
+** square). */
+static double center_dist(const mover *m, const void *other) {
+  const double *oc = center_of(m->dim, other), *p = m->pos;
+  double d = (oc[0] - p[0]) * (oc[0] - p[0]) + (oc[1] - p[1]) * (oc[1] - p[1]);
+  if (m->dim == 3) d += (oc[2] - p[2]) * (oc[2] - p[2]);
+  return d;
 }
 
 /* Sorts the other into NONE, OVERLAP (deeper than the band now) or BLOCK
@@ -259,38 +419,30 @@ static void corner_normals(const axes *x, const double *v, double band,
 ** filling c. */
 static int classify(mover *m, const void *other, cand *c) {
   axes x;
-  double end[3], band, v[15], tb, t0, out, err, depth = 0;
-  int k, kb, k0, q;
-  const double *oc = center_of(m->dim, other);
-  pair_axes(m, other, &x);
-  /* the item moves by r, the other stands: s(t) = s - t * (r . L) */
-  for (k = 0; k < x.n; k++)
-    v[k] = -(m->r[0] * x.L[k][0] + m->r[1] * x.L[k][1] + m->r[2] * x.L[k][2]);
-  if (apart_all_leg(&x, v)) return NONE;
-  for (q = 0; q < 3; q++) end[q] = m->pos[q] + m->r[q];
-  band = obb_fmax(band_at(m, m->pos, other), band_at(m, end, other));
-  c->dist = 0;
-  for (q = 0; q < m->dim; q++)
-    c->dist += (oc[q] - m->pos[q]) * (oc[q] - m->pos[q]);
-  if (pair_deeper(m, other, &x, band, c->n, &depth)) {
+  double band, v[15];
+  int kb;
+  band = band_floor(m, other);
+  if (m->dim == 2 ? !near_pair2(m, (const obb2 *)other, band, &x, v)
+                  : !near_pair3(m, (const obb3 *)other, band, &x, v))
+    return NONE;
+  band = leg_band(m, other);
+  if (pair_deeper(m, other, &x, band, c->n, &c->depth)) {
     c->kind = OVERLAP;
     c->t = 0;
     c->tie = 0;
-    c->depth = depth;
+    c->dist = center_dist(m, other);
     return OVERLAP;
   }
-  kb = obb_sat_entry(x.s, x.r, v, x.n, -band, &tb, &out, &err);
+  kb = entry_time(&x, v, band, &c->t);
   if (kb < 0) return NONE;
-  k0 = obb_sat_entry(x.s, x.r, v, x.n, 0.0, &t0, &out, &err);
   c->kind = BLOCK;
-  c->t = k0 >= 0 && t0 < tb ? t0 : tb;
   /* another other ties when, at this one's time, the item is within its
   ** band of it too: the gap closes at |v| per unit of t */
   c->tie = band / fabs(v[kb]);
   c->depth = 0;
-  for (q = 0; q < 3; q++)
-    c->n[q] = (v[kb] > 0 ? x.L[kb][q] : -x.L[kb][q]) + 0.0;
-  corner_normals(&x, v, band, kb, c);
+  c->dist = center_dist(m, other);
+  axis_normal(m, &x, kb, v[kb], c->n);
+  corner_normals(m, &x, v, band, kb, c);
   return BLOCK;
 }
 
@@ -401,7 +553,7 @@ static unsigned slot_of(const mover *m, int id) {
   return ((unsigned)id * 2654435761u) & m->slot_mask;
 }
 
-static met *find_met(mover *m, int id) {
+static inline met *find_met(mover *m, int id) {
   unsigned s;
   if (m->slot == NULL) {
     int i;
@@ -459,15 +611,14 @@ static met *add_met(mover *m, int id) {
 /* What the filter and the report are told of candidate c. */
 static void hit_of(const mover *m, const cand *c, int response,
                    obb_move_hit *hit) {
-  int q;
   hit->other = c->id;
   hit->response = response;
   hit->t = c->t;
   hit->depth = c->depth;
-  for (q = 0; q < 3; q++) {
-    hit->n[q] = c->n[q];
-    hit->p[q] = m->pos[q] + c->t * m->r[q];
-  }
+  memcpy(hit->n, c->n, sizeof hit->n);
+  hit->p[0] = m->pos[0] + c->t * m->r[0];
+  hit->p[1] = m->pos[1] + c->t * m->r[1];
+  hit->p[2] = m->pos[2] + c->t * m->r[2];
 }
 
 /* The other's response, asking the filter the first time it is met (c
@@ -491,7 +642,7 @@ static met *respond(mover *m, const cand *c) {
   return e;
 }
 
-static void report(mover *m, met *e, const cand *c) {
+static inline void report(mover *m, met *e, const cand *c) {
   obb_move_hit hit;
   if (e->reported || e->response == OBB_IGNORE) return;
   e->reported = 1;
@@ -504,8 +655,9 @@ static void report(mover *m, met *e, const cand *c) {
 /* ---- what remains of the move (obb_clip.c) ----------------------------- */
 
 static void aim(mover *m) {
-  int q;
-  for (q = 0; q < 3; q++) m->r[q] = q < m->dim ? m->dest[q] - m->pos[q] : 0;
+  m->r[0] = m->dest[0] - m->pos[0];
+  m->r[1] = m->dest[1] - m->pos[1];
+  m->r[2] = m->dim == 3 ? m->dest[2] - m->pos[2] : 0;
   m->wl = m->turn_goal - m->turned;
 }
 
@@ -546,27 +698,36 @@ static int add_plane(mover *m, const double n[3]) {
 
 /* ---- one leg --------------------------------------------------------- */
 
+/* [*lo, *hi] joined with itself moved by d. */
+static void reach(double *lo, double *hi, double d) {
+  double a = *lo + d, b = *hi + d;
+  if (a < *lo) *lo = a;
+  if (b > *hi) *hi = b;
+}
+
+/* The item's bounds at pos: the world's until the item has moved (a
+** translation's first leg and the search for what it may meet). */
+static void item_bounds(const mover *m, double out[6]) {
+  if (m->at_start && !m->turning) memcpy(out, m->bounds0, sizeof m->bounds0);
+  else if (m->dim == 2) obb2_bounds(&m->item.b2, out);
+  else obb3_bounds(&m->item.b3, out);
+}
+
 /* The leg's bounds: the item's at both ends of the leg (a turning leg:
 ** all the item can reach, at any rotation). */
 static void leg_bounds(mover *m, double out[6]) {
-  double b[6];
-  int q;
   if (m->wl != 0) {
     obb_turning_bounds(m->dim, m->pos, extents(m->dim, &m->item), m->r, out);
     return;
   }
-  if (m->dim == 2) obb2_bounds(&m->item.b2, out);
-  else obb3_bounds(&m->item.b3, out);
-  for (q = 0; q < 3; q++) {
-    b[q] = out[q] + m->r[q];
-    b[q + 3] = out[q + 3] + m->r[q];
-    if (b[q] < out[q]) out[q] = b[q];
-    if (b[q + 3] > out[q + 3]) out[q + 3] = b[q + 3];
-  }
+  item_bounds(m, out);
+  reach(&out[0], &out[3], m->r[0]);
+  reach(&out[1], &out[4], m->r[1]);
+  if (m->dim == 3) reach(&out[2], &out[5], m->r[2]); /* 2D: r[2] is 0 */
 }
 
 /* Appends c to the leg's candidates. */
-static void keep(mover *m, const cand *c) {
+static inline void keep(mover *m, const cand *c) {
   if (m->ncands == m->cand_cap) {
     cand *p = (cand *)grow(m, OBB_SCRATCH_CANDS, &m->cand_cap, sizeof(cand));
     if (p == NULL) return;
@@ -594,8 +755,7 @@ static int find_near(mover *m) {
   int q;
   if (m->turning) /* at any rotation */
     obb_turning_bounds(m->dim, m->pos, extents(m->dim, &m->item), zero, b);
-  else if (m->dim == 2) obb2_bounds(&m->item.b2, b);
-  else obb3_bounds(&m->item.b3, b);
+  else item_bounds(m, b);
   for (q = 0; q < m->dim; q++) {
     b[q] -= reach;
     b[q + 3] += reach;
@@ -617,10 +777,10 @@ static void on_candidate(void *ctx, int id) {
   c.limit = 0;
   if (m->wl != 0) {
     cand c2;
-    int k = classify_turning(m, obb_world_box(m->w, id), &c, &c2);
+    int k = classify_turning(m, box_of(m, id), &c, &c2);
     if (k > 0) keep(m, &c);
     if (k > 1) keep(m, &c2);
-  } else if (classify(m, obb_world_box(m->w, id), &c) != NONE) {
+  } else if (classify(m, box_of(m, id), &c) != NONE) {
     keep(m, &c);
   }
 }
@@ -632,6 +792,25 @@ static int cmp_cand(const void *a, const void *b) {
   if (x->kind != y->kind) return x->kind == OVERLAP ? -1 : 1;
   if (x->dist != y->dist) return x->dist < y->dist ? -1 : 1;
   return (x->id > y->id) - (x->id < y->id);
+}
+
+/* The leg's candidates in met order. cmp_cand is a total order (ids
+** differ), so any sort gives the same order: a few (a leg meets one or
+** two) are sorted by insertion, without qsort's setup. */
+static void sort_cands(mover *m) {
+  int i, j;
+  if (m->ncands > 8) {
+    qsort(m->cands, (size_t)m->ncands, sizeof(cand), cmp_cand);
+    return;
+  }
+  for (i = 1; i < m->ncands; i++) {
+    cand c;
+    if (cmp_cand(&m->cands[i - 1], &m->cands[i]) <= 0) continue;
+    c = m->cands[i];
+    for (j = i; j > 0 && cmp_cand(&m->cands[j - 1], &c) > 0; j--)
+      m->cands[j] = m->cands[j - 1];
+    m->cands[j] = c;
+  }
 }
 
 /* The item's axes, turned by m->turned from the move's start (as
@@ -655,19 +834,21 @@ static void pose_axes(mover *m) {
   }
 }
 
-static void set_center(mover *m) {
-  memcpy(center(m), m->pos, (size_t)m->dim * sizeof(double));
+static inline void set_center(mover *m) {
+  copy_point(m->dim, center(m), m->pos);
   if (m->turning) pose_axes(m);
 }
 
 /* The item to time t of the leg (t = 1: to dest itself). */
-static void advance(mover *m, double t) {
-  int q;
+static inline void advance(mover *m, double t) {
+  m->at_start = 0;
   if (t >= 1) {
     memcpy(m->pos, m->dest, sizeof m->pos);
     m->turned = m->turn_goal;
   } else {
-    for (q = 0; q < m->dim; q++) m->pos[q] += t * m->r[q];
+    m->pos[0] += t * m->r[0];
+    m->pos[1] += t * m->r[1];
+    if (m->dim == 3) m->pos[2] += t * m->r[2];
     if (m->wl != 0) m->turned += t * m->wl;
   }
   aim(m);
@@ -818,13 +999,13 @@ static int leg(mover *m) {
   double bounds[6];
   int i;
   set_center(m);
-  leg_bounds(m, bounds);
   m->ncands = 0;
+  if (m->nnear > 0) leg_bounds(m, bounds); /* else nothing to meet */
   for (i = 0; i < m->nnear && !m->oom; i++)
-    if (obb_box_overlap(obb_world_item_bounds(m->w, m->near[i]), bounds))
+    if (obb_box_overlap(bounds_of(m, m->near[i]), bounds))
       on_candidate(m, m->near[i]);
   if (m->oom) return LEG_FAILED;
-  if (m->ncands > 1) qsort(m->cands, (size_t)m->ncands, sizeof(cand), cmp_cand);
+  sort_cands(m);
   for (i = 0; i < m->ncands;) {
     const cand *c = &m->cands[i];
     met *e;
@@ -864,18 +1045,17 @@ static int leg(mover *m) {
 static int start(mover *m, obb_world *w, int id, obb_move_filter_fn filter,
                  void *ctx) {
   const void *box = obb_world_box(w, id);
-  int q;
-  /* every field but the planes' (nplanes says how many are set): a move
-  ** is called per item and frame */
-  memset(m, 0, offsetof(mover, planes));
-  memset(&m->nplanes, 0, sizeof *m - offsetof(mover, nplanes));
+  memset(m, 0, offsetof(mover, w));
   if (box == NULL) return 0;
   m->w = w;
   m->dim = obb_world_dim(w);
   m->self = id;
   if (m->dim == 2) m->item.b2 = *(const obb2 *)box;
   else m->item.b3 = *(const obb3 *)box;
-  for (q = 0; q < m->dim; q++) m->pos[q] = center(m)[q];
+  copy_point(m->dim, m->pos, center(m));
+  obb_world_records(w, &m->boxes, &m->box_size, &m->bounds, &m->stride);
+  memcpy(m->bounds0, bounds_of(m, id), sizeof m->bounds0);
+  m->at_start = 1;
   m->filter = filter;
   m->ctx = ctx;
   m->first_of_ties = obb_world_ties(w) == OBB_TIES_FIRST;
@@ -887,12 +1067,11 @@ static int start(mover *m, obb_world *w, int id, obb_move_filter_fn filter,
 }
 
 static int finish(mover *m, const double *from, double *actual) {
-  int q;
   if (m->oom || m->aborted) {
-    for (q = 0; q < m->dim; q++) actual[q] = from[q];
+    copy_point(m->dim, actual, from);
     return m->aborted ? -2 : -1;
   }
-  for (q = 0; q < m->dim; q++) actual[q] = m->pos[q];
+  copy_point(m->dim, actual, m->pos);
   return m->nreported;
 }
 
@@ -900,13 +1079,13 @@ static int finish(mover *m, const double *from, double *actual) {
 ** ends to actual (from, the start, when it fails). */
 static int run_move(mover *m, const double *goal, double *actual) {
   double from[3] = {0, 0, 0};
-  int legs = 0, restarts = 0, q;
+  int legs = 0, restarts = 0;
   memcpy(from, m->pos, sizeof from);
-  for (q = 0; q < m->dim; q++) m->dest[q] = goal[q];
+  copy_point(m->dim, m->dest, goal);
   aim(m);
   memcpy(m->primal, m->r, sizeof m->primal);
   if (!obb_all_finite(m->r, 3)) { /* goal - start overflows */
-    for (q = 0; q < m->dim; q++) actual[q] = from[q];
+    copy_point(m->dim, actual, from);
     return -3;
   }
   if (!find_near(m)) return finish(m, from, actual);
@@ -1013,7 +1192,7 @@ static void on_overlap(void *ctx, int id) {
   cand c;
   if (id == m->self || m->oom) return;
   c.id = id;
-  if (classify(m, obb_world_box(m->w, id), &c) == OVERLAP) keep(m, &c);
+  if (classify(m, box_of(m, id), &c) == OVERLAP) keep(m, &c);
 }
 
 /* Deepest first, then as cmp_cand. */

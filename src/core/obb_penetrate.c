@@ -28,26 +28,9 @@
 #define SHORT_CROSS 0.01
 
 void obb2_sat_axes(const obb2 *a, const obb2 *b, obb_axes2 *ax) {
-  double d[2], c, s;
-  const double *ea = a->e, *eb = b->e;
-  int k;
-  d[0] = b->c[0] - a->c[0];
-  d[1] = b->c[1] - a->c[1];
-  ax->L[0][0] = a->u[0]; ax->L[0][1] = a->u[1];
-  ax->L[1][0] = -a->u[1]; ax->L[1][1] = a->u[0];
-  ax->L[2][0] = b->u[0]; ax->L[2][1] = b->u[1];
-  ax->L[3][0] = -b->u[1]; ax->L[3][1] = b->u[0];
-  /* b's axes in a's frame are (c, s) and (-s, c); exact 0 or 1 when the
-  ** boxes are aligned up to rounding, so aligned boxes that touch give an
-  ** overlap of exactly 0. */
-  c = obb_snap_abs(a->u[0] * b->u[0] + a->u[1] * b->u[1]);
-  s = obb_snap_abs(a->u[0] * b->u[1] - a->u[1] * b->u[0]);
-  ax->r[0] = ea[0] + eb[0] * c + eb[1] * s;
-  ax->r[1] = ea[1] + eb[0] * s + eb[1] * c;
-  ax->r[2] = eb[0] + ea[0] * c + ea[1] * s;
-  ax->r[3] = eb[1] + ea[0] * s + ea[1] * c;
-  for (k = 0; k < 4; k++) ax->s[k] = obb_dot2(d, ax->L[k]);
-  ax->scale = fabs(d[0]) + fabs(d[1]) + ea[0] + ea[1] + eb[0] + eb[1];
+  obb2_sat_turn t;
+  obb2_sat_axes_a(a, b, ax, &t);
+  obb2_sat_axes_b(a, b, ax, &t);
 }
 
 void obb3_sat_axes(const obb3 *a, const obb3 *b, obb_axes3 *ax) {

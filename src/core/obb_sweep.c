@@ -27,42 +27,14 @@
 #include "obb_sat.h"
 #include "obb_touch.h"
 
-/* Entries within this many ulps (of the axis's own rounding) count as
-** equal, so ties go to the lower axis id rather than to rounding. */
-#define TIE_ULPS 16
-
 int obb_sat_entry(const double *s, const double *r, const double *v, int n,
                   double band, double *t, double *t_out, double *t_err) {
-  double enter = -1, exit = 1, tie = 0, latest = -1;
-  int k, best = -1;
-  for (k = 0; k < n; k++) {
-    double t0, t1, err, rk = r[k] + band;
-    if (rk < 0) return -1; /* a band shrinking r below 0: never overlap */
-    if (v[k] == 0) {
-      if (fabs(s[k]) > rk) return -1; /* apart on L for the whole step */
-      continue;
-    }
-    t0 = (-rk - s[k]) / v[k];
-    t1 = (rk - s[k]) / v[k];
-    if (t0 > t1) { double x = t0; t0 = t1; t1 = x; }
-    err = TIE_ULPS * DBL_EPSILON * (fabs(s[k]) + rk) / fabs(v[k]);
-    if (best < 0 || t0 > enter + obb_fmax(tie, err)) {
-      enter = t0;
-      tie = err;
-      best = k;
-    }
-    if (t0 > latest) latest = t0;
-    if (t1 < exit) exit = t1;
-  }
-  /* The tie rule picks the axis, never whether they meet: an axis crawling
-  ** (tiny |v|, so a large err) whose entry comes after the step still
-  ** keeps them apart for all of it (an item sliding along a face it
-  ** touches at the band's edge, its remainder clipped to rounding). */
-  if (best < 0 || enter > exit || latest > 1 || exit < 0) return -1;
-  *t = obb_fmax(enter, 0.0);
-  *t_out = obb_fmin(exit, 1.0);
-  *t_err = tie;
-  return best;
+  obb_entry e;
+  int k;
+  obb_entry_start(&e);
+  for (k = 0; k < n; k++)
+    if (!obb_entry_axis(&e, k, s[k], r[k], v[k], band)) return -1;
+  return obb_entry_end(&e, t, t_out, t_err);
 }
 
 /* Whether the boxes of a sweep, moved to time t, intersect. */

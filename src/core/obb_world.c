@@ -178,6 +178,15 @@ const double *obb_world_item_bounds(const obb_world *w, int id) {
   return w->items[id].aabb;
 }
 
+void obb_world_records(const obb_world *w, const unsigned char **boxes,
+                       size_t *box_size, const unsigned char **bounds,
+                       size_t *stride) {
+  *boxes = w->boxes;
+  *box_size = w->box_size;
+  *bounds = w->items != NULL ? (const unsigned char *)w->items[0].aabb : NULL;
+  *stride = sizeof(world_item);
+}
+
 /* The box's bounding box (obb_bounds.h). */
 static void tight_aabb(const obb_world *w, const void *box, double out[6]) {
   if (w->dim == 2) obb2_bounds((const obb2 *)box, out);
@@ -392,7 +401,7 @@ static void on_moved(void *ctx, int id, int leaf) {
   ((obb_world *)ctx)->items[id].leaf = leaf;
 }
 
-static void refresh(obb_world *w) {
+static void refresh_leaves(obb_world *w) {
   int i;
   for (i = 0; i < w->nstale; i++) {
     int id = w->stale[i];
@@ -409,6 +418,13 @@ static void refresh(obb_world *w) {
   if (w->count >= 256 && w->moves >= w->count / 4) {
     if (obb_tree_compact(&w->tree, on_moved, w) == 0) w->moves = 0;
   }
+}
+
+/* What every query does first, in line: most find nothing queued (a world
+** of cells queues nothing) and no compaction due. */
+static inline void refresh(obb_world *w) {
+  if (w->nstale > 0 || (w->count >= 256 && w->moves >= w->count / 4))
+    refresh_leaves(w);
 }
 
 void obb_world_remove(obb_world *w, int id) {
@@ -448,6 +464,15 @@ static int ray_box(int dim, const void *box, const double o[3],
 
 /* ---- queries --------------------------------------------------------- */
 
+/* The items of the cells whose tight bounds overlap bounds, to f (which
+** need not test them again). */
+static inline void cells_query(const obb_world *w, const double bounds[6],
+                               obb_world_hit_fn f, void *ctx) {
+  if (w->items == NULL) return; /* nothing filed, nothing loose */
+  obb_cells_query(&w->cells, bounds, w->items[0].aabb, sizeof(world_item), f,
+                  ctx);
+}
+
 typedef struct query_ctx {
   const obb_world *w;
   const void *box;    /* query box, or NULL for a point */
@@ -474,7 +499,7 @@ int obb_world_query_box(obb_world *w, const void *box,
   refresh(w);
   q.w = w; q.box = box; q.hit = f; q.ctx = ctx;
   tight_aabb(w, box, q.aabb);
-  if (w->cells.size > 0) obb_cells_query(&w->cells, q.aabb, on_box, &q);
+  if (w->cells.size > 0) cells_query(w, q.aabb, on_box, &q);
   return obb_tree_query(&w->tree, q.aabb, on_box, &q);
 }
 
@@ -487,9 +512,10 @@ int obb_world_query_bounds(obb_world *w, const double bounds[6],
                            obb_world_hit_fn f, void *ctx) {
   query_ctx q;
   refresh(w);
+  if (w->cells.size > 0) cells_query(w, bounds, f, ctx);
+  if (w->tree.root == OBB_TREE_NULL) return 0; /* all in the cells */
   q.w = w; q.hit = f; q.ctx = ctx;
   memcpy(q.aabb, bounds, sizeof q.aabb);
-  if (w->cells.size > 0) obb_cells_query(&w->cells, q.aabb, on_bounds, &q);
   return obb_tree_query(&w->tree, q.aabb, on_bounds, &q);
 }
 
@@ -513,7 +539,7 @@ int obb_world_query_point(obb_world *w, const double *p,
     q.p[i] = i < w->dim ? p[i] : 0;
     q.aabb[i] = q.aabb[i + 3] = q.p[i];
   }
-  if (w->cells.size > 0) obb_cells_query(&w->cells, q.aabb, on_point, &q);
+  if (w->cells.size > 0) cells_query(w, q.aabb, on_point, &q);
   return obb_tree_query(&w->tree, q.aabb, on_point, &q);
 }
 

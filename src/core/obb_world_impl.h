@@ -36,4 +36,13 @@ int obb_world_query_bounds(obb_world *w, const double bounds[6],
 ** keeps them (double[6]). */
 const double *obb_world_item_bounds(const obb_world *w, int id);
 
+/* Where the world keeps its items: live item id's box (obb2 or obb3) at
+** *boxes + id * *box_size bytes, its padded bounds (double[6]) at *bounds
+** + id * *stride bytes, for as long as no item is added, updated or
+** removed (which callbacks may not do: obb_world.h). A mover reads the
+** others it tests there, without a call per other. */
+void obb_world_records(const obb_world *w, const unsigned char **boxes,
+                       size_t *box_size, const unsigned char **bounds,
+                       size_t *stride);
+
 #endif
