@@ -7,6 +7,8 @@
 -- world:move.
 --   small: one mover among 35 items (a menu, a puzzle room)
 --   busy:  300 movers among about 1,400 16-px tiles
+-- and, for each, the floor: what bump's API costs any library in this game
+-- (the filter calls and the cols), without a library's own work.
 local report = require "report"
 
 local function load_bump()
@@ -108,6 +110,103 @@ local function lockstep(bump, obbbump, name, nm, nt)
   report.note(("%s: %d moves checked in lockstep, bump.lua and obb.bump alike"):format(name, CHECK_MOVES))
 end
 
+-- The floor: a library that does nothing but what bump's API asks of any
+-- library, replaying obb.bump's answers to the game's first n moves: per
+-- move the filter asked about the same others, and fresh cols (six tables
+-- each, and the cols table) made from the same numbers. Its time is what
+-- no library can go below in this game; the time each move costs more is
+-- the library's own work. The answers are kept in flat arrays (N: numbers,
+-- V: others and names), so that the collector has little more to walk
+-- than in a real game.
+local FIELDS = { "ti", "move.x", "move.y", "normal.x", "normal.y", "touch.x", "touch.y", "itemRect.x",
+  "itemRect.y", "itemRect.w", "itemRect.h", "otherRect.x", "otherRect.y", "otherRect.w", "otherRect.h" }
+
+local function recorder(obbbump)
+  local N, V = {}, {}
+  local R = { newWorld = function(...)
+    local w = obbbump.newWorld(...)
+    local proxy = {}
+    function proxy.add(_, ...) return w:add(...) end
+    function proxy.getRect(_, item) return w:getRect(item) end
+    function proxy.move(_, item, gx, gy, filter)
+      local asked = {}
+      local ax, ay, cols, len = w:move(item, gx, gy, function(it, other)
+        asked[#asked + 1] = other
+        return filter(it, other)
+      end)
+      N[#N + 1], N[#N + 2], N[#N + 3], N[#N + 4] = ax, ay, #asked, len
+      for i = 1, #asked do V[#V + 1] = asked[i] end
+      for i = 1, len do
+        local c = cols[i]
+        for _, f in ipairs(FIELDS) do
+          local a, b = f:match("^(%w+)%.?(%w*)$")
+          N[#N + 1] = b == "" and c[a] or c[a][b]
+        end
+        N[#N + 1] = (c.overlaps and 1 or 0) + (c.slide and 2 or 0) + (c.bounce and 4 or 0)
+        local g = c.slide or c.bounce
+        N[#N + 1], N[#N + 2] = g and g.x or 0, g and g.y or 0
+        V[#V + 1], V[#V + 2] = c.other, c.type
+      end
+      return ax, ay, cols, len
+    end
+    return proxy
+  end }
+  return R, N, V
+end
+
+local function replayer(N, V)
+  return { newWorld = function()
+    local rects, n, v, w = {}, 0, 0, {}
+    function w.add(_, item, x, y, ww, hh) rects[item] = { x, y, ww, hh } end
+    function w.getRect(_, item)
+      local r = rects[item]
+      return r[1], r[2], r[3], r[4]
+    end
+    function w.move(_, item, _, _, filter)
+      local ax, ay, nasked, len = N[n + 1], N[n + 2], N[n + 3], N[n + 4]
+      n = n + 4
+      for i = 1, nasked do filter(item, V[v + i]) end
+      v = v + nasked
+      local cols = {}
+      for i = 1, len do
+        local flags = N[n + 16]
+        local col = {
+          overlaps = flags % 2 == 1, ti = N[n + 1],
+          move = { x = N[n + 2], y = N[n + 3] }, normal = { x = N[n + 4], y = N[n + 5] },
+          touch = { x = N[n + 6], y = N[n + 7] },
+          itemRect = { x = N[n + 8], y = N[n + 9], w = N[n + 10], h = N[n + 11] },
+          otherRect = { x = N[n + 12], y = N[n + 13], w = N[n + 14], h = N[n + 15] },
+          other = V[v + 1], item = item, type = V[v + 2],
+        }
+        if flags % 4 >= 2 then col.slide = { x = N[n + 17], y = N[n + 18] } end
+        if flags >= 4 then col.bounce = { x = N[n + 17], y = N[n + 18] } end
+        cols[i] = col
+        n, v = n + 18, v + 2
+      end
+      local r = rects[item]
+      r[1], r[2] = ax, ay
+      return ax, ay, cols, len
+    end
+    return w
+  end }
+end
+
+-- The floor's time per move: the median of 7 runs of n moves, each from
+-- the game's start (a replay has only those moves).
+local function time_floor(obbbump, nm, nt, n)
+  local R, N, V = recorder(obbbump)
+  game(R, nm, nt)(n)
+  local xs = {}
+  for r = 1, 7 do
+    local play = game(replayer(N, V), nm, nt)
+    collectgarbage("collect")
+    local t0 = os.clock()
+    play(n)
+    xs[r] = (os.clock() - t0) / n
+  end
+  return report.median(xs)
+end
+
 local function rows(bump, obbbump)
   report.section("obb.bump against bump.lua: the one-line switch (per world:move, filter function)")
   for _, case in ipairs({
@@ -122,6 +221,8 @@ local function rows(bump, obbbump)
     report.row("obb.bump vs bump.lua, " .. name, report.time(game(obbbump, nm, nt), n), "bump.lua", t_bump)
     report.row("obb.bump { rules = \"obb\" } vs bump.lua, " .. name,
       report.time(game(obbbump, nm, nt, { rules = "obb" }), n), "bump.lua", t_bump)
+    report.row("floor (bump's API alone: filter, cols) vs bump.lua, " .. name, time_floor(obbbump, nm, nt, n),
+      "bump.lua", t_bump)
   end
 end
 
