@@ -153,7 +153,7 @@ LOBB_API int lobb_ffi_world_query_box(void *world, const void *box, int dim,
 LOBB_API int lobb_ffi_world_query_point(void *world, const double *p,
                                         int dim, double *ids, int cap);
 
-/* obb.bump's C half (src/binding/lobb_bump.c), for the 2D world under an
+/* obb.bump's C half (src/binding/lobb_bump.h), for the 2D world under an
 ** obb.bump world. bump_rect sets item id's rectangle (x, y, w, h: w, h
 ** positive) as bump keeps it; bump_update gives the item the box of the
 ** rectangle (center x + w / 2, half extents w / 2, ...; rotation kept) and

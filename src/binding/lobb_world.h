@@ -35,7 +35,7 @@ typedef struct scratch {
 } scratch;
 
 struct job;
-typedef struct lbump lbump; /* lobb_bump.c */
+typedef struct lbump lbump; /* lobb_bump.h */
 
 /* A box of either dimension. */
 typedef union anybox {
@@ -67,7 +67,7 @@ typedef struct lworld {
                         ** (by id; OBB_SLIDE from nguess on), a guess only */
   size_t nguess;
   lbump *bump; /* obb.bump's rectangles and its loop's records
-               ** (lobb_bump.c); NULL until obb.bump sets one */
+               ** (lobb_bump.h); NULL until obb.bump sets one */
   lua_Alloc alloc;
   void *ud;
   const void *tag; /* &world_tag, last as in every obb type (lobb_box.h) */
@@ -134,7 +134,7 @@ lworld *lobb_world_usable(void *p, int dim);
 lworld *lobb_world_usableid(void *p, int dim, double id, int *out_id);
 /* Gives live item id the box b (of the world's dimension): every update
 ** of the binding goes through here, so that obb.bump's rectangle of the
-** item is forgotten whenever its box changes (lobb_bump.c). */
+** item is forgotten whenever its box changes (lobb_bump_run.c). */
 void lobb_world_setbox(lworld *lw, int id, const void *b);
 /* The box (into b) from the nv numbers v that w:add and w:update take
 ** after the item, old's rotation kept when they give none (old NULL: the
@@ -165,7 +165,7 @@ const ray_rec *lobb_world_casthits(lworld *lw, const void *box,
                                    const double *d, const double *turn,
                                    size_t *n);
 
-/* ---- lobb_bump.c ---- */
+/* ---- lobb_bump.c, lobb_bump_run.c ---- */
 
 /* obb._bump, obb.bump's C half, into the module table at lib. */
 void lobb_open_bump(lua_State *L, int lib);

@@ -13,7 +13,7 @@
 ** bump_faithful_spec.lua). lua/obb/bump.lua holds it in Lua (its
 ** projectFirst, consider and detect); this file is the same loop in C,
 ** so that a move is one call and its filter's answers are asked after,
-** in Lua (lobb_bump.c): the two must agree on every number, which is why
+** in Lua (src/binding/lobb_bump.h): the two must agree on every number, which is why
 ** each expression below is written in the order its Lua twin evaluates,
 ** and why each number carries Lua's integer subtype (obb_bump_num).
 */

@@ -1,7 +1,7 @@
 /*
 ** obb_bump.h: bump.lua's move for axis-aligned rectangles, over an obb
 ** world's broad phase (obb_bump.c). Internal: the C half of obb.bump's
-** default rules (lua/obb/bump.lua; the binding's src/binding/lobb_bump.c).
+** default rules (lua/obb/bump.lua; the binding's src/binding/lobb_bump.h).
 */
 #ifndef OBB_BUMP_H
 #define OBB_BUMP_H
