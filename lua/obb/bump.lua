@@ -19,7 +19,9 @@
 --   phase (bump.rect.detectCollision), its responses and its loop (each
 --   col list's first col resolved by its response, every other met once),
 --   over obb's broad phase (world:query_box around the move). The filter
---   runs here in Lua with obb's world unlocked, as bump runs it.
+--   runs here in Lua with obb's world unlocked, as bump runs it. A move or
+--   check is made by the same loop in C first ("bump's loop in C" below),
+--   the filter asked after it; this file's loop goes on where it cannot.
 -- - obb's rules: world:move and world:check are one call to obb's C mover,
 --   with a filter that maps bump's filter(item, other) to obb's responses;
 --   the cols are built from the out records, bump's fields (move,
@@ -333,7 +335,7 @@ local BUILTIN = { [touch] = "touch", [cross] = "cross", [slide] = "slide", [boun
 local function defaultFilter() return "slide" end
 
 -- ---- the C loop's calls ----------------------------------------------------
--- bump's loop in C (obb._bump: src/binding/lobb_bump.c; "bump's loop in C"
+-- bump's loop in C (obb._bump: src/binding/lobb_bump.h; "bump's loop in C"
 -- below says how moves use it) reads the rectangles it keeps beside obb's
 -- boxes, set here whenever bump's record changes.
 
@@ -341,7 +343,7 @@ local CB = obb._bump
 local ASK, COL = CB.ASK, CB.COL
 local NONE, OTHER, SLIDE, CROSS = CB.NONE, CB.OTHER, CB.SLIDE, CB.CROSS
 local KIND = { [touch] = CB.TOUCH, [cross] = CB.CROSS, [slide] = CB.SLIDE, [bounce] = CB.BOUNCE }
-local DONE = 0
+local DONE = CB.DONE
 
 -- The C loop's calls: the FFI's under LuaJIT (obb.jit installed them),
 -- else the classic functions, with a record set as the FFI's.

@@ -243,7 +243,7 @@ static void set_const(lua_State *L, const char *name, int n) {
 }
 
 void lobb_open_bump(lua_State *L, int lib) {
-  lua_createtable(L, 0, 12);
+  lua_createtable(L, 0, 13);
   lua_pushcfunction(L, bump_rect);
   lua_setfield(L, -2, "rect");
   lua_pushcfunction(L, bump_update);
@@ -254,6 +254,7 @@ void lobb_open_bump(lua_State *L, int lib) {
   /* the records' strides and the answers' kinds, for obb.bump */
   set_const(L, "ASK", LOBB_FFI_BUMP_ASK);
   set_const(L, "COL", LOBB_FFI_BUMP_COL);
+  set_const(L, "DONE", OBB_BUMP_DONE);
   set_const(L, "NONE", OBB_BUMP_NONE);
   set_const(L, "TOUCH", OBB_BUMP_TOUCH);
   set_const(L, "CROSS", OBB_BUMP_CROSS);
