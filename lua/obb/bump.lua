@@ -1163,15 +1163,13 @@ local function recordCol(R, c, item, w, h, allName, resolved, x, y, gx, gy)
   local kc = (c - 1) * COL
   local q = C[kc + 1] + 1
   local k = (q - 1) * ASK
-  local byid, other = R.byid
-  if byid then other = byid[A[k + 1] + 1] else other = R.others[q] end
   local col = {
     overlaps = A[k + 5] == 1, ti = A[k + 6],
     move = { x = gx - x, y = gy - y }, normal = { x = A[k + 7], y = A[k + 8] },
     touch = { x = A[k + 9], y = A[k + 10] },
     itemRect = { x = x, y = y, w = w, h = h },
     otherRect = { x = A[k + 11], y = A[k + 12], w = A[k + 13], h = A[k + 14] },
-    other = other, item = item, type = allName or R.names[q],
+    other = otherOf(R, q), item = item, type = allName or R.names[q],
   }
   if resolved and C[kc + 2] == 1 then
     local g = { x = C[kc + 3], y = C[kc + 4] }
@@ -1268,11 +1266,11 @@ end
 
 -- The C loop's run of a move (its status, goal, and counts of asks and
 -- cols), its records into R.
-local function runInC(self, R, item, x, y, w, h, goalX, goalY, all, nfixed)
+local function runInC(self, R, item, x, y, w, h, goalX, goalY, all, nfixed, commit)
   if CLASSIC then
-    return CB.check(self._w, item, x, y, w, h, goalX, goalY, all, nfixed, R.asks, R.others, R.cols, false)
+    return CB.check(self._w, item, x, y, w, h, goalX, goalY, all, nfixed, R.asks, R.others, R.cols, commit)
   end
-  return core.check(self._w, item, x, y, w, h, goalX, goalY, all, nfixed, R, false)
+  return core.check(self._w, item, x, y, w, h, goalX, goalY, all, nfixed, R, commit)
 end
 
 -- Asks the filter about the loop's asks from nfixed on, in order, each
@@ -1309,13 +1307,7 @@ local function checkInC(self, item, x, y, w, h, goalX, goalY, filter, commit)
   local R = self._rec
   if R then self._rec = false else R = newRecords() end
   local changes = self._changes
-  local st, gx, gy, na, nc, committed
-  if CLASSIC then
-    st, gx, gy, na, nc, committed = CB.check(self._w, item, x, y, w, h, goalX, goalY, all, 0,
-      R.asks, R.others, R.cols, commit)
-  else
-    st, gx, gy, na, nc, committed = core.check(self._w, item, x, y, w, h, goalX, goalY, all, 0, R, commit)
-  end
+  local st, gx, gy, na, nc, committed = runInC(self, R, item, x, y, w, h, goalX, goalY, all, 0, commit)
   if st < 0 or na == 0 then -- refused (Lua's loop makes it), or met nothing: the common move
     self._rec = R
     if st < 0 then return nil end
@@ -1324,11 +1316,10 @@ local function checkInC(self, item, x, y, w, h, goalX, goalY, filter, commit)
   if all < 0 then
     local wrong, at = askInC(self, R, item, filter, 0, na, changes)
     while wrong do -- the run again from the first wrong guess, with its answer
-      local nfixed = wrong
-      R.na = na
-      st, gx, gy, na, nc = runInC(self, R, item, x, y, w, h, goalX, goalY, all, nfixed)
-      if st < 0 then
-        return resumeInC(self, R, item, x, y, w, h, goalX, goalY, filter, allName, nfixed, R.na)
+      local nfixed, asked = wrong, na
+      st, gx, gy, na, nc = runInC(self, R, item, x, y, w, h, goalX, goalY, all, nfixed, false)
+      if st < 0 then -- (the records are still the run's before)
+        return resumeInC(self, R, item, x, y, w, h, goalX, goalY, filter, allName, nfixed, asked)
       end
       wrong, at = askInC(self, R, item, filter, nfixed, na, changes)
     end
