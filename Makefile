@@ -372,6 +372,15 @@ check-trig: $(TRIG_CHECK)
 bump-side-by-side: all
 	OBB_BUMP="$(OBB_BUMP)" $(LUA) -e "package.cpath = './$(BUILD)/?.so;' .. package.cpath; package.path = './lua/?.lua;' .. package.path" test/bump_side_by_side.lua $(SIDE_FRAMES)
 
+#   make bump-prof OBB_BENCH_BUMP=/path/to/bump.lua
+#                     instructions per move of bench/bump.lua's busy game
+#                     under callgrind (bench/bump_prof.lua): bump.lua,
+#                     obb.bump and the floor, the same from run to run
+.PHONY: bump-prof
+bump-prof: all
+	LUA_CPATH='./$(BUILD)/?.so;;' LUA_PATH='./bench/?.lua;./lua/?.lua;./lua/?/init.lua;;' \
+	  OBB_BENCH_BUMP="$(OBB_BENCH_BUMP)" $(LUA) bench/bump_prof.lua
+
 #   make digest       test/digest.lua's answers on $(LUA), one a line, into
 #                     $(BUILD)/digest.txt (docs/precision.md, "The same
 #                     answers on every platform")
