@@ -375,7 +375,8 @@ bump-side-by-side: all
 #   make bump-prof OBB_BENCH_BUMP=/path/to/bump.lua
 #                     instructions per move of bench/bump.lua's busy game
 #                     under callgrind (bench/bump_prof.lua): bump.lua,
-#                     obb.bump and the floor, the same from run to run
+#                     obb.bump and the floor, steadier than times on the
+#                     interpreters (not under LuaJIT: docs/performance.md)
 .PHONY: bump-prof
 bump-prof: all
 	LUA_CPATH='./$(BUILD)/?.so;;' LUA_PATH='./bench/?.lua;./lua/?.lua;./lua/?/init.lua;;' \

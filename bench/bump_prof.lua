@@ -1,8 +1,10 @@
 -- bench/bump_prof.lua: bench/bump.lua's busy game (300 movers among 1,400
 -- tiles, a filter function, the cols read) played by one contender, for
 -- counting instructions per move with callgrind rather than timing them:
--- a count is the same from run to run, where a time on a shared machine
--- is not (docs/performance.md, "obb.bump by instructions").
+-- on the interpreters a count varies by a few percent from run to run,
+-- where a time on a shared machine varies by much more. Under LuaJIT the
+-- counts include the compiler's work and wander as much as the times
+-- (docs/performance.md, "By instructions").
 --
 --   lua5.4 bench/bump_prof.lua obb|bump|floor moves   one contender
 --   lua5.4 bench/bump_prof.lua                         the table

@@ -485,12 +485,17 @@ typedef struct query_ctx {
   void *ctx;
 } query_ctx;
 
+/* The exact test of an item whose bounds overlap the query's: the cells
+** give only those (cells_query). */
+static void on_box_near(void *ctx, int id) {
+  query_ctx *q = (query_ctx *)ctx;
+  if (box_box(q->w, q->box, BOX(q->w, id))) q->hit(q->ctx, id);
+}
+
+/* A tree's candidate: its grown leaf overlaps the query's bounds. */
 static void on_box(void *ctx, int id) {
   query_ctx *q = (query_ctx *)ctx;
-  const obb_world *w = q->w;
-  if (obb_box_overlap(w->items[id].aabb, q->aabb) &&
-      box_box(w, q->box, BOX(w, id)))
-    q->hit(q->ctx, id);
+  if (obb_box_overlap(q->w->items[id].aabb, q->aabb)) on_box_near(ctx, id);
 }
 
 int obb_world_query_box(obb_world *w, const void *box,
@@ -499,7 +504,7 @@ int obb_world_query_box(obb_world *w, const void *box,
   refresh(w);
   q.w = w; q.box = box; q.hit = f; q.ctx = ctx;
   tight_aabb(w, box, q.aabb);
-  if (w->cells.size > 0) cells_query(w, q.aabb, on_box, &q);
+  if (w->cells.size > 0) cells_query(w, q.aabb, on_box_near, &q);
   return obb_tree_query(&w->tree, q.aabb, on_box, &q);
 }
 
