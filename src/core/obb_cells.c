@@ -318,7 +318,42 @@ static void visit_block(const obb_cells *g, const int lo[3], const int hi[3],
     }
 }
 
-/* The cells of bounds, or every filed item when they are more. */
+/* visit_block for a query in 2D, where every filed item's z cell is 0:
+** the same cells, and the same items in the same order, without the z
+** loop, the z key or the ray's branch per item, and with what it reads
+** in locals (the movers search once per move, the queries once per
+** call). */
+static void query_block2(const obb_cells *g, const int lo[3],
+                         const int hi[3], const visitor *v) {
+  const obb_cells_item *items = g->items;
+  const int *buckets = g->buckets;
+  const double *bounds = v->bounds;
+  const unsigned char *aabbs = v->aabbs;
+  size_t stride = v->stride;
+  obb_cells_hit_fn hit = v->hit;
+  void *ctx = v->ctx;
+  int shift = g->shift;
+  int x0 = lo[0], x1 = hi[0], y0 = lo[1], y1 = hi[1];
+  int x, y;
+  for (y = y0; y <= y1; y++) {
+    uint32_t h = key_sum(x0, y, 0);
+    for (x = x0; x <= x1; x++, h += KX) {
+      int id = buckets[h >> shift];
+      while (id >= 0) {
+        const obb_cells_item *it = &items[id];
+        int next = it->next;
+        if (it->k[0] == x && it->k[1] == y &&
+            obb_box_overlap((const double *)(aabbs + (size_t)id * stride),
+                            bounds))
+          hit(ctx, id);
+        id = next;
+      }
+    }
+  }
+}
+
+/* The cells of a query's bounds, or every filed item when they are
+** more. */
 static void visit_bounds(const obb_cells *g, const double bounds[6],
                          visitor *v) {
   int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, q;
@@ -328,6 +363,7 @@ static void visit_bounds(const obb_cells *g, const double bounds[6],
     n *= (double)hi[q] - lo[q] + 1;
   }
   if (n > g->cap) visit_all(g, v);
+  else if (g->dim == 2) query_block2(g, lo, hi, v);
   else visit_block(g, lo, hi, v);
 }
 
