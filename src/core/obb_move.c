@@ -98,38 +98,39 @@ typedef struct met {
   int slid; /* a turning leg: it blocked a leg as a slide or bounce */
 } met;
 
-/* start zeroes every field up to w: the counters, flags and vectors a move
-** reads before it writes them. w and the ones after it start sets, or
-** are written before they are read (the planes up to nplanes, item0 and
-** axis by a turning move): most of the mover's size, which a move per
-** item and frame would clear for nothing. */
+/* start zeroes every field up to pos: the counters, flags, turns and
+** remainder a move (or a push) reads before it writes them, and the z of
+** pos and dest, which a 2D move never writes. pos and the ones after it
+** start sets, or are written before they are read (the planes up to
+** nplanes, item0 and axis by a turning move): most of the mover's size,
+** which a move per item and frame would clear for nothing. */
 typedef struct mover {
-  double pos[3];    /* where the leg starts */
-  double dest[3];   /* where it would end: the goal, clipped and mirrored
-                    ** (kept apart from pos, so that a slide along an
-                    ** axis-aligned wall ends exactly at the goal's
-                    ** coordinate along it, as bump's does) */
-  double r[3];      /* dest - pos */
-  /* a turning move: the turn is an angle, about axis in 3D */
   int turning;      /* 1: the move turns (obb_world_move_turning) */
-  double turn_goal; /* the turn the move ends with: all of it, or what had
-                    ** turned when turning stopped (as dest for pos) */
-  double turned;    /* the turn done up to pos */
-  double wl;        /* turn_goal - turned: the leg's turn (0: none) */
-  double posed;     /* the turn item's axes are posed at */
   int nplanes;
   int nmet;         /* the others met, in met */
+  int oom;
+  int nreported, aborted;
   int *slot;        /* met by id: open addressing, 1 + index (0: empty), at
                     ** least twice met_cap slots, so finding an other met
                     ** (once per other and leg) is O(1), not O(nmet);
                     ** NULL until more than LINEAR_MET are met (a scan
                     ** of a few is cheaper than clearing the index) */
+  /* a turning move: the turn is an angle, about axis in 3D */
+  double turn_goal; /* the turn the move ends with: all of it, or what had
+                    ** turned when turning stopped (as dest for pos) */
+  double turned;    /* the turn done up to pos */
+  double posed;     /* the turn item's axes are posed at */
+  double r[3];      /* dest - pos (zero for a push) */
+  double pos[3];    /* where the leg starts */
+  double dest[3];   /* where it would end: the goal, clipped and mirrored
+                    ** (kept apart from pos, so that a slide along an
+                    ** axis-aligned wall ends exactly at the goal's
+                    ** coordinate along it, as bump's does) */
+  double wl;        /* turn_goal - turned: the leg's turn (0: none) */
   unsigned slot_mask;
   int ncands;       /* the leg's candidates, in cands */
   int nnear;        /* the others near, in near */
-  int oom;
   obb_move_report_fn report;
-  int nreported, aborted;
   obb_world *w;
   int dim, self;
   met *met;
@@ -1045,7 +1046,8 @@ static int leg(mover *m) {
 static int start(mover *m, obb_world *w, int id, obb_move_filter_fn filter,
                  void *ctx) {
   const void *box = obb_world_box(w, id);
-  memset(m, 0, offsetof(mover, w));
+  memset(m, 0, offsetof(mover, pos));
+  m->pos[2] = m->dest[2] = 0;
   if (box == NULL) return 0;
   m->w = w;
   m->dim = obb_world_dim(w);
