@@ -1045,25 +1045,32 @@ static int leg(mover *m) {
 
 static int start(mover *m, obb_world *w, int id, obb_move_filter_fn filter,
                  void *ctx) {
-  const void *box = obb_world_box(w, id);
+  /* scratch buffers 0 .. 2, in the order of their names */
+  static const size_t sizes[3] = {64 * sizeof(cand), 64 * sizeof(met),
+                                  64 * sizeof(int)};
+  obb_world_view v;
+  obb_world_view_move(w, id, sizes, &v);
   memset(m, 0, offsetof(mover, pos));
   m->pos[2] = m->dest[2] = 0;
-  if (box == NULL) return 0;
+  if (v.box == NULL) return 0;
   m->w = w;
-  m->dim = obb_world_dim(w);
+  m->dim = v.dim;
   m->self = id;
-  if (m->dim == 2) m->item.b2 = *(const obb2 *)box;
-  else m->item.b3 = *(const obb3 *)box;
+  if (m->dim == 2) m->item.b2 = *(const obb2 *)v.box;
+  else m->item.b3 = *(const obb3 *)v.box;
   copy_point(m->dim, m->pos, center(m));
-  obb_world_records(w, &m->boxes, &m->box_size, &m->bounds, &m->stride);
+  m->boxes = v.boxes;
+  m->box_size = v.box_size;
+  m->bounds = v.bounds;
+  m->stride = v.stride;
   memcpy(m->bounds0, bounds_of(m, id), sizeof m->bounds0);
   m->at_start = 1;
   m->filter = filter;
   m->ctx = ctx;
-  m->first_of_ties = obb_world_ties(w) == OBB_TIES_FIRST;
-  m->cands = (cand *)obb_world_scratch(w, OBB_SCRATCH_CANDS, 64 * sizeof(cand));
-  m->met = (met *)obb_world_scratch(w, OBB_SCRATCH_MET, 64 * sizeof(met));
-  m->near = (int *)obb_world_scratch(w, OBB_SCRATCH_NEAR, 64 * sizeof(int));
+  m->first_of_ties = v.ties == OBB_TIES_FIRST;
+  m->cands = (cand *)v.scratch[OBB_SCRATCH_CANDS];
+  m->met = (met *)v.scratch[OBB_SCRATCH_MET];
+  m->near = (int *)v.scratch[OBB_SCRATCH_NEAR];
   m->cand_cap = m->met_cap = m->near_cap = 64;
   return m->cands != NULL && m->met != NULL && m->near != NULL;
 }

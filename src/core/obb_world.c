@@ -152,7 +152,7 @@ size_t obb_world_memory(const obb_world *w) {
          scratch_memory(w);
 }
 
-void *obb_world_scratch(obb_world *w, int k, size_t size) {
+static inline void *scratch(obb_world *w, int k, size_t size) {
   size_t cap = w->scratch_cap[k];
   void *p;
   if (size <= cap) return w->scratch[k];
@@ -166,6 +166,10 @@ void *obb_world_scratch(obb_world *w, int k, size_t size) {
   w->scratch[k] = p;
   w->scratch_cap[k] = cap;
   return p;
+}
+
+void *obb_world_scratch(obb_world *w, int k, size_t size) {
+  return scratch(w, k, size);
 }
 
 const void *obb_world_box(const obb_world *w, int id) {
@@ -185,6 +189,18 @@ void obb_world_records(const obb_world *w, const unsigned char **boxes,
   *box_size = w->box_size;
   *bounds = w->items != NULL ? (const unsigned char *)w->items[0].aabb : NULL;
   *stride = sizeof(world_item);
+}
+
+void obb_world_view_move(obb_world *w, int id, const size_t size[3],
+                         obb_world_view *v) {
+  v->box = obb_world_box(w, id);
+  if (v->box == NULL) return;
+  v->dim = w->dim;
+  v->ties = w->ties;
+  obb_world_records(w, &v->boxes, &v->box_size, &v->bounds, &v->stride);
+  v->scratch[0] = scratch(w, 0, size[0]);
+  v->scratch[1] = scratch(w, 1, size[1]);
+  v->scratch[2] = scratch(w, 2, size[2]);
 }
 
 /* The box's bounding box (obb_bounds.h). */
