@@ -172,10 +172,16 @@ void *obb_world_scratch(obb_world *w, int k, size_t size) {
   return scratch(w, k, size);
 }
 
-const void *obb_world_box(const obb_world *w, int id) {
+/* obb_world_box, inlined in this file (the exported one may be
+** interposed, so calls to it are not). */
+static inline const void *live_box(const obb_world *w, int id) {
   if (id < 0 || id >= w->cap || w->items[id].leaf == OBB_TREE_NULL)
     return NULL;
   return BOX(w, id);
+}
+
+const void *obb_world_box(const obb_world *w, int id) {
+  return live_box(w, id);
 }
 
 const double *obb_world_item_bounds(const obb_world *w, int id) {
@@ -193,11 +199,14 @@ void obb_world_records(const obb_world *w, const unsigned char **boxes,
 
 void obb_world_view_move(obb_world *w, int id, const size_t size[3],
                          obb_world_view *v) {
-  v->box = obb_world_box(w, id);
+  v->box = live_box(w, id);
   if (v->box == NULL) return;
   v->dim = w->dim;
   v->ties = w->ties;
-  obb_world_records(w, &v->boxes, &v->box_size, &v->bounds, &v->stride);
+  v->boxes = w->boxes;
+  v->box_size = w->box_size;
+  v->bounds = (const unsigned char *)w->items[0].aabb; /* id is live */
+  v->stride = sizeof(world_item);
   v->scratch[0] = scratch(w, 0, size[0]);
   v->scratch[1] = scratch(w, 1, size[1]);
   v->scratch[2] = scratch(w, 2, size[2]);
