@@ -257,8 +257,8 @@ static double band_at(const mover *m, const double p[3], const void *other) {
 ** its sums and maxima in its order (its S starts at 0.0, which adds
 ** nothing to |d| plus extents, never -0); e: the extents' sums, item's
 ** plus other's. */
-static double band2_at(const double p[2], const double *oc,
-                       const double e[2]) {
+static inline double band2_at(const double p[2], const double *oc,
+                              const double e[2]) {
   double S = (fabs(oc[0] - p[0]) + e[0]) + (fabs(oc[1] - p[1]) + e[1]);
   double M = obb_max3(obb_max3(0.0, fabs(p[0]), fabs(oc[0])), fabs(p[1]),
                       fabs(oc[1]));
