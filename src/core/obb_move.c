@@ -706,12 +706,18 @@ static void reach(double *lo, double *hi, double d) {
   if (b > *hi) *hi = b;
 }
 
+/* The bounds of the item's box at pos (obbN_bounds: a call of its own,
+** item_bounds's copy being the common case). */
+static void box_bounds(const mover *m, double out[6]) {
+  if (m->dim == 2) obb2_bounds(&m->item.b2, out);
+  else obb3_bounds(&m->item.b3, out);
+}
+
 /* The item's bounds at pos: the world's until the item has moved (a
 ** translation's first leg and the search for what it may meet). */
-static void item_bounds(const mover *m, double out[6]) {
+static inline void item_bounds(const mover *m, double out[6]) {
   if (m->at_start && !m->turning) memcpy(out, m->bounds0, sizeof m->bounds0);
-  else if (m->dim == 2) obb2_bounds(&m->item.b2, out);
-  else obb3_bounds(&m->item.b3, out);
+  else box_bounds(m, out);
 }
 
 /* The leg's bounds: the item's at both ends of the leg (a turning leg:
