@@ -759,13 +759,16 @@ static void on_near(void *ctx, int id) {
 
 static int find_near(mover *m) {
   double b[6], reach = sqrt(obb_dot3(m->r, m->r)), zero[3] = {0, 0, 0};
-  int q;
   if (m->turning) /* at any rotation */
     obb_turning_bounds(m->dim, m->pos, extents(m->dim, &m->item), zero, b);
   else item_bounds(m, b);
-  for (q = 0; q < m->dim; q++) {
-    b[q] -= reach;
-    b[q + 3] += reach;
+  b[0] -= reach; /* written out, as copy_point */
+  b[1] -= reach;
+  b[3] += reach;
+  b[4] += reach;
+  if (m->dim == 3) {
+    b[2] -= reach;
+    b[5] += reach;
   }
   m->nnear = 0;
   if (obb_world_query_bounds(m->w, b, on_near, m) != 0) m->oom = 1;
