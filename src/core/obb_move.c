@@ -775,11 +775,11 @@ static int find_near(mover *m) {
   return !m->oom;
 }
 
-static void on_candidate(void *ctx, int id) {
-  mover *m = (mover *)ctx;
+/* Other id of the near (never the item itself), as a leg finds it in
+** its bounds (the leg stops at the first out of memory). */
+static void on_candidate(mover *m, int id) {
   const met *e;
   cand c;
-  if (id == m->self || m->oom) return;
   e = find_met(m, id);
   if (e != NULL && (e->response == OBB_IGNORE || e->response == OBB_CROSS))
     return;
