@@ -1052,8 +1052,9 @@ static int leg(mover *m) {
 
 /* ---- the public movers ------------------------------------------------ */
 
-static int start(mover *m, obb_world *w, int id, obb_move_filter_fn filter,
-                 void *ctx) {
+/* The mover of item id, at its start (inline: every move starts). */
+static inline int start(mover *m, obb_world *w, int id,
+                        obb_move_filter_fn filter, void *ctx) {
   /* scratch buffers 0 .. 2, in the order of their names */
   static const size_t sizes[3] = {64 * sizeof(cand), 64 * sizeof(met),
                                   64 * sizeof(int)};
