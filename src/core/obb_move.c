@@ -783,15 +783,23 @@ static void on_candidate(mover *m, int id) {
   e = find_met(m, id);
   if (e != NULL && (e->response == OBB_IGNORE || e->response == OBB_CROSS))
     return;
-  c.id = id;
-  c.limit = 0;
   if (m->wl != 0) {
     cand c2;
-    int k = classify_turning(m, box_of(m, id), &c, &c2);
+    int k;
+    c.id = id;
+    c.limit = 0;
+    k = classify_turning(m, box_of(m, id), &c, &c2);
     if (k > 0) keep(m, &c);
     if (k > 1) keep(m, &c2);
-  } else if (classify(m, box_of(m, id), &c) != NONE) {
-    keep(m, &c);
+  } else if (m->ncands < m->cand_cap) { /* classified in place */
+    cand *p = &m->cands[m->ncands];
+    p->id = id;
+    p->limit = 0;
+    if (classify(m, box_of(m, id), p) != NONE) m->ncands++;
+  } else {
+    c.id = id;
+    c.limit = 0;
+    if (classify(m, box_of(m, id), &c) != NONE) keep(m, &c);
   }
 }
 
