@@ -243,11 +243,13 @@ typedef struct visitor {
   const double *bounds;       /* a query's */
   const unsigned char *aabbs; /* the items' bounds, stride bytes apart */
   size_t stride;
+  int skip;                   /* a query's item never hit (-1: none) */
 } visitor;
 
 static inline void visit(visitor *v, int id) {
   if (v->ray != NULL) v->maxs = v->ray(v->ctx, id, v->maxs);
-  else if (obb_box_overlap((const double *)(v->aabbs + (size_t)id * v->stride),
+  else if (id != v->skip &&
+           obb_box_overlap((const double *)(v->aabbs + (size_t)id * v->stride),
                            v->bounds))
     v->hit(v->ctx, id);
 }
@@ -332,7 +334,7 @@ static void query_block2(const obb_cells *g, const int lo[3],
   size_t stride = v->stride;
   obb_cells_hit_fn hit = v->hit;
   void *ctx = v->ctx;
-  int shift = g->shift;
+  int shift = g->shift, skip = v->skip;
   int x0 = lo[0], x1 = hi[0], y0 = lo[1], y1 = hi[1];
   int x, y;
   for (y = y0; y <= y1; y++) {
@@ -342,7 +344,7 @@ static void query_block2(const obb_cells *g, const int lo[3],
       while (id >= 0) {
         const obb_cells_item *it = &items[id];
         int next = it->next;
-        if (it->k[0] == x && it->k[1] == y &&
+        if (it->k[0] == x && it->k[1] == y && id != skip &&
             obb_box_overlap((const double *)(aabbs + (size_t)id * stride),
                             bounds))
           hit(ctx, id);
@@ -368,8 +370,8 @@ static void visit_bounds(const obb_cells *g, const double bounds[6],
 }
 
 void obb_cells_query(const obb_cells *g, const double bounds[6],
-                     const double *aabbs, size_t stride, obb_cells_hit_fn f,
-                     void *ctx) {
+                     const double *aabbs, size_t stride, int skip,
+                     obb_cells_hit_fn f, void *ctx) {
   visitor v;
   v.hit = f;
   v.ray = NULL;
@@ -378,6 +380,7 @@ void obb_cells_query(const obb_cells *g, const double bounds[6],
   v.bounds = bounds;
   v.aabbs = (const unsigned char *)aabbs;
   v.stride = stride;
+  v.skip = skip;
   visit_loose(g, &v);
   if (g->count > 0) visit_bounds(g, bounds, &v);
 }
@@ -492,6 +495,7 @@ void obb_cells_raycast(const obb_cells *g, const double o[3],
   v.bounds = NULL;
   v.aabbs = NULL;
   v.stride = 0;
+  v.skip = -1;
   visit_loose(g, &v);
   if (g->count > 0) {
     if (ray_setup(g, o, d, &r)) visit_ray(g, &r, &v);

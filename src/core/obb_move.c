@@ -748,7 +748,7 @@ static inline void keep(mover *m, const cand *c) {
 ** the start, and one search of the tree serves every leg. */
 static void on_near(void *ctx, int id) {
   mover *m = (mover *)ctx;
-  if (id == m->self || m->oom) return;
+  if (m->oom) return; /* (never the item itself: query_others) */
   if (m->nnear == m->near_cap) {
     int *p = (int *)grow(m, OBB_SCRATCH_NEAR, &m->near_cap, sizeof(int));
     if (p == NULL) return;
@@ -771,7 +771,7 @@ static int find_near(mover *m) {
     b[5] += reach;
   }
   m->nnear = 0;
-  if (obb_world_query_bounds(m->w, b, on_near, m) != 0) m->oom = 1;
+  if (obb_world_query_others(m->w, b, m->self, on_near, m) != 0) m->oom = 1;
   return !m->oom;
 }
 

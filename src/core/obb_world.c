@@ -492,10 +492,10 @@ static int ray_box(int dim, const void *box, const double o[3],
 /* The items of the cells whose tight bounds overlap bounds, to f (which
 ** need not test them again). */
 static inline void cells_query(const obb_world *w, const double bounds[6],
-                               obb_world_hit_fn f, void *ctx) {
+                               int skip, obb_world_hit_fn f, void *ctx) {
   if (w->items == NULL) return; /* nothing filed, nothing loose */
-  obb_cells_query(&w->cells, bounds, w->items[0].aabb, sizeof(world_item), f,
-                  ctx);
+  obb_cells_query(&w->cells, bounds, w->items[0].aabb, sizeof(world_item),
+                  skip, f, ctx);
 }
 
 typedef struct query_ctx {
@@ -504,6 +504,7 @@ typedef struct query_ctx {
   double p[3];        /* the point; the segment origin */
   double d[3];        /* the segment direction */
   double aabb[6];     /* the query's tight bounding box */
+  int skip;           /* query_others: the item never hit */
   obb_world_hit_fn hit;
   obb_world_ray_fn ray;
   obb_world_pair_fn pair;
@@ -529,24 +530,30 @@ int obb_world_query_box(obb_world *w, const void *box,
   refresh(w);
   q.w = w; q.box = box; q.hit = f; q.ctx = ctx;
   tight_aabb(w, box, q.aabb);
-  if (w->cells.size > 0) cells_query(w, q.aabb, on_box_near, &q);
+  if (w->cells.size > 0) cells_query(w, q.aabb, -1, on_box_near, &q);
   return obb_tree_query(&w->tree, q.aabb, on_box, &q);
 }
 
 static void on_bounds(void *ctx, int id) {
   query_ctx *q = (query_ctx *)ctx;
-  if (obb_box_overlap(q->w->items[id].aabb, q->aabb)) q->hit(q->ctx, id);
+  if (id != q->skip && obb_box_overlap(q->w->items[id].aabb, q->aabb))
+    q->hit(q->ctx, id);
+}
+
+int obb_world_query_others(obb_world *w, const double bounds[6], int skip,
+                           obb_world_hit_fn f, void *ctx) {
+  query_ctx q;
+  refresh(w);
+  if (w->cells.size > 0) cells_query(w, bounds, skip, f, ctx);
+  if (w->tree.root == OBB_TREE_NULL) return 0; /* all in the cells */
+  q.w = w; q.hit = f; q.ctx = ctx; q.skip = skip;
+  memcpy(q.aabb, bounds, sizeof q.aabb);
+  return obb_tree_query(&w->tree, q.aabb, on_bounds, &q);
 }
 
 int obb_world_query_bounds(obb_world *w, const double bounds[6],
                            obb_world_hit_fn f, void *ctx) {
-  query_ctx q;
-  refresh(w);
-  if (w->cells.size > 0) cells_query(w, bounds, f, ctx);
-  if (w->tree.root == OBB_TREE_NULL) return 0; /* all in the cells */
-  q.w = w; q.hit = f; q.ctx = ctx;
-  memcpy(q.aabb, bounds, sizeof q.aabb);
-  return obb_tree_query(&w->tree, q.aabb, on_bounds, &q);
+  return obb_world_query_others(w, bounds, -1, f, ctx);
 }
 
 static void on_point(void *ctx, int id) {
@@ -569,7 +576,7 @@ int obb_world_query_point(obb_world *w, const double *p,
     q.p[i] = i < w->dim ? p[i] : 0;
     q.aabb[i] = q.aabb[i + 3] = q.p[i];
   }
-  if (w->cells.size > 0) cells_query(w, q.aabb, on_point, &q);
+  if (w->cells.size > 0) cells_query(w, q.aabb, -1, on_point, &q);
   return obb_tree_query(&w->tree, q.aabb, on_point, &q);
 }
 

@@ -32,6 +32,11 @@ void *obb_world_scratch(obb_world *w, int k, size_t size);
 int obb_world_query_bounds(obb_world *w, const double bounds[6],
                            obb_world_hit_fn f, void *ctx);
 
+/* obb_world_query_bounds but for item skip (-1: none): a mover's search
+** for the others, which always meets its own item, spares it the call. */
+int obb_world_query_others(obb_world *w, const double bounds[6], int skip,
+                           obb_world_hit_fn f, void *ctx);
+
 /* The padded bounds (obb_bounds.h) of live item id, as the broad phase
 ** keeps them (double[6]). */
 const double *obb_world_item_bounds(const obb_world *w, int id);
