@@ -147,9 +147,9 @@ typedef struct mover {
   size_t box_size, stride;              /* (obb_world_records) */
   double primal[3]; /* the move's direction: the goal's, or a bounce's */
   anybox item;      /* the item's box, its center at pos */
-  double bounds0[6]; /* the item's bounds as the world keeps them (what
-                    ** obbN_bounds gives for its box where the move
-                    ** starts) */
+  const double *bounds0; /* the item's bounds as the world keeps them
+                    ** (what obbN_bounds gives for its box where the move
+                    ** starts), in the world's records */
   anybox item0;     /* a turning move: the item's box as the move found it */
   double axis[3];   /* 3D: the turn's unit axis */
   double planes[MAX_PLANES][3];
@@ -716,7 +716,7 @@ static void box_bounds(const mover *m, double out[6]) {
 /* The item's bounds at pos: the world's until the item has moved (a
 ** translation's first leg and the search for what it may meet). */
 static inline void item_bounds(const mover *m, double out[6]) {
-  if (m->at_start && !m->turning) memcpy(out, m->bounds0, sizeof m->bounds0);
+  if (m->at_start && !m->turning) memcpy(out, m->bounds0, 6 * sizeof(double));
   else box_bounds(m, out);
 }
 
@@ -758,7 +758,8 @@ static void on_near(void *ctx, int id) {
 }
 
 static int find_near(mover *m) {
-  double b[6], reach = sqrt(obb_dot3(m->r, m->r)), zero[3] = {0, 0, 0};
+  static const double zero[3] = {0, 0, 0};
+  double b[6], reach = sqrt(obb_dot3(m->r, m->r));
   if (m->turning) /* at any rotation */
     obb_turning_bounds(m->dim, m->pos, extents(m->dim, &m->item), zero, b);
   else item_bounds(m, b);
@@ -1081,7 +1082,7 @@ static inline int start(mover *m, obb_world *w, int id,
   m->box_size = v.box_size;
   m->bounds = v.bounds;
   m->stride = v.stride;
-  memcpy(m->bounds0, bounds_of(m, id), sizeof m->bounds0);
+  m->bounds0 = bounds_of(m, id);
   m->at_start = 1;
   m->filter = filter;
   m->ctx = ctx;
