@@ -143,8 +143,8 @@ typedef struct mover {
   void *ctx;
   int first_of_ties; /* the world's OBB_TIES_FIRST */
   int at_start;     /* the item is where the move found it, as bounds0 */
-  const unsigned char *boxes, *bounds; /* the world's records */
-  size_t box_size, stride;              /* (obb_world_records) */
+  obb_world_view view; /* the world's records (boxes, bounds) and more,
+                       ** as start found them */
   double primal[3]; /* the move's direction: the goal's, or a bounce's */
   anybox item;      /* the item's box, its center at pos */
   const double *bounds0; /* the item's bounds as the world keeps them
@@ -178,11 +178,11 @@ static const double *extents(int dim, const void *b) {
 
 /* Item id's box and padded bounds, where the world keeps them. */
 static const void *box_of(const mover *m, int id) {
-  return m->boxes + (size_t)id * m->box_size;
+  return m->view.boxes + (size_t)id * m->view.box_size;
 }
 
 static const double *bounds_of(const mover *m, int id) {
-  return (const double *)(m->bounds + (size_t)id * m->stride);
+  return (const double *)(m->view.bounds + (size_t)id * m->view.stride);
 }
 
 static const double *center_of(int dim, const void *b) {
@@ -1067,29 +1067,25 @@ static inline int start(mover *m, obb_world *w, int id,
   /* scratch buffers 0 .. 2, in the order of their names */
   static const size_t sizes[3] = {64 * sizeof(cand), 64 * sizeof(met),
                                   64 * sizeof(int)};
-  obb_world_view v;
-  obb_world_view_move(w, id, sizes, &v);
+  const obb_world_view *v = &m->view;
+  obb_world_view_move(w, id, sizes, &m->view);
   memset(m, 0, offsetof(mover, pos));
   m->pos[2] = m->dest[2] = 0;
-  if (v.box == NULL) return 0;
+  if (v->box == NULL) return 0;
   m->w = w;
-  m->dim = v.dim;
+  m->dim = v->dim;
   m->self = id;
-  if (m->dim == 2) m->item.b2 = *(const obb2 *)v.box;
-  else m->item.b3 = *(const obb3 *)v.box;
+  if (m->dim == 2) m->item.b2 = *(const obb2 *)v->box;
+  else m->item.b3 = *(const obb3 *)v->box;
   copy_point(m->dim, m->pos, center(m));
-  m->boxes = v.boxes;
-  m->box_size = v.box_size;
-  m->bounds = v.bounds;
-  m->stride = v.stride;
   m->bounds0 = bounds_of(m, id);
   m->at_start = 1;
   m->filter = filter;
   m->ctx = ctx;
-  m->first_of_ties = v.ties == OBB_TIES_FIRST;
-  m->cands = (cand *)v.scratch[OBB_SCRATCH_CANDS];
-  m->met = (met *)v.scratch[OBB_SCRATCH_MET];
-  m->near = (int *)v.scratch[OBB_SCRATCH_NEAR];
+  m->first_of_ties = v->ties == OBB_TIES_FIRST;
+  m->cands = (cand *)v->scratch[OBB_SCRATCH_CANDS];
+  m->met = (met *)v->scratch[OBB_SCRATCH_MET];
+  m->near = (int *)v->scratch[OBB_SCRATCH_NEAR];
   m->cand_cap = m->met_cap = m->near_cap = 64;
   return m->cands != NULL && m->met != NULL && m->near != NULL;
 }
