@@ -655,7 +655,7 @@ static inline void report(mover *m, met *e, const cand *c) {
 
 /* ---- what remains of the move (obb_clip.c) ----------------------------- */
 
-static void aim(mover *m) {
+static inline void aim(mover *m) {
   m->r[0] = m->dest[0] - m->pos[0];
   m->r[1] = m->dest[1] - m->pos[1];
   m->r[2] = m->dim == 3 ? m->dest[2] - m->pos[2] : 0;
