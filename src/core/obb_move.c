@@ -312,11 +312,11 @@ static double band_floor(const mover *m, const void *other) {
 ** others a leg finds near, apart or touching and sliding along (their gap
 ** within the band, the margin far inside it). A band less than the
 ** pair's only makes the test stricter. */
-static inline int apart_on(const axes *x, const double *v, double band,
-                           int k) {
-  double s0 = x->s[k], s1 = s0 + v[k];
-  double edge = (x->r[k] - band) +
-                (0x1p-45 * (fabs(s0) + fabs(v[k]) + x->r[k]) + 0x1p-1000);
+static inline int apart_on(const double *s, const double *r,
+                           const double *v, double band, int k) {
+  double s0 = s[k], s1 = s0 + v[k];
+  double edge = (r[k] - band) +
+                (0x1p-45 * (fabs(s0) + fabs(v[k]) + r[k]) + 0x1p-1000);
   return (s0 > edge && s1 > edge) || (s0 < -edge && s1 < -edge);
 }
 
@@ -332,22 +332,30 @@ static double speed2(const mover *m, const double L[2]) {
 ** into v, in 2D; 0 as soon as an axis keeps the two apart (apart_on, with
 ** band a floor under the pair's): the item's own axes are tried before
 ** the other's are worked out, and most of the pairs a leg rejects are
-** rejected there. */
+** rejected there. The axes and speeds are worked out in locals and kept
+** in x and v only for a pair found near (a rejected pair's need not go
+** through memory). */
 static int near_pair2(const mover *m, const obb2 *other, double band,
                       axes *x, double *v) {
-  obb_axes2 *a = &x->raw.a2;
+  obb_axes2 a;
+  double w[4];
   obb2_sat_turn t;
+  obb2_sat_axes_a(&m->item.b2, other, &a, &t);
+  w[0] = speed2(m, a.L[0]);
+  w[1] = speed2(m, a.L[1]);
+  if (apart_on(a.s, a.r, w, band, 0) || apart_on(a.s, a.r, w, band, 1))
+    return 0;
+  obb2_sat_axes_b(&m->item.b2, other, &a, &t);
+  w[2] = speed2(m, a.L[2]);
+  w[3] = speed2(m, a.L[3]);
+  if (apart_on(a.s, a.r, w, band, 2) || apart_on(a.s, a.r, w, band, 3))
+    return 0;
   x->n = 4;
-  x->s = a->s;
-  x->r = a->r;
-  obb2_sat_axes_a(&m->item.b2, other, a, &t);
-  v[0] = speed2(m, a->L[0]);
-  v[1] = speed2(m, a->L[1]);
-  if (apart_on(x, v, band, 0) || apart_on(x, v, band, 1)) return 0;
-  obb2_sat_axes_b(&m->item.b2, other, a, &t);
-  v[2] = speed2(m, a->L[2]);
-  v[3] = speed2(m, a->L[3]);
-  return !apart_on(x, v, band, 2) && !apart_on(x, v, band, 3);
+  x->raw.a2 = a;
+  x->s = x->raw.a2.s;
+  x->r = x->raw.a2.r;
+  memcpy(v, w, sizeof w);
+  return 1;
 }
 
 /* near_pair2 in 3D, every axis worked out first. */
@@ -357,7 +365,7 @@ static int near_pair3(const mover *m, const obb3 *other, double band,
   pair_axes(m, other, x);
   for (k = 0; k < x->n; k++) v[k] = -obb_dot3(m->r, x->raw.a3.L[k]);
   for (k = 0; k < x->n; k++)
-    if (apart_on(x, v, band, k)) return 0;
+    if (apart_on(x->s, x->r, v, band, k)) return 0;
   return 1;
 }
 
