@@ -95,13 +95,14 @@ void obb_cells_remove(obb_cells *g, int id);
 
 /* Every item, filed or loose, whose bounds overlap bounds (obb_bounds.h's
 ** obb_box_overlap), each once, in an order that depends only on the calls
-** made. The cells keep no bounds: item id's are the double[6] at aabbs +
-** id * stride bytes (the world's records), tested here so that f is
-** called only for those that overlap. */
+** made, but skip (-1: none; a mover's own item, which its search for the
+** others always meets). The cells keep no bounds: item id's are the
+** double[6] at aabbs + id * stride bytes (the world's records), tested
+** here so that f is called only for those that overlap. */
 typedef void (*obb_cells_hit_fn)(void *ctx, int id);
 void obb_cells_query(const obb_cells *g, const double bounds[6],
-                     const double *aabbs, size_t stride, obb_cells_hit_fn f,
-                     void *ctx);
+                     const double *aabbs, size_t stride, int skip,
+                     obb_cells_hit_fn f, void *ctx);
 
 /* Every filed item whose bounds the segment o + s*d, s in [0, *maxs],
 ** may touch, grown by the ray's band as obb_box_ray grows them, and every

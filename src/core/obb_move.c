@@ -98,38 +98,39 @@ typedef struct met {
   int slid; /* a turning leg: it blocked a leg as a slide or bounce */
 } met;
 
-/* start zeroes every field up to w: the counters, flags and vectors a move
-** reads before it writes them. w and the ones after it start sets, or
-** are written before they are read (the planes up to nplanes, item0 and
-** axis by a turning move): most of the mover's size, which a move per
-** item and frame would clear for nothing. */
+/* start zeroes every field up to pos: the counters, flags, turns and
+** remainder a move (or a push) reads before it writes them, and the z of
+** pos and dest, which a 2D move never writes. pos and the ones after it
+** start sets, or are written before they are read (the planes up to
+** nplanes, item0 and axis by a turning move): most of the mover's size,
+** which a move per item and frame would clear for nothing. */
 typedef struct mover {
-  double pos[3];    /* where the leg starts */
-  double dest[3];   /* where it would end: the goal, clipped and mirrored
-                    ** (kept apart from pos, so that a slide along an
-                    ** axis-aligned wall ends exactly at the goal's
-                    ** coordinate along it, as bump's does) */
-  double r[3];      /* dest - pos */
-  /* a turning move: the turn is an angle, about axis in 3D */
   int turning;      /* 1: the move turns (obb_world_move_turning) */
-  double turn_goal; /* the turn the move ends with: all of it, or what had
-                    ** turned when turning stopped (as dest for pos) */
-  double turned;    /* the turn done up to pos */
-  double wl;        /* turn_goal - turned: the leg's turn (0: none) */
-  double posed;     /* the turn item's axes are posed at */
   int nplanes;
   int nmet;         /* the others met, in met */
+  int oom;
+  int nreported, aborted;
   int *slot;        /* met by id: open addressing, 1 + index (0: empty), at
                     ** least twice met_cap slots, so finding an other met
                     ** (once per other and leg) is O(1), not O(nmet);
                     ** NULL until more than LINEAR_MET are met (a scan
                     ** of a few is cheaper than clearing the index) */
+  /* a turning move: the turn is an angle, about axis in 3D */
+  double turn_goal; /* the turn the move ends with: all of it, or what had
+                    ** turned when turning stopped (as dest for pos) */
+  double turned;    /* the turn done up to pos */
+  double posed;     /* the turn item's axes are posed at */
+  double r[3];      /* dest - pos (zero for a push) */
+  double pos[3];    /* where the leg starts */
+  double dest[3];   /* where it would end: the goal, clipped and mirrored
+                    ** (kept apart from pos, so that a slide along an
+                    ** axis-aligned wall ends exactly at the goal's
+                    ** coordinate along it, as bump's does) */
+  double wl;        /* turn_goal - turned: the leg's turn (0: none) */
   unsigned slot_mask;
   int ncands;       /* the leg's candidates, in cands */
   int nnear;        /* the others near, in near */
-  int oom;
   obb_move_report_fn report;
-  int nreported, aborted;
   obb_world *w;
   int dim, self;
   met *met;
@@ -142,13 +143,13 @@ typedef struct mover {
   void *ctx;
   int first_of_ties; /* the world's OBB_TIES_FIRST */
   int at_start;     /* the item is where the move found it, as bounds0 */
-  const unsigned char *boxes, *bounds; /* the world's records */
-  size_t box_size, stride;              /* (obb_world_records) */
+  obb_world_view view; /* the world's records (boxes, bounds) and more,
+                       ** as start found them */
   double primal[3]; /* the move's direction: the goal's, or a bounce's */
   anybox item;      /* the item's box, its center at pos */
-  double bounds0[6]; /* the item's bounds as the world keeps them (what
-                    ** obbN_bounds gives for its box where the move
-                    ** starts) */
+  const double *bounds0; /* the item's bounds as the world keeps them
+                    ** (what obbN_bounds gives for its box where the move
+                    ** starts), in the world's records */
   anybox item0;     /* a turning move: the item's box as the move found it */
   double axis[3];   /* 3D: the turn's unit axis */
   double planes[MAX_PLANES][3];
@@ -177,11 +178,11 @@ static const double *extents(int dim, const void *b) {
 
 /* Item id's box and padded bounds, where the world keeps them. */
 static const void *box_of(const mover *m, int id) {
-  return m->boxes + (size_t)id * m->box_size;
+  return m->view.boxes + (size_t)id * m->view.box_size;
 }
 
 static const double *bounds_of(const mover *m, int id) {
-  return (const double *)(m->bounds + (size_t)id * m->stride);
+  return (const double *)(m->view.bounds + (size_t)id * m->view.stride);
 }
 
 static const double *center_of(int dim, const void *b) {
@@ -256,8 +257,8 @@ static double band_at(const mover *m, const double p[3], const void *other) {
 ** its sums and maxima in its order (its S starts at 0.0, which adds
 ** nothing to |d| plus extents, never -0); e: the extents' sums, item's
 ** plus other's. */
-static double band2_at(const double p[2], const double *oc,
-                       const double e[2]) {
+static inline double band2_at(const double p[2], const double *oc,
+                              const double e[2]) {
   double S = (fabs(oc[0] - p[0]) + e[0]) + (fabs(oc[1] - p[1]) + e[1]);
   double M = obb_max3(obb_max3(0.0, fabs(p[0]), fabs(oc[0])), fabs(p[1]),
                       fabs(oc[1]));
@@ -311,11 +312,11 @@ static double band_floor(const mover *m, const void *other) {
 ** others a leg finds near, apart or touching and sliding along (their gap
 ** within the band, the margin far inside it). A band less than the
 ** pair's only makes the test stricter. */
-static inline int apart_on(const axes *x, const double *v, double band,
-                           int k) {
-  double s0 = x->s[k], s1 = s0 + v[k];
-  double edge = (x->r[k] - band) +
-                (0x1p-45 * (fabs(s0) + fabs(v[k]) + x->r[k]) + 0x1p-1000);
+static inline int apart_on(const double *s, const double *r,
+                           const double *v, double band, int k) {
+  double s0 = s[k], s1 = s0 + v[k];
+  double edge = (r[k] - band) +
+                (0x1p-45 * (fabs(s0) + fabs(v[k]) + r[k]) + 0x1p-1000);
   return (s0 > edge && s1 > edge) || (s0 < -edge && s1 < -edge);
 }
 
@@ -331,22 +332,30 @@ static double speed2(const mover *m, const double L[2]) {
 ** into v, in 2D; 0 as soon as an axis keeps the two apart (apart_on, with
 ** band a floor under the pair's): the item's own axes are tried before
 ** the other's are worked out, and most of the pairs a leg rejects are
-** rejected there. */
+** rejected there. The axes and speeds are worked out in locals and kept
+** in x and v only for a pair found near (a rejected pair's need not go
+** through memory). */
 static int near_pair2(const mover *m, const obb2 *other, double band,
                       axes *x, double *v) {
-  obb_axes2 *a = &x->raw.a2;
+  obb_axes2 a;
+  double w[4];
   obb2_sat_turn t;
+  obb2_sat_axes_a(&m->item.b2, other, &a, &t);
+  w[0] = speed2(m, a.L[0]);
+  w[1] = speed2(m, a.L[1]);
+  if (apart_on(a.s, a.r, w, band, 0) || apart_on(a.s, a.r, w, band, 1))
+    return 0;
+  obb2_sat_axes_b(&m->item.b2, other, &a, &t);
+  w[2] = speed2(m, a.L[2]);
+  w[3] = speed2(m, a.L[3]);
+  if (apart_on(a.s, a.r, w, band, 2) || apart_on(a.s, a.r, w, band, 3))
+    return 0;
   x->n = 4;
-  x->s = a->s;
-  x->r = a->r;
-  obb2_sat_axes_a(&m->item.b2, other, a, &t);
-  v[0] = speed2(m, a->L[0]);
-  v[1] = speed2(m, a->L[1]);
-  if (apart_on(x, v, band, 0) || apart_on(x, v, band, 1)) return 0;
-  obb2_sat_axes_b(&m->item.b2, other, a, &t);
-  v[2] = speed2(m, a->L[2]);
-  v[3] = speed2(m, a->L[3]);
-  return !apart_on(x, v, band, 2) && !apart_on(x, v, band, 3);
+  x->raw.a2 = a;
+  x->s = x->raw.a2.s;
+  x->r = x->raw.a2.r;
+  memcpy(v, w, sizeof w);
+  return 1;
 }
 
 /* near_pair2 in 3D, every axis worked out first. */
@@ -356,7 +365,7 @@ static int near_pair3(const mover *m, const obb3 *other, double band,
   pair_axes(m, other, x);
   for (k = 0; k < x->n; k++) v[k] = -obb_dot3(m->r, x->raw.a3.L[k]);
   for (k = 0; k < x->n; k++)
-    if (apart_on(x, v, band, k)) return 0;
+    if (apart_on(x->s, x->r, v, band, k)) return 0;
   return 1;
 }
 
@@ -654,7 +663,7 @@ static inline void report(mover *m, met *e, const cand *c) {
 
 /* ---- what remains of the move (obb_clip.c) ----------------------------- */
 
-static void aim(mover *m) {
+static inline void aim(mover *m) {
   m->r[0] = m->dest[0] - m->pos[0];
   m->r[1] = m->dest[1] - m->pos[1];
   m->r[2] = m->dim == 3 ? m->dest[2] - m->pos[2] : 0;
@@ -705,12 +714,18 @@ static void reach(double *lo, double *hi, double d) {
   if (b > *hi) *hi = b;
 }
 
+/* The bounds of the item's box at pos (obbN_bounds: a call of its own,
+** item_bounds's copy being the common case). */
+static void box_bounds(const mover *m, double out[6]) {
+  if (m->dim == 2) obb2_bounds(&m->item.b2, out);
+  else obb3_bounds(&m->item.b3, out);
+}
+
 /* The item's bounds at pos: the world's until the item has moved (a
 ** translation's first leg and the search for what it may meet). */
-static void item_bounds(const mover *m, double out[6]) {
-  if (m->at_start && !m->turning) memcpy(out, m->bounds0, sizeof m->bounds0);
-  else if (m->dim == 2) obb2_bounds(&m->item.b2, out);
-  else obb3_bounds(&m->item.b3, out);
+static inline void item_bounds(const mover *m, double out[6]) {
+  if (m->at_start && !m->turning) memcpy(out, m->bounds0, 6 * sizeof(double));
+  else box_bounds(m, out);
 }
 
 /* The leg's bounds: the item's at both ends of the leg (a turning leg:
@@ -741,7 +756,7 @@ static inline void keep(mover *m, const cand *c) {
 ** the start, and one search of the tree serves every leg. */
 static void on_near(void *ctx, int id) {
   mover *m = (mover *)ctx;
-  if (id == m->self || m->oom) return;
+  if (m->oom) return; /* (never the item itself: query_others) */
   if (m->nnear == m->near_cap) {
     int *p = (int *)grow(m, OBB_SCRATCH_NEAR, &m->near_cap, sizeof(int));
     if (p == NULL) return;
@@ -751,37 +766,49 @@ static void on_near(void *ctx, int id) {
 }
 
 static int find_near(mover *m) {
-  double b[6], reach = sqrt(obb_dot3(m->r, m->r)), zero[3] = {0, 0, 0};
-  int q;
+  static const double zero[3] = {0, 0, 0};
+  double b[6], reach = sqrt(obb_dot3(m->r, m->r));
   if (m->turning) /* at any rotation */
     obb_turning_bounds(m->dim, m->pos, extents(m->dim, &m->item), zero, b);
   else item_bounds(m, b);
-  for (q = 0; q < m->dim; q++) {
-    b[q] -= reach;
-    b[q + 3] += reach;
+  b[0] -= reach; /* written out, as copy_point */
+  b[1] -= reach;
+  b[3] += reach;
+  b[4] += reach;
+  if (m->dim == 3) {
+    b[2] -= reach;
+    b[5] += reach;
   }
   m->nnear = 0;
-  if (obb_world_query_bounds(m->w, b, on_near, m) != 0) m->oom = 1;
+  if (obb_world_query_others(m->w, b, m->self, on_near, m) != 0) m->oom = 1;
   return !m->oom;
 }
 
-static void on_candidate(void *ctx, int id) {
-  mover *m = (mover *)ctx;
+/* Other id of the near (never the item itself), as a leg finds it in
+** its bounds (the leg stops at the first out of memory). */
+static void on_candidate(mover *m, int id) {
   const met *e;
   cand c;
-  if (id == m->self || m->oom) return;
   e = find_met(m, id);
   if (e != NULL && (e->response == OBB_IGNORE || e->response == OBB_CROSS))
     return;
-  c.id = id;
-  c.limit = 0;
   if (m->wl != 0) {
     cand c2;
-    int k = classify_turning(m, box_of(m, id), &c, &c2);
+    int k;
+    c.id = id;
+    c.limit = 0;
+    k = classify_turning(m, box_of(m, id), &c, &c2);
     if (k > 0) keep(m, &c);
     if (k > 1) keep(m, &c2);
-  } else if (classify(m, box_of(m, id), &c) != NONE) {
-    keep(m, &c);
+  } else if (m->ncands < m->cand_cap) { /* classified in place */
+    cand *p = &m->cands[m->ncands];
+    p->id = id;
+    p->limit = 0;
+    if (classify(m, box_of(m, id), p) != NONE) m->ncands++;
+  } else {
+    c.id = id;
+    c.limit = 0;
+    if (classify(m, box_of(m, id), &c) != NONE) keep(m, &c);
   }
 }
 
@@ -1042,26 +1069,31 @@ static int leg(mover *m) {
 
 /* ---- the public movers ------------------------------------------------ */
 
-static int start(mover *m, obb_world *w, int id, obb_move_filter_fn filter,
-                 void *ctx) {
-  const void *box = obb_world_box(w, id);
-  memset(m, 0, offsetof(mover, w));
-  if (box == NULL) return 0;
+/* The mover of item id, at its start (inline: every move starts). */
+static inline int start(mover *m, obb_world *w, int id,
+                        obb_move_filter_fn filter, void *ctx) {
+  /* scratch buffers 0 .. 2, in the order of their names */
+  static const size_t sizes[3] = {64 * sizeof(cand), 64 * sizeof(met),
+                                  64 * sizeof(int)};
+  const obb_world_view *v = &m->view;
+  obb_world_view_move(w, id, sizes, &m->view);
+  memset(m, 0, offsetof(mover, pos));
+  m->pos[2] = m->dest[2] = 0;
+  if (v->box == NULL) return 0;
   m->w = w;
-  m->dim = obb_world_dim(w);
+  m->dim = v->dim;
   m->self = id;
-  if (m->dim == 2) m->item.b2 = *(const obb2 *)box;
-  else m->item.b3 = *(const obb3 *)box;
+  if (m->dim == 2) m->item.b2 = *(const obb2 *)v->box;
+  else m->item.b3 = *(const obb3 *)v->box;
   copy_point(m->dim, m->pos, center(m));
-  obb_world_records(w, &m->boxes, &m->box_size, &m->bounds, &m->stride);
-  memcpy(m->bounds0, bounds_of(m, id), sizeof m->bounds0);
+  m->bounds0 = bounds_of(m, id);
   m->at_start = 1;
   m->filter = filter;
   m->ctx = ctx;
-  m->first_of_ties = obb_world_ties(w) == OBB_TIES_FIRST;
-  m->cands = (cand *)obb_world_scratch(w, OBB_SCRATCH_CANDS, 64 * sizeof(cand));
-  m->met = (met *)obb_world_scratch(w, OBB_SCRATCH_MET, 64 * sizeof(met));
-  m->near = (int *)obb_world_scratch(w, OBB_SCRATCH_NEAR, 64 * sizeof(int));
+  m->first_of_ties = v->ties == OBB_TIES_FIRST;
+  m->cands = (cand *)v->scratch[OBB_SCRATCH_CANDS];
+  m->met = (met *)v->scratch[OBB_SCRATCH_MET];
+  m->near = (int *)v->scratch[OBB_SCRATCH_NEAR];
   m->cand_cap = m->met_cap = m->near_cap = 64;
   return m->cands != NULL && m->met != NULL && m->near != NULL;
 }

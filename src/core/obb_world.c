@@ -152,7 +152,7 @@ size_t obb_world_memory(const obb_world *w) {
          scratch_memory(w);
 }
 
-void *obb_world_scratch(obb_world *w, int k, size_t size) {
+static inline void *scratch(obb_world *w, int k, size_t size) {
   size_t cap = w->scratch_cap[k];
   void *p;
   if (size <= cap) return w->scratch[k];
@@ -168,10 +168,20 @@ void *obb_world_scratch(obb_world *w, int k, size_t size) {
   return p;
 }
 
-const void *obb_world_box(const obb_world *w, int id) {
+void *obb_world_scratch(obb_world *w, int k, size_t size) {
+  return scratch(w, k, size);
+}
+
+/* obb_world_box, inlined in this file (the exported one may be
+** interposed, so calls to it are not). */
+static inline const void *live_box(const obb_world *w, int id) {
   if (id < 0 || id >= w->cap || w->items[id].leaf == OBB_TREE_NULL)
     return NULL;
   return BOX(w, id);
+}
+
+const void *obb_world_box(const obb_world *w, int id) {
+  return live_box(w, id);
 }
 
 const double *obb_world_item_bounds(const obb_world *w, int id) {
@@ -185,6 +195,21 @@ void obb_world_records(const obb_world *w, const unsigned char **boxes,
   *box_size = w->box_size;
   *bounds = w->items != NULL ? (const unsigned char *)w->items[0].aabb : NULL;
   *stride = sizeof(world_item);
+}
+
+void obb_world_view_move(obb_world *w, int id, const size_t size[3],
+                         obb_world_view *v) {
+  v->box = live_box(w, id);
+  if (v->box == NULL) return;
+  v->dim = w->dim;
+  v->ties = w->ties;
+  v->boxes = w->boxes;
+  v->box_size = w->box_size;
+  v->bounds = (const unsigned char *)w->items[0].aabb; /* id is live */
+  v->stride = sizeof(world_item);
+  v->scratch[0] = scratch(w, 0, size[0]);
+  v->scratch[1] = scratch(w, 1, size[1]);
+  v->scratch[2] = scratch(w, 2, size[2]);
 }
 
 /* The box's bounding box (obb_bounds.h). */
@@ -467,10 +492,10 @@ static int ray_box(int dim, const void *box, const double o[3],
 /* The items of the cells whose tight bounds overlap bounds, to f (which
 ** need not test them again). */
 static inline void cells_query(const obb_world *w, const double bounds[6],
-                               obb_world_hit_fn f, void *ctx) {
+                               int skip, obb_world_hit_fn f, void *ctx) {
   if (w->items == NULL) return; /* nothing filed, nothing loose */
-  obb_cells_query(&w->cells, bounds, w->items[0].aabb, sizeof(world_item), f,
-                  ctx);
+  obb_cells_query(&w->cells, bounds, w->items[0].aabb, sizeof(world_item),
+                  skip, f, ctx);
 }
 
 typedef struct query_ctx {
@@ -479,6 +504,7 @@ typedef struct query_ctx {
   double p[3];        /* the point; the segment origin */
   double d[3];        /* the segment direction */
   double aabb[6];     /* the query's tight bounding box */
+  int skip;           /* query_others: the item never hit */
   obb_world_hit_fn hit;
   obb_world_ray_fn ray;
   obb_world_pair_fn pair;
@@ -504,24 +530,30 @@ int obb_world_query_box(obb_world *w, const void *box,
   refresh(w);
   q.w = w; q.box = box; q.hit = f; q.ctx = ctx;
   tight_aabb(w, box, q.aabb);
-  if (w->cells.size > 0) cells_query(w, q.aabb, on_box_near, &q);
+  if (w->cells.size > 0) cells_query(w, q.aabb, -1, on_box_near, &q);
   return obb_tree_query(&w->tree, q.aabb, on_box, &q);
 }
 
 static void on_bounds(void *ctx, int id) {
   query_ctx *q = (query_ctx *)ctx;
-  if (obb_box_overlap(q->w->items[id].aabb, q->aabb)) q->hit(q->ctx, id);
+  if (id != q->skip && obb_box_overlap(q->w->items[id].aabb, q->aabb))
+    q->hit(q->ctx, id);
+}
+
+int obb_world_query_others(obb_world *w, const double bounds[6], int skip,
+                           obb_world_hit_fn f, void *ctx) {
+  query_ctx q;
+  refresh(w);
+  if (w->cells.size > 0) cells_query(w, bounds, skip, f, ctx);
+  if (w->tree.root == OBB_TREE_NULL) return 0; /* all in the cells */
+  q.w = w; q.hit = f; q.ctx = ctx; q.skip = skip;
+  memcpy(q.aabb, bounds, sizeof q.aabb);
+  return obb_tree_query(&w->tree, q.aabb, on_bounds, &q);
 }
 
 int obb_world_query_bounds(obb_world *w, const double bounds[6],
                            obb_world_hit_fn f, void *ctx) {
-  query_ctx q;
-  refresh(w);
-  if (w->cells.size > 0) cells_query(w, bounds, f, ctx);
-  if (w->tree.root == OBB_TREE_NULL) return 0; /* all in the cells */
-  q.w = w; q.hit = f; q.ctx = ctx;
-  memcpy(q.aabb, bounds, sizeof q.aabb);
-  return obb_tree_query(&w->tree, q.aabb, on_bounds, &q);
+  return obb_world_query_others(w, bounds, -1, f, ctx);
 }
 
 static void on_point(void *ctx, int id) {
@@ -544,7 +576,7 @@ int obb_world_query_point(obb_world *w, const double *p,
     q.p[i] = i < w->dim ? p[i] : 0;
     q.aabb[i] = q.aabb[i + 3] = q.p[i];
   }
-  if (w->cells.size > 0) cells_query(w, q.aabb, on_point, &q);
+  if (w->cells.size > 0) cells_query(w, q.aabb, -1, on_point, &q);
   return obb_tree_query(&w->tree, q.aabb, on_point, &q);
 }
 

@@ -32,6 +32,11 @@ void *obb_world_scratch(obb_world *w, int k, size_t size);
 int obb_world_query_bounds(obb_world *w, const double bounds[6],
                            obb_world_hit_fn f, void *ctx);
 
+/* obb_world_query_bounds but for item skip (-1: none): a mover's search
+** for the others, which always meets its own item, spares it the call. */
+int obb_world_query_others(obb_world *w, const double bounds[6], int skip,
+                           obb_world_hit_fn f, void *ctx);
+
 /* The padded bounds (obb_bounds.h) of live item id, as the broad phase
 ** keeps them (double[6]). */
 const double *obb_world_item_bounds(const obb_world *w, int id);
@@ -44,5 +49,21 @@ const double *obb_world_item_bounds(const obb_world *w, int id);
 void obb_world_records(const obb_world *w, const unsigned char **boxes,
                        size_t *box_size, const unsigned char **bounds,
                        size_t *stride);
+
+/* What a mover reads of its world as it starts, in one call rather than
+** one for each (a move per item and frame pays for them): live item id's
+** box (NULL when id is not live, and then nothing else is set), the
+** world's dimension and tie rule, its records (obb_world_records) and
+** scratch buffers 0 .. 2 at least size[k] bytes each (obb_world_scratch;
+** NULL where memory runs out, each still tried). */
+typedef struct obb_world_view {
+  const void *box;
+  int dim, ties;
+  const unsigned char *boxes, *bounds;
+  size_t box_size, stride;
+  void *scratch[3];
+} obb_world_view;
+void obb_world_view_move(obb_world *w, int id, const size_t size[3],
+                         obb_world_view *v);
 
 #endif
