@@ -36,6 +36,8 @@ end
 
 local who, n = arg[1], tonumber(arg[2])
 if who == nil then
+  local ok, why = G.load_bump()
+  if not ok then error("bench/bump_prof.lua: bump.lua: " .. tostring(why), 0) end
   local bump = count("bump")
   print(("instructions per busy move (callgrind, %s), ratios against bump.lua's")
     :format(rawget(_G, "jit") and jit.version or _VERSION))
