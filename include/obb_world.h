@@ -205,7 +205,9 @@ typedef void (*obb_move_report_fn)(void *ctx, const obb_move_hit *hit);
 ** obb_world_update. filter NULL: every other slides. Returns the number
 ** of collisions reported, -1 when memory runs out, -2 when the filter
 ** aborted, -3 when goal - start overflows (actual is then the start). id
-** must be live. */
+** must be live. The world must not change while the move runs (not from
+** filter or report): the mover reads its boxes and bounds in place, as
+** the Lua binding ensures by locking the world. */
 OBB_API int obb_world_move(obb_world *w, int id, const double *goal,
                            obb_move_filter_fn filter, obb_move_report_fn report,
                            void *ctx, double *actual);
