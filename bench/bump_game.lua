@@ -1,7 +1,8 @@
 -- bench/bump_game.lua: the bump-style game of bench/bump.lua and
 -- bench/bump_prof.lua, and the floor's library (what bump's API costs any
 -- library in that game): movers with gravity, a random walk and jumps, a
--- filter function (coins cross, the rest slide), the cols read.
+-- filter function (coins cross, the rest slide), the cols read; and
+-- bump.lua itself for them and bench/move.lua.
 local rng = require "rng" -- bench/rng.lua
 local M = {}
 

@@ -428,16 +428,6 @@ local function garbage(frame, w, sc, out, frames, moves)
   return (k1 - k0) * 1024 / (frames * st.n) * moves
 end
 
--- The bump.lua module, or nil and why not.
-local function load_bump()
-  local path = os.getenv("OBB_BENCH_BUMP")
-  if not path or path == "" then return nil, "OBB_BENCH_BUMP is not set" end
-  local f = io.open(path, "r")
-  if not f then return nil, "OBB_BENCH_BUMP: no file " .. path end
-  f:close()
-  return dofile(path)
-end
-
 local BUMP_CELL = 64 -- bump's default, and its fastest here
 local LUA_CELL = 64
 
@@ -521,7 +511,7 @@ local function run()
   local has_move = probe.move ~= nil
   probe:close()
   if not has_move then report.note("obb's world has no move method yet: obb's rows skipped") end
-  local bump, why = load_bump()
+  local bump, why = require("bump_game").load_bump() -- bench/bump_game.lua
   if not bump then
     report.note("bump.lua rows skipped: " .. why .. " (bump 3.1.7: see docs/performance.md)")
   end
