@@ -1222,7 +1222,7 @@ int obb_world_move_turning(obb_world *w, int id, const double *goal,
 static void on_overlap(void *ctx, int id) {
   mover *m = (mover *)ctx;
   cand c;
-  if (id == m->self || m->oom) return;
+  if (m->oom) return; /* (never the item itself: query_others) */
   c.id = id;
   if (classify(m, box_of(m, id), &c) == OVERLAP) keep(m, &c);
 }
@@ -1242,12 +1242,7 @@ int obb_world_push(obb_world *w, int id, double max_dist,
   int steps, q;
   *moved = 0;
   *inside = 0;
-  if (!start(&m, w, id, filter, ctx)) {
-    const void *box = obb_world_box(w, id);
-    for (q = 0; q < obb_world_dim(w); q++)
-      actual[q] = box != NULL ? center_of(obb_world_dim(w), box)[q] : 0;
-    return -1;
-  }
+  if (!start(&m, w, id, filter, ctx)) return failed_start(w, id, actual);
   memcpy(from, m.pos, sizeof from);
   if (!(max_dist >= 0)) max_dist = 0; /* NaN pushes nothing */
   for (steps = 0;; steps++) {
@@ -1255,10 +1250,10 @@ int obb_world_push(obb_world *w, int id, double max_dist,
     const cand *deepest = NULL;
     int i;
     set_center(&m);
-    if (m.dim == 2) obb2_bounds(&m.item.b2, bounds);
-    else obb3_bounds(&m.item.b3, bounds);
+    box_bounds(&m, bounds);
     m.ncands = 0;
-    if (obb_world_query_bounds(w, bounds, on_overlap, &m) != 0) m.oom = 1;
+    if (obb_world_query_others(w, bounds, m.self, on_overlap, &m) != 0)
+      m.oom = 1;
     if (m.oom) break;
     if (m.ncands > 1)
       qsort(m.cands, (size_t)m.ncands, sizeof(cand), cmp_depth);

@@ -184,19 +184,6 @@ const void *obb_world_box(const obb_world *w, int id) {
   return live_box(w, id);
 }
 
-const double *obb_world_item_bounds(const obb_world *w, int id) {
-  return w->items[id].aabb;
-}
-
-void obb_world_records(const obb_world *w, const unsigned char **boxes,
-                       size_t *box_size, const unsigned char **bounds,
-                       size_t *stride) {
-  *boxes = w->boxes;
-  *box_size = w->box_size;
-  *bounds = w->items != NULL ? (const unsigned char *)w->items[0].aabb : NULL;
-  *stride = sizeof(world_item);
-}
-
 void obb_world_view_move(obb_world *w, int id, const size_t size[3],
                          obb_world_view *v) {
   v->box = live_box(w, id);

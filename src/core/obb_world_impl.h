@@ -37,25 +37,16 @@ int obb_world_query_bounds(obb_world *w, const double bounds[6],
 int obb_world_query_others(obb_world *w, const double bounds[6], int skip,
                            obb_world_hit_fn f, void *ctx);
 
-/* The padded bounds (obb_bounds.h) of live item id, as the broad phase
-** keeps them (double[6]). */
-const double *obb_world_item_bounds(const obb_world *w, int id);
-
-/* Where the world keeps its items: live item id's box (obb2 or obb3) at
-** *boxes + id * *box_size bytes, its padded bounds (double[6]) at *bounds
-** + id * *stride bytes, for as long as no item is added, updated or
-** removed (which callbacks may not do: obb_world.h). A mover reads the
-** others it tests there, without a call per other. */
-void obb_world_records(const obb_world *w, const unsigned char **boxes,
-                       size_t *box_size, const unsigned char **bounds,
-                       size_t *stride);
-
 /* What a mover reads of its world as it starts, in one call rather than
 ** one for each (a move per item and frame pays for them): live item id's
 ** box (NULL when id is not live, and then nothing else is set), the
-** world's dimension and tie rule, its records (obb_world_records) and
-** scratch buffers 0 .. 2 at least size[k] bytes each (obb_world_scratch;
-** NULL where memory runs out, each still tried). */
+** world's dimension and tie rule, its records and scratch buffers 0 .. 2
+** at least size[k] bytes each (obb_world_scratch; NULL where memory runs
+** out, each still tried). The records: item k's box (obb2 or obb3) at
+** boxes + k * box_size bytes, its padded bounds (obb_bounds.h's
+** double[6]) at bounds + k * stride bytes, for as long as no item is
+** added, updated or removed (which callbacks may not do: obb_world.h). A
+** mover reads the others it tests there, without a call per other. */
 typedef struct obb_world_view {
   const void *box;
   int dim, ties;
