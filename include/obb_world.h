@@ -100,8 +100,14 @@ OBB_API int obb_world_pairs(obb_world *w, obb_world_pair_fn f, void *ctx);
 ** the touching rule (obb.h): a contact blocks only when the mover would
 ** otherwise go deeper than the band B into the other, so a box resting on
 ** a floor, or against a wall, moves along it or away from it freely, and
-** the seams of flush neighbours never stop a slide. Normals are unit
-** vectors (z = 0 in 2D) pointing the way the mover must go to get away.
+** the seams of flush neighbours never stop a slide. The band is the pair's
+** where the two can meet along the leg (not at its far end), so a leg far
+** longer than the scene stops where a short one does. A pair too thin to
+** overlap by more than the band (a point or a flat box against a wall of no
+** thickness) blocks where the mover would pass through: from one side to
+** beyond the band on the other; it stops half a band short, on its side.
+** Normals are unit vectors (z = 0 in 2D) pointing the way the mover must
+** go to get away.
 */
 
 /* Cast: every item that box (of the world's dimension, in the world or
@@ -219,11 +225,14 @@ OBB_API int obb_world_move(obb_world *w, int id, const double *goal,
 ** obb_world_cast_turning; each leg turns by what remains of the turn over
 ** what remains of the translation. What a turning leg meets is found with
 ** the certified turning sweep, never later than the first contact: an
-** other the item starts the leg apart from blocks where they first touch;
-** one it already touches (within the band) only where the item could go
-** deeper than the band into it (the band at its least over the leg), and
+** other blocks only where the item could go deeper than the band into it
+** (the band at its least over the leg), whether the leg starts apart from
+** it or touching it (so no seam of flush tiles stops a turning slide), and
 ** at once when the item is that deep already, or inside it (it is then
-** also a plane for the translation, as in obb_world_move). The responses:
+** also a plane for the translation, as in obb_world_move); a flat item and
+** a flat other (which cannot overlap by more than the band) block where
+** they first touch, from apart. A point's turn changes nothing it can
+** meet: its legs are classified as obb_world_move's. The responses:
 ** OBB_TOUCH stops both the translation and the turn; OBB_SLIDE and
 ** OBB_BOUNCE clip or mirror the translation as in obb_world_move, and the
 ** turn goes on unless the turn is what drove the item in (the leg's

@@ -52,6 +52,30 @@ static void push_goal(int dim, double *goal, const double n[3], double k) {
   if (dim == 3 && n[2] != 0) goal[2] -= k * n[2];
 }
 
+/* The axis n lies along (0, 1, 2), or -1 when it is not axis-aligned. */
+static int aligned_axis(const double n[3]) {
+  int i, axis = -1;
+  for (i = 0; i < 3; i++) {
+    if (n[i] == 0) continue;
+    if (axis >= 0 || fabs(n[i]) != 1) return -1;
+    axis = i;
+  }
+  return axis;
+}
+
+/* goal clipped to the plane through from with unit normal n, k being
+** (goal - from) . n: push_goal's, but against an axis-aligned plane the
+** coordinate across it is from's own. goal - (goal - from) is from only
+** to the rounding of goal - from, which is the goal's, and a goal far
+** beyond the scene (a move of 1e14 against a wall at x = 1) would leave
+** the item that far inside the wall. */
+static void clip_to(int dim, const double *from, double *goal,
+                    const double n[3], double k) {
+  int axis = aligned_axis(n);
+  if (axis >= 0) goal[axis] = from[axis];
+  else push_goal(dim, goal, n, k);
+}
+
 /* goal - from, z = 0 in 2D. */
 static void rest_of(int dim, const double *from, const double *goal,
                       double r[3]) {
@@ -66,7 +90,8 @@ int obb_clip_goal(int dim, const double *from, double *goal,
   rest_of(dim, from, goal, r);
   k = times * obb_dot3(r, n);
   if (!(k < 0)) return 0;
-  push_goal(dim, goal, n, k);
+  if (times == 1) clip_to(dim, from, goal, n, k);
+  else push_goal(dim, goal, n, k);
   return 1;
 }
 
@@ -82,7 +107,8 @@ static inline int free_of(const double (*planes)[3], int nplanes,
 
 /* First against each plane alone: the first clip that goes into no plane
 ** and still goes forward. */
-static int clip_one(int dim, double *goal, const double r[3],
+static int clip_one(int dim, const double *from, double *goal,
+                    const double r[3],
                     const double (*planes)[3], int nplanes,
                     const double primal[3]) {
   double v[3], k;
@@ -92,7 +118,7 @@ static int clip_one(int dim, double *goal, const double r[3],
     if (k >= 0) continue;
     for (q = 0; q < 3; q++) v[q] = r[q] - k * planes[i][q];
     if (free_of(planes, nplanes, v) && obb_dot3(v, primal) > 0) {
-      push_goal(dim, goal, planes[i], k);
+      clip_to(dim, from, goal, planes[i], k);
       return 1;
     }
   }
@@ -126,7 +152,7 @@ int obb_clip_planes(int dim, const double *from, double *goal,
   double r[3];
   rest_of(dim, from, goal, r);
   if (free_of(planes, nplanes, r)) return 1;
-  if (clip_one(dim, goal, r, planes, nplanes, primal)) return 1;
+  if (clip_one(dim, from, goal, r, planes, nplanes, primal)) return 1;
   if (dim == 3 && clip_crease(from, goal, r, planes, nplanes, primal))
     return 1;
   memcpy(goal, from, (size_t)dim * sizeof(double));

@@ -25,11 +25,13 @@
 ** the turn over what remains of the translation: the motion of
 ** obbN_sweep_turning, whose certified advancement finds what a turning
 ** leg meets, never later than the first contact. The touching rule turned
-** around holds there too: an other the item starts the leg apart from
-** blocks where they first touch (obbN_sweep_turning); one it already
-** touches blocks only where the item could go deeper than the band into
-** it (obbN_sweep_turning_within, obb_sweep_turning.h), so a car scraping
-** a wall goes on along it. The rotation's rule at a slide or bounce: when
+** around holds there too: an other blocks only where the item could go
+** deeper than the band into it (obbN_sweep_turning_within,
+** obb_sweep_turning.h), whether the leg starts apart from it or touching
+** it, so a car scraping a wall goes on along it and a crate turning as it
+** slides crosses the seams of a floor of tiles; a flat pair, which cannot
+** overlap that much, blocks where it first touches (obbN_sweep_turning).
+** The rotation's rule at a slide or bounce: when
 ** the leg's translation did not go into the blocker's normal, or the
 ** blocker already stopped a turning leg of this move (the translation
 ** was clipped against it), the turn is what drove the item in, and
@@ -106,6 +108,9 @@ typedef struct met {
 ** which a move per item and frame would clear for nothing. */
 typedef struct mover {
   int turning;      /* 1: the move turns (obb_world_move_turning) */
+  int point;        /* a turning move of a point (no extents): its turn
+                    ** changes nothing it can meet, so its legs are
+                    ** classified as translations */
   int nplanes;
   int nmet;         /* the others met, in met */
   int oom;
@@ -265,24 +270,29 @@ static inline double band2_at(const double p[2], const double *oc,
   return obb_band(S, M);
 }
 
-/* The pair's band at its largest over the leg: at one of its ends (it
-** grows with the distance between the centers and with the largest
-** coordinate, both convex in t); in 2D written out, the extents' sums
-** shared by both ends. */
-static double leg_band(const mover *m, const void *other) {
-  double end[3];
+/* The pair's band at its largest while the item's center runs from
+** pos + t0 r to pos + t1 r: at one of the two (it grows with the distance
+** between the centers and with the largest coordinate, both convex in t);
+** in 2D written out, the extents' sums shared by both. Taken over the
+** times the two overlap at all (not over the whole leg), so that a leg
+** far longer than the scene does not widen the band past the other's
+** thickness and carry the item through it. */
+static double span_band(const mover *m, const void *other, double t0,
+                        double t1) {
+  double a[3], b[3];
   int q;
+  for (q = 0; q < 3; q++) {
+    a[q] = m->pos[q] + t0 * m->r[q];
+    b[q] = m->pos[q] + t1 * m->r[q];
+  }
   if (m->dim == 2) {
     const obb2 *o = (const obb2 *)other;
     double e[2];
     e[0] = m->item.b2.e[0] + o->e[0];
     e[1] = m->item.b2.e[1] + o->e[1];
-    end[0] = m->pos[0] + m->r[0];
-    end[1] = m->pos[1] + m->r[1];
-    return obb_fmax(band2_at(m->pos, o->c, e), band2_at(end, o->c, e));
+    return obb_fmax(band2_at(a, o->c, e), band2_at(b, o->c, e));
   }
-  for (q = 0; q < 3; q++) end[q] = m->pos[q] + m->r[q];
-  return obb_fmax(band_at(m, m->pos, other), band_at(m, end, other));
+  return obb_fmax(band_at(m, a, other), band_at(m, b, other));
 }
 
 /* A floor under the pair's band for apart_on: half its OBB_TOUCH_REL part
@@ -391,26 +401,47 @@ static void corner_normals(const mover *m, const axes *x, const double *v,
   }
 }
 
-/* The time the item first goes deeper than the band into the other, on
-** axis kb (returned; -1 when it never does within the leg), or, when
-** earlier, the time it first meets it exactly (band 0), into *t: the two
-** obb_sat_entry calls (bands -band and 0) in one pass over the axes. */
-static int entry_time(const axes *x, const double *v, double band,
-                      double *t) {
+/* Whether s, from s0 to s1 on an axis whose radii sum to r, passes through
+** the pair's slab |s| <= r: from strictly outside it on one side to beyond
+** the band on the other. A pair that thin (r <= band: a point, a segment or
+** a flat box against a flat one) can overlap by no more than the band, so
+** this is what going into it means there. */
+static int passes(double s0, double s1, double r, double band) {
+  return (s0 > r && s1 < -(r + band)) || (s0 < -r && s1 > r + band);
+}
+
+/* When the item first goes deeper than the band into the other, on axis
+** kb (returned; -1 when it never does within the leg), into *t, or, when
+** earlier, when it first meets it exactly (band 0); the band, taken over
+** the times they meet (span_band), into *band. On an axis that thin (r <=
+** band) the item goes in by passing through it: that axis is the normal,
+** and the item stops half a band short of it, on the side it came from,
+** so that the next move (rounding or not) still starts on that side. */
+static int entry_time(const mover *m, const void *other, const axes *x,
+                      const double *v, double *t, double *band) {
   obb_entry deep, meet;
-  double tb, t0, out, err;
-  int k, meets = 1, kb;
-  obb_entry_start(&deep);
+  double t0, t1, tb, out, err, b;
+  int k, kb, flat = -1;
   obb_entry_start(&meet);
+  for (k = 0; k < x->n; k++)
+    if (!obb_entry_axis(&meet, k, x->s[k], x->r[k], v[k], 0.0)) return -1;
+  if (obb_entry_end(&meet, &t0, &t1, &err) < 0) return -1;
+  b = span_band(m, other, t0, t1);
+  obb_entry_start(&deep);
   for (k = 0; k < x->n; k++) {
-    if (!obb_entry_axis(&deep, k, x->s[k], x->r[k], v[k], -band)) return -1;
-    if (meets) meets = obb_entry_axis(&meet, k, x->s[k], x->r[k], v[k], 0.0);
+    double s = x->s[k], r = x->r[k], level = -b;
+    if (!(r > b)) {
+      if (!passes(s, s + v[k], r, b)) return -1;
+      level = 0.5 * b;
+      if (flat < 0) flat = k;
+    }
+    if (!obb_entry_axis(&deep, k, s, r, v[k], level)) return -1;
   }
   kb = obb_entry_end(&deep, &tb, &out, &err);
   if (kb < 0) return -1;
-  *t = meets && obb_entry_end(&meet, &t0, &out, &err) >= 0 && t0 < tb ? t0
-                                                                      : tb;
-  return kb;
+  *t = t0 < tb ? t0 : tb;
+  *band = b;
+  return flat >= 0 ? flat : kb;
 }
 
 /* The squared distance between the item's center at pos and the other's,
@@ -434,7 +465,7 @@ static int classify(mover *m, const void *other, cand *c) {
   if (m->dim == 2 ? !near_pair2(m, (const obb2 *)other, band, &x, v)
                   : !near_pair3(m, (const obb3 *)other, band, &x, v))
     return NONE;
-  band = leg_band(m, other);
+  band = band_at(m, m->pos, other);
   if (pair_deeper(m, other, &x, band, c->n, &c->depth)) {
     c->kind = OVERLAP;
     c->t = 0;
@@ -442,7 +473,7 @@ static int classify(mover *m, const void *other, cand *c) {
     c->dist = center_dist(m, other);
     return OVERLAP;
   }
-  kb = entry_time(&x, v, band, &c->t);
+  kb = entry_time(m, other, &x, v, &c->t, &band);
   if (kb < 0) return NONE;
   c->kind = BLOCK;
   /* another other ties when, at this one's time, the item is within its
@@ -476,35 +507,50 @@ static double floor_band(const mover *m, const void *other) {
   return obb_band(S, M) * (1 - 0x1p-20);
 }
 
-/* The turning sweep of the item's leg against other: from apart
-** (obbN_sweep_turning), or, touching or overlapping it (over), no deeper
-** than the band at its least over the leg (obbN_sweep_turning_within,
-** which stops an item that deep already at once). */
+/* Whether any of the box's dim half extents is at most tol. */
+static int thin(int dim, const double *e, double tol) {
+  return e[0] <= tol || e[1] <= tol || (dim == 3 && e[2] <= tol);
+}
+
+/* Whether a box of half extents e is a point. */
+static int is_point(int dim, const double *e) {
+  return e[0] == 0 && e[1] == 0 && (dim == 2 || e[2] == 0);
+}
+
+/* The turning sweep of the item's leg against other: no deeper than the
+** band at its least over the leg (obbN_sweep_turning_within, which stops
+** an item that deep already at once), whether the item starts apart from
+** it, touching or overlapping it (over). A pair that may be flat (each
+** box thin along some axis: segments, flat boxes) may never overlap by
+** more than that, and is swept from apart to where they first touch
+** instead (obbN_sweep_turning), so a turning segment cannot pass through
+** a wall of no thickness. */
 static int sweep_turning(mover *m, const void *other, int over, double *t,
                          double n[3]) {
   static const double zero[3] = {0, 0, 0};
+  double floor = floor_band(m, other);
+  int flat = thin(m->dim, extents(m->dim, &m->item), floor) &&
+             thin(m->dim, extents(m->dim, other), floor);
   if (m->dim == 2) {
     const obb2 *a = &m->item.b2, *b = (const obb2 *)other;
-    if (over || obb2_intersects(a, b))
-      return obb2_sweep_turning_within(a, b, m->r, m->wl,
-                                       floor_band(m, other), t, n);
+    if (over || !flat || obb2_intersects(a, b))
+      return obb2_sweep_turning_within(a, b, m->r, m->wl, floor, t, n);
     return obb2_sweep_turning(a, b, m->r, zero, m->wl, 0.0, t, n);
   } else {
     const obb3 *a = &m->item.b3, *b = (const obb3 *)other;
     double rv[3];
     int q;
     for (q = 0; q < 3; q++) rv[q] = m->wl * m->axis[q];
-    if (over || obb3_intersects(a, b))
-      return obb3_sweep_turning_within(a, b, m->r, rv, floor_band(m, other),
-                                       t, n);
+    if (over || !flat || obb3_intersects(a, b))
+      return obb3_sweep_turning_within(a, b, m->r, rv, floor, t, n);
     return obb3_sweep_turning(a, b, m->r, zero, rv, zero, t, n);
   }
 }
 
 /* classify for a turning leg (the item moves by r and turns by w), into
-** c (and c2): BLOCK at the certified time the item first touches the
-** other (from apart) or could first go deeper than the band into it (from
-** touching), else NONE. An other the item overlaps by more than the band
+** c (and c2): BLOCK at the certified time the item could first go deeper
+** than the band into the other (a flat pair: first touches it, from
+** apart), else NONE. An other the item overlaps by more than the band
 ** at the leg's start is OVERLAP, as in classify (a plane for the
 ** translation), and, in c2, a BLOCK where the turn could take the item
 ** deeper into it than it is. A sweep that cannot decide
@@ -792,7 +838,7 @@ static void on_candidate(mover *m, int id) {
   e = find_met(m, id);
   if (e != NULL && (e->response == OBB_IGNORE || e->response == OBB_CROSS))
     return;
-  if (m->wl != 0) {
+  if (m->wl != 0 && !m->point) {
     cand c2;
     int k;
     c.id = id;
@@ -945,7 +991,7 @@ static int respond_group(mover *m, int from, int end, group *g) {
       if (!add_plane(m, c->n)) g->touch = 1;
       break;
     }
-    if (m->wl != 0 && e->response >= OBB_SLIDE) {
+    if (m->wl != 0 && !m->point && e->response >= OBB_SLIDE) {
       if (e->slid || !(obb_dot3(m->r, c->n) < -tol)) g->turn_in = 1;
       e->slid = 1;
     }
@@ -1203,6 +1249,7 @@ int obb_world_move_turning(obb_world *w, int id, const double *goal,
   m.report = report;
   m.turning = 1;
   m.item0 = m.item;
+  m.point = is_point(dim, extents(dim, &m.item));
   if (!set_turn(&m, turn)) {
     box_at(dim, box, center_of(dim, box), end);
     return -3;

@@ -439,7 +439,7 @@ int obb2_sweep_turning_within(const obb2 *a, const obb2 *b,
   int finite;
   obb2_sat_axes(a, b, &ax);
   (void)widest2(&ax, &G);
-  room = fmin(G + floor, 2 * floor);
+  room = fmin(G + floor, floor);
   if (!(room > 0)) { /* as deep as the floor already */
     if (obb2_sat_min(a, b, &ax, n, &depth) < 0) { /* (NaN) */
       n[0] = n[1] = 0;
@@ -452,7 +452,8 @@ int obb2_sweep_turning_within(const obb2 *a, const obb2 *b,
   lv.cr = REPORT * room - floor;
   if (!window2(a, b, va, zero, wa, 0.0, &finite, &lo, &hi))
     return OBB_SWEEP_NONE;
-  return advance2(a, b, va, zero, wa, 0.0, finite, 0.0, hi, &lv, &ax, t, n);
+  return advance2(a, b, va, zero, wa, 0.0, finite, G > 0 ? lo : 0.0, hi,
+                  &lv, &ax, t, n);
 }
 
 /* ---- 3D --------------------------------------------------------------- */
@@ -740,7 +741,7 @@ int obb3_sweep_turning_within(const obb3 *a, const obb3 *b,
   int finite;
   obb3_sat_axes(a, b, &ax);
   (void)widest3(&ax, &G);
-  room = fmin(G + floor, 2 * floor);
+  room = fmin(G + floor, floor);
   if (!(room > 0)) {
     if (obb3_sat_min(a, b, &ax, n, &depth) < 0) n[0] = n[1] = n[2] = 0;
     *t = 0;
@@ -753,5 +754,6 @@ int obb3_sweep_turning_within(const obb3 *a, const obb3 *b,
   make_turn3(zero, &tb);
   if (!window3(a, b, va, zero, &ta, &tb, &finite, &lo, &hi))
     return OBB_SWEEP_NONE;
-  return advance3(a, b, va, zero, &ta, &tb, finite, 0.0, hi, &lv, &ax, t, n);
+  return advance3(a, b, va, zero, &ta, &tb, finite, G > 0 ? lo : 0.0, hi,
+                  &lv, &ax, t, n);
 }
