@@ -33,6 +33,11 @@
 **     memory inside the core (which a sentinel cannot see) is reported;
 **   - the movement math (obb_clip, obb_clip_goal, obb_clip_planes) keeps
 **     what it leaves alone bit for bit and stops exactly at the start;
+**   - the movers on the shapes that broke them (round five): a box moved
+**     toward any finite goal between two walls, touching, sliding or
+**     bouncing, turning or not, ends between them; a crate turning about
+**     the vertical, or a point, slides over the seam of flush tiles (thick
+**     or segments) to its goal;
 **   - the queries keep their documented promises (a point that contains
 **     accepts is its own closest point, signed distance <= 0 exactly
 **     inside, penetration, contacts and a still sweep exactly when
@@ -1139,6 +1144,125 @@ static void clip(reader *r) {
     FAIL("obb_clip_planes of moderate numbers is finite");
 }
 
+/* ---- the movers' hard shapes (round five, docs/hardening.md) ---------- */
+
+typedef union anybox_f {
+  obb2 b2;
+  obb3 b3;
+} anybox_f;
+
+/* An axis-aligned box of dim coordinates. */
+static void init_box(int dim, anybox_f *b, const double *c, const double *e) {
+  static const double q[4] = {0, 0, 0, 1};
+  if (dim == 2) obb2_init(&b->b2, c, e, 0.0);
+  else obb3_init(&b->b3, c, e, q);
+}
+
+static int fixed_response(void *ctx, int item, const obb_move_hit *hit) {
+  (void)item;
+  (void)hit;
+  return *(const int *)ctx;
+}
+
+/* A number from the stream in [lo, hi] (lo for NaN). */
+static double clamped(reader *r, double lo, double hi) {
+  double x = finite_number(r);
+  return x > lo ? (x < hi ? x : hi) : lo;
+}
+
+/* A box of half size h between two walls 1 thick whose inner faces are
+** at x = -1 and 1, moved toward any finite goal, with or without a turn
+** (2D), touching, sliding or bouncing: it ends between the walls (within
+** the band), however long the move. */
+static void corridor(reader *r) {
+  int dim = 2 + byte(r) % 2, resp = OBB_TOUCH + byte(r) % 4, q;
+  double h = clamped(r, 0.01, 0.9), rx = h, goal[3], actual[3];
+  double turn[3] = {0, 0, 0};
+  obb_world *w = obb_world_new(dim, 0.25, NULL, NULL);
+  double c[3] = {0, 0, 0}, e[3] = {0.5, 10, 10};
+  anybox_f wall, item;
+  if (resp == OBB_CROSS) resp = OBB_SLIDE;
+  if (w == NULL) return;
+  /* the line to the goal crosses x = +-1 within the walls' extent */
+  goal[0] = finite_number(r);
+  for (q = 1; q < dim; q++) goal[q] = goal[0] * clamped(r, -1, 1);
+  if (dim == 2) turn[0] = byte(r) % 2 ? clamped(r, -3, 3) : 0;
+  c[0] = -1.5;
+  init_box(dim, &wall, c, e);
+  if (obb_world_add(w, &wall) != 0) goto done;
+  c[0] = 1.5;
+  init_box(dim, &wall, c, e);
+  if (obb_world_add(w, &wall) != 1) goto done;
+  c[0] = 0;
+  e[0] = e[1] = e[2] = h;
+  init_box(dim, &item, c, e);
+  if (obb_world_add(w, &item) != 2) goto done;
+  if (turn[0] != 0) {
+    if (obb_world_move_turning(w, 2, goal, turn, fixed_response, NULL, &resp,
+                               &item) < 0)
+      goto done;
+    actual[0] = item.b2.c[0];
+    actual[1] = item.b2.c[1];
+    rx = h * (fabs(item.b2.u[0]) + fabs(item.b2.u[1]));
+  } else if (obb_world_move(w, 2, goal, fixed_response, NULL, &resp,
+                            actual) < 0) {
+    goto done;
+  }
+  /* a move that ends beside the walls (y and z only grow toward the goal's,
+  ** whatever it met) stayed beside them all along */
+  for (q = 1; q < dim; q++)
+    if (!(fabs(actual[q]) < 9)) goto done;
+  if (!(fabs(actual[0]) <= 1 - rx + 1e-9)) {
+    fprintf(stderr, "dim %d h %a goal %a %a %a turn %a response %d: x %a\n",
+            dim, h, goal[0], goal[1], dim == 3 ? goal[2] : 0, turn[0], resp,
+            actual[0]);
+    FAIL("a move passed through a wall of its corridor");
+  }
+done:
+  obb_world_free(w);
+}
+
+/* Flush tiles, two thick ones or two segments, and a mover across their
+** seam: a crate turning about the vertical (3D) or a point (2D), turning
+** or not. Nothing stops it short of its goal. */
+static void seam(reader *r) {
+  int dim = 2 + byte(r) % 2, flat = dim == 2 && byte(r) % 2, n;
+  double tile = 0.25 + (byte(r) % 16) * 0.25, h = clamped(r, 0.05, 0.9);
+  double a = clamped(r, -1.5, 1.5), goal[3], turn[3] = {0, 0, 0};
+  double c[3] = {0, 0, 0}, e[3];
+  anybox_f box, end;
+  obb_world *w = obb_world_new(dim, 0.25, NULL, NULL);
+  if (w == NULL) return;
+  e[0] = tile;
+  e[1] = flat ? 0 : 0.5;
+  e[2] = tile;
+  c[1] = flat ? 0 : -0.5;
+  init_box(dim, &box, c, e);
+  if (obb_world_add(w, &box) != 0) goto done;
+  c[0] = 2 * tile;
+  init_box(dim, &box, c, e);
+  if (obb_world_add(w, &box) != 1) goto done;
+  c[0] = 0;
+  c[1] = dim == 3 ? h : 0;
+  e[0] = e[1] = e[2] = dim == 3 ? h : 0;
+  init_box(dim, &box, c, e);
+  if (obb_world_add(w, &box) != 2) goto done;
+  goal[0] = 3 * tile;
+  goal[1] = c[1];
+  goal[2] = 0;
+  if (dim == 2) turn[0] = a;
+  else turn[1] = a;
+  n = obb_world_move_turning(w, 2, goal, turn, NULL, NULL, NULL, &end);
+  if (n < 0) goto done;
+  if (n != 0 || (dim == 2 ? end.b2.c[0] : end.b3.c[0]) != goal[0]) {
+    fprintf(stderr, "dim %d flat %d tile %a h %a turn %a: x %a, %d hits\n",
+            dim, flat, tile, h, a, dim == 2 ? end.b2.c[0] : end.b3.c[0], n);
+    FAIL("a seam of flush tiles stopped a turning slide");
+  }
+done:
+  obb_world_free(w);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -1146,14 +1270,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   r.p = data;
   r.n = size;
   while (r.n > 0) {
-    switch (byte(&r) % 7) {
+    switch (byte(&r) % 9) {
       case 0: pair2(&r); break;
       case 1: transform2(&r); break;
       case 2: fit2(&r); break;
       case 3: pair3(&r); break;
       case 4: transform3(&r); break;
       case 5: clip(&r); break;
-      default: fit3(&r); break;
+      case 6: fit3(&r); break;
+      case 7: corridor(&r); break;
+      default: seam(&r); break;
     }
   }
   return 0;
