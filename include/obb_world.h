@@ -179,8 +179,28 @@ enum {
 };
 
 /* A move stops after this many legs (a leg ends at each touch, slide or
-** bounce); what remains of the move is dropped. */
+** bounce); what remains of the move is dropped, and obb_world_move_end
+** says so (OBB_END_LEGS) and what it was. */
 #define OBB_MOVE_MAX_LEGS 8
+
+/* Why a move ended (obb_world_move_end). */
+enum {
+  OBB_END_GOAL = 0, /* it went all the way: the goal, and the whole turn */
+  OBB_END_BLOCKED,  /* what it met changed where it ends: it touched,
+                    ** slid, bounced, or was wedged in a corner */
+  OBB_END_LEGS,     /* its legs ran out (OBB_MOVE_MAX_LEGS) with some of
+                    ** the move left to do */
+  OBB_END_TURN      /* the translation went where it would have gone, but
+                    ** the turn stopped short (a turning move) */
+};
+
+/* How the world's last move, check or turning move ended (its status is
+** kept until the next one): one of OBB_END_*, and into rest what was left
+** of the move when it stopped (zeros but for OBB_END_LEGS): rest[0..dim-1]
+** the translation, rest[3] the turn (2D: radians; 3D: the angle about the
+** move's turn axis; 0 without a turn). A move that failed (a negative
+** return) leaves OBB_END_GOAL and zeros. */
+OBB_API int obb_world_move_end(const obb_world *w, double rest[4]);
 
 /* One collision of a move: the other item, the response, the time t in
 ** [0, 1] along the leg where it was met, the normal n, the mover's center
@@ -200,7 +220,9 @@ typedef struct obb_move_hit {
 ** value aborts the move. Called at most once per other and move, when it
 ** is first met, in the order met. */
 typedef int (*obb_move_filter_fn)(void *ctx, int item, const obb_move_hit *hit);
-/* Each collision of a move once, in the order met (responses but ignore). */
+/* Each collision of a move once, in the order met (responses but ignore);
+** an OBB_BOUNCE other once per bounce, so that a velocity reflected once per
+** record ends pointing the way the mover went. */
 typedef void (*obb_move_report_fn)(void *ctx, const obb_move_hit *hit);
 
 /* Moves item id's center toward goal (2 or 3 numbers), keeping its

@@ -132,7 +132,7 @@ describe("world:move (2D)", function()
     local ax, ay, n = w:check(it, 2, 2)
     assert.same({ 9, 2, 1 }, { ax, ay, n })
     assert.same({ 11, 11 }, at(w, it))
-    assert.same({ 9, 2, 1 }, { w:move(it, 2, 2) })
+    assert.same({ 9, 2, 1, "blocked" }, { w:move(it, 2, 2) })
     assert.same({ 9, 2 }, at(w, it))
     local found = {}
     assert.equal(1, w:query_point(9, 2, found))
@@ -164,7 +164,7 @@ describe("world:move (2D)", function()
     assert.equal(20, bx)
     -- nil and false ignore: nothing reported
     w:update(it, 0, 0, 0.5, 0.5)
-    assert.same({ 20, 0, 0 }, { w:move(it, 20, 0, function() return false end, out) })
+    assert.same({ 20, 0, 0, "goal" }, { w:move(it, 20, 0, function() return false end, out) })
     assert.equal(0, #out) -- the stale records are cleared
   end)
 
@@ -298,22 +298,22 @@ describe("world:move (2D)", function()
     w:add("a", 0, 0, 1, 1)
     local p, out = {}, {}
     w:add(p, 4, 2, 1, 1)
-    assert.same({ 0, 2, 0 }, { w:move(p, 0, 2, nil, out) })   -- along a's top
-    assert.same({ 0, 7, 0 }, { w:move(p, 0, 7, nil, out) })   -- away from it
+    assert.same({ 0, 2, 0, "goal" }, { w:move(p, 0, 2, nil, out) })   -- along a's top
+    assert.same({ 0, 7, 0, "goal" }, { w:move(p, 0, 7, nil, out) })   -- away from it
     w:update(p, 2, 2, 1, 1) -- corner to corner
-    assert.same({ 5, 2, 0 }, { w:move(p, 5, 2, nil, out) })
+    assert.same({ 5, 2, 0, "goal" }, { w:move(p, 5, 2, nil, out) })
     w:update(p, 2, 2, 1, 1)
-    assert.same({ 2, 9, 0 }, { w:move(p, 2, 9, nil, out) })
+    assert.same({ 2, 9, 0, "goal" }, { w:move(p, 2, 9, nil, out) })
     w:update(p, 2, 2, 1, 1)
-    assert.same({ 6, 6, 0 }, { w:move(p, 6, 6, nil, out) })
+    assert.same({ 6, 6, 0, "goal" }, { w:move(p, 6, 6, nil, out) })
     w:update(p, 2, 2, 1, 1) -- down along a's right side, left along its top
-    assert.same({ 2, -5, 0 }, { w:move(p, 2, -5, nil, out) })
+    assert.same({ 2, -5, 0, "goal" }, { w:move(p, 2, -5, nil, out) })
     w:update(p, 2, 2, 1, 1)
-    assert.same({ -5, 2, 0 }, { w:move(p, -5, 2, nil, out) })
+    assert.same({ -5, 2, 0, "goal" }, { w:move(p, -5, 2, nil, out) })
     assert.equal(0, #out)
     -- resting on a floor: moving up and sideways is free
     w:update(p, 0, 2, 1, 1)
-    assert.same({ 0.5, 2.5, 0 }, { w:move(p, 0.5, 2.5, nil, out) })
+    assert.same({ 0.5, 2.5, 0, "goal" }, { w:move(p, 0.5, 2.5, nil, out) })
   end)
 
   it("ties at one time are all reported", function()
@@ -416,12 +416,12 @@ describe("world:move (2D)", function()
     local p, out = {}, {}
     w:add(p, 0.75, 0, 0.5, 0.5) -- 0.75 deep on x
     -- deeper: stays where it is (bump jumps out, issue 37)
-    assert.same({ 0.75, 0, 1 }, { w:move(p, -3, 0, nil, out) })
+    assert.same({ 0.75, 0, 1, "blocked" }, { w:move(p, -3, 0, nil, out) })
     assert.same({ "wall", "slide", 0, 1, 0, 0.75, 0, 0.75 }, recs(out, 1, S2)[1])
     -- along: free
-    assert.same({ 0.75, 0.5, 1 }, { w:move(p, 0.75, 0.5, nil, out) })
+    assert.same({ 0.75, 0.5, 1, "goal" }, { w:move(p, 0.75, 0.5, nil, out) })
     -- out: free (slick freezes)
-    assert.same({ 3, 0.5, 1 }, { w:move(p, 3, 0.5, nil, out) })
+    assert.same({ 3, 0.5, 1, "goal" }, { w:move(p, 3, 0.5, nil, out) })
     -- push: out by the depth, deepest first, at most max_dist a call
     w:update(p, 0.75, 0, 0.5, 0.5)
     local x, y, moved, inside = w:push(p, nil, 0.25)
@@ -549,14 +549,14 @@ describe("world:move (3D)", function()
     w:add("box", 4, 4, 4, 4, 4, 4)
     local it, out = {}, {}
     w:add(it, 11, 11, 4, 1, 1, 1)
-    assert.same({ 9, 2, 4, 1 }, { w:move(it, 2, 2, 4, "slide", out) })
+    assert.same({ 9, 2, 4, 1, "blocked" }, { w:move(it, 2, 2, 4, "slide", out) })
     assert.same({ "box", "slide", 2 / 9, 1, 0, 0, 9, 9, 4, 0 }, recs(out, 1, S3)[1])
     w:update(it, 11, 11, 4, 1, 1, 1)
-    assert.same({ 8, 9, 4, 1 }, { w:move(it, 2, 5, 4, "touch", out) })
+    assert.same({ 8, 9, 4, 1, "blocked" }, { w:move(it, 2, 5, 4, "touch", out) })
     w:update(it, 11, 11, 4, 1, 1, 1)
-    assert.same({ 2, 13, 4, 1 }, { w:move(it, 2, 5, 4, "bounce", out) })
+    assert.same({ 2, 13, 4, 1, "blocked" }, { w:move(it, 2, 5, 4, "bounce", out) })
     w:update(it, 4, 4, 11, 1, 1, 1)
-    assert.same({ 4, 4, -3, 1 }, { w:move(it, 4, 4, -3, "cross", out) })
+    assert.same({ 4, 4, -3, 1, "goal" }, { w:move(it, 4, 4, -3, "cross", out) })
   end)
 
   it("slides along the crease of a floor and a wall", function()
@@ -608,9 +608,9 @@ describe("world:move (3D)", function()
     w:add("wall", 0, 0, 0, 1, 1, 1)
     local p, out = {}, {}
     w:add(p, 0, 0.75, 0, 0.5, 0.5, 0.5)
-    assert.same({ 0, 0.75, 0, 1 }, { w:move(p, 0, -3, 0, nil, out) })
+    assert.same({ 0, 0.75, 0, 1, "blocked" }, { w:move(p, 0, -3, 0, nil, out) })
     assert.equal(0.75, out[10])
-    assert.same({ 2, 0.75, 0, 1 }, { w:move(p, 2, 0.75, 0, nil, out) })
+    assert.same({ 2, 0.75, 0, 1, "goal" }, { w:move(p, 2, 0.75, 0, nil, out) })
     w:update(p, 0, 0.75, 0, 0.5, 0.5, 0.5)
     assert.same({ 0, 1.5, 0, 0.75, false }, { w:push(p) })
   end)
@@ -673,7 +673,7 @@ describe("world:move (3D)", function()
     w:add("a", 0, 0, 0, 1, 1, 1)
     local p, out = {}, {}
     w:add(p, 2, 2, 2, 1, 1, 1)
-    assert.same({ 6, 2, 2, 0 }, { w:move(p, 6, 2, 2, nil, out) })
+    assert.same({ 6, 2, 2, 0, "goal" }, { w:move(p, 6, 2, 2, nil, out) })
     w:add("b", 2, 0, 0, 1, 1, 1)
     w:update(p, 1, 5, 0, 1, 1, 1)
     local _, ay, _, n = w:move(p, 1, -5, 0, nil, out)

@@ -82,6 +82,18 @@ local function angle_diff(a, b)
   return (a - b + pi) % (2 * pi) - pi
 end
 
+-- The turn a move of box toward the goal angle makes: goal - box:angle()
+-- wrapped to (-pi, pi] the way the manual states it (fmod by 2 pi, then
+-- one step), so a reference can follow the same motion bit for bit.
+local function turn_to(box, goal)
+  local t = goal - box:angle()
+  if t > pi or t <= -pi then
+    if t > 2 * pi or t < -2 * pi then t = math.fmod(t, 2 * pi) end
+    if t > pi then t = t - 2 * pi elseif t <= -pi then t = t + 2 * pi end
+  end
+  return t
+end
+
 -- Every other of the world, as boxes by item.
 local function others(w, items)
   local t = {}
@@ -119,7 +131,7 @@ describe("world:move with a goal angle (2D)", function()
   it("turns as it moves toward the goal, and returns the angle it ends at", function()
     local w = obb.world2()
     w:add("car", 1, 2, 2, 1, 0.25)
-    local x, y, a, n = w:move("car", 4, 6, 1)
+    local x, y, n, a = w:move("car", 4, 6, 1)
     assert.same({ 4, 6, 0 }, { x, y, n })
     assert.is_true(abs(a - 1) < 1e-15)
     local b = box_of(w, "car")
@@ -129,7 +141,7 @@ describe("world:move with a goal angle (2D)", function()
     local want = obb.new2(1, 2, 2, 1, 0.25):rotate(1 - 0.25)
     assert.same({ want:axes() }, { b:axes() })
     -- check does not commit
-    local cx, cy, ca, cn = w:check("car", 0, 0, -2)
+    local cx, cy, cn, ca = w:check("car", 0, 0, -2)
     assert.same({ 0, 0, 0 }, { cx, cy, cn })
     assert.is_true(abs(ca + 2) < 1e-15)
     local gx, gy = w:get("car")
@@ -137,24 +149,33 @@ describe("world:move with a goal angle (2D)", function()
     w:close()
   end)
 
-  it("turns by exactly goal - box:angle(), no wrapping (the long way round too)", function()
+  it("turns the short way to the goal angle: goal - box:angle() wrapped to (-pi, pi]", function()
     -- a bar at angle 3 and a crate north of its center: the short way to
-    -- -3 (0.28 rad counter-clockwise) passes nothing; the turn asked,
-    -- -6 rad, sweeps the bar through the crate.
+    -- -3 is 0.28 rad counter-clockwise and passes nothing; the long way,
+    -- -6 rad, would sweep the bar through the crate.
     local w = obb.world2()
     w:add("bar", 0, 0, 4, 0.1, 3)
     w:add("crate", 0, 3, 0.3, 0.3)
     local out = {}
-    local _, _, a, n = w:check("bar", 0, 0, -3, "touch", out)
-    assert.equal(1, n)
-    assert.equal("crate", out[1])
-    assert.is_true(a < 3 and a > 1, "stopped on the way clockwise: " .. a)
-    -- goal = angle + 2 pi turns a full turn (the crate stops it), the goal
-    -- angle itself turns by nothing
+    local _, _, n, a, why = w:check("bar", 0, 0, -3, "touch", out)
+    assert.equal(0, n)
+    assert.equal("goal", why)
+    assert.is_true(abs(angle_diff(a, -3)) < 1e-12, "ended at " .. a)
+    -- a goal that adds whole turns is the same goal: the crate is never met
     local cur = box_of(w, "bar"):angle()
-    assert.equal(1, select(4, w:check("bar", 0, 0, cur + 2 * pi, "touch")))
-    local x, y, a2, n2 = w:check("bar", 0, 0, cur, "touch")
-    assert.same({ 0, 0, cur, 0 }, { x, y, a2, n2 })
+    for _, k in ipairs({ 1, -1, 10, -1000 }) do
+      local _, _, n2, a2 = w:check("bar", 0, 0, cur + 2 * pi * k + 0.1, "touch")
+      assert.equal(0, n2)
+      assert.is_true(abs(angle_diff(a2, cur + 0.1)) < 1e-9, k .. ": " .. a2)
+    end
+    -- the goal angle itself turns by nothing
+    local x, y, n3, a3 = w:check("bar", 0, 0, cur, "touch")
+    assert.same({ 0, 0, 0, cur }, { x, y, n3, a3 })
+    -- and a car keeping its own heading across +-pi turns a little, never
+    -- a whole turn: from 3.1 to 3.2 (that is, -3.083) is 0.1 counter-clockwise
+    w:add("car", 10, 0, 1, 0.5, 3.1)
+    local _, _, _, ac = w:check("car", 11, 0, 3.2)
+    assert.is_true(abs(angle_diff(ac, 3.2)) < 1e-12, "ended at " .. ac)
     w:close()
   end)
 
@@ -181,9 +202,10 @@ describe("world:move with a goal angle (2D)", function()
         local k = r(0.5, 2)
         dx, dy = (ox - cx) * k + r(-1, 1), (oy - cy) * k + r(-1, 1)
       end
-      local dw = i % 3 == 0 and r(-30, 30) or r(-3, 3)
+      local goal = me:angle() + (i % 3 == 0 and r(-30, 30) or r(-3, 3))
+      local dw = turn_to(me, goal) -- the turn the move makes: the short way
       local out = {}
-      local x, y, a, n = w:move("me", cx + dx, cy + dy, me:angle() + dw, "touch", out)
+      local x, y, n, a = w:move("me", cx + dx, cy + dy, goal, "touch", out)
       local t_ref, t_sample = reference(me, dx, dy, dw, other)
       local now = box_of(w, "me")
       assert.equal(a, now:angle())
@@ -247,19 +269,46 @@ describe("world:move with a goal angle (2D)", function()
     end
   end)
 
-  it("slide: a turn that would drive the item in stops, the translation slides on", function()
+  it("slide: a turn that would drive the item into what it slides along lifts it off and goes on", function()
     local w = obb.world2()
     w:add("floor", 0, -0.5, 50, 0.5)
     -- flush on the floor: turning either way about its center pushes a
-    -- corner into it
+    -- corner into it; the item is lifted as far as the corner swings in
     for _, turn in ipairs({ 0.5, -0.5 }) do
       w:add("box", 0, 0.5, 2, 0.5)
-      local x, y, a = w:move("box", 6, 0.5, turn)
+      local x, y, _, a = w:move("box", 6, 0.5, turn)
       assert.equal(6, x)
-      assert.is_true(abs(a) < 1e-9, "turned by " .. a)
-      assert.is_true(abs(y - 0.5) < 1e-9)
+      assert.is_true(abs(a - turn) < 1e-12, "turned by " .. a)
+      local lowest = y - (2 * math.abs(math.sin(a)) + 0.5 * math.cos(a))
+      assert.is_true(lowest >= -1e-9, "its corner sank to " .. lowest)
+      assert.is_true(lowest < 0.2, "lifted too far: " .. lowest)
       assert.is_true(depth(box_of(w, "box"), box_of(w, "floor")) <= band(box_of(w, "box"), box_of(w, "floor")))
       w:remove("box")
+    end
+    -- in a slot as high as the box, there is no room: the turn stops, the
+    -- translation slides on
+    w:add("ceiling", 0, 1.5, 50, 0.5)
+    w:add("box", 0, 0.5, 2, 0.5)
+    local x, y, _, a = w:move("box", 6, 0.5, 0.5)
+    assert.equal(6, x)
+    assert.is_true(abs(a) < 1e-9, "turned by " .. a)
+    assert.is_true(abs(y - 0.5) < 1e-9)
+    w:close()
+  end)
+
+  it("a car flush against a wall steers away from it (and toward it), pushed off as its corner swings", function()
+    local w = obb.world2()
+    w:add("wall", 10, 0, 0.5, 20) -- its face at x = 9.5
+    w:add("car", 7.5, 0, 1, 2, 0) -- heading +y, its right side at x = 8.5
+    assert.equal(8.5, (w:move("car", 9, 0)))
+    for _, steer in ipairs({ 0.2, -0.2 }) do
+      local x, y, _, a = w:check("car", 8.5, 1, steer)
+      assert.is_true(abs(a - steer) < 1e-12, "steering stopped at " .. a)
+      assert.equal(1, y)
+      -- the car's reach toward the wall at its end, and no deeper
+      local reach = math.cos(a) + 2 * math.abs(math.sin(a))
+      assert.is_true(x + reach <= 9.5 + 1e-9, "into the wall: " .. (x + reach))
+      assert.is_true(x + reach > 9.4, "pushed off too far: " .. (x + reach))
     end
     w:close()
   end)
@@ -271,7 +320,7 @@ describe("world:move with a goal angle (2D)", function()
     -- counter-clockwise toward flat raises that corner
     w:add("box", 0, 2, 2, 0.5, -0.3)
     local out = {}
-    local x, y, a, n = w:move("box", 8, -2, -0.1, nil, out)
+    local x, y, n, a = w:move("box", 8, -2, -0.1, nil, out)
     assert.equal(1, n)
     assert.equal("floor", out[1])
     assert.is_true(abs(a + 0.1) < 1e-12, "stopped turning at " .. a)
@@ -284,7 +333,7 @@ describe("world:move with a goal angle (2D)", function()
     w = obb.world2()
     w:add("wall", 10, 0, 0.05, 20)
     w:add("car", 6, 0, 2, 1, 0.5)
-    local cx, cy, ca = w:move("car", 12, 8, 0.2)
+    local cx, cy, _, ca = w:move("car", 12, 8, 0.2)
     assert.is_true(abs(ca - 0.2) < 1e-12, "a car steering away stopped turning at " .. ca)
     assert.equal(8, cy)
     assert.is_true(cx < 10)
@@ -297,7 +346,7 @@ describe("world:move with a goal angle (2D)", function()
     w:add("floor", 0, -0.5, 50, 0.5)
     w:add("box", 0, 2, 2, 0.5, -0.3)
     local out = {}
-    local x, y, a, n = w:move("box", 8, -2, -0.1, "bounce", out)
+    local x, y, n, a = w:move("box", 8, -2, -0.1, "bounce", out)
     assert.equal(1, n)
     assert.equal("bounce", out[2])
     local ty = out[7]
@@ -308,7 +357,7 @@ describe("world:move with a goal angle (2D)", function()
     -- flush on the floor, moving into it and turning into it faster than
     -- the mirrored move lifts it: the turn stops
     w:update("box", 0, 0.5, 2, 0.5, 0)
-    local _, by, ba = w:move("box", 4, 0.3, 0.5, "bounce")
+    local _, by, _, ba = w:move("box", 4, 0.3, 0.5, "bounce")
     assert.is_true(by > 0.5)
     assert.is_true(abs(ba) < 1e-9, "turned into the floor by " .. ba)
     w:close()
@@ -319,18 +368,18 @@ describe("world:move with a goal angle (2D)", function()
     w:add("block", 0, 0, 2, 2)
     w:add("box", 2.2, 0, 0.5, 0.5) -- 0.3 inside the block
     local out = {}
-    local x, y, a, n = w:move("box", 6, 0, 0.7, nil, out)
+    local x, y, n, a = w:move("box", 6, 0, 0.7, nil, out)
     assert.equal(1, n)
     assert.equal("block", out[1])
     assert.is_true(out[8] > 0.29) -- reported with its depth
     assert.same({ 6, 0, 0 }, { x, y, a }) -- out, without turning: a turn could go deeper
     -- along it, and into it (clipped), neither turning
     w:update("box", 2.2, 0, 0.5, 0.5, 0)
-    local x2, y2, a2 = w:move("box", 1, 3, -0.5)
+    local x2, y2, _, a2 = w:move("box", 1, 3, -0.5)
     assert.same({ 2.2, 3, 0 }, { x2, y2, a2 })
     -- an other it only touches (by less than the band) lets it turn away
     w:update("box", 2.5, 0, 0.5, 0.5, 0)
-    local _, _, a3 = w:move("box", 4, 0, 0.7)
+    local _, _, _, a3 = w:move("box", 4, 0, 0.7)
     assert.is_true(abs(a3 - 0.7) < 1e-12)
     w:close()
   end)
@@ -340,10 +389,10 @@ describe("world:move with a goal angle (2D)", function()
     w:add("ghost", 3, 0, 0.5, 2)
     w:add("box", 0, 0, 1, 0.3)
     local out = {}
-    local x, y, a, n = w:move("box", 6, 0, 2, "cross", out)
+    local x, y, n, a = w:move("box", 6, 0, 2, "cross", out)
     assert.same({ 6, 0, 1, "ghost", "cross", S2 }, { x, y, n, out[1], out[2], #out })
     assert.is_true(abs(a - 2) < 1e-12)
-    local x2, _, a2, n2 = w:move("box", 0, 0, 0, function() return false end, out)
+    local x2, _, n2, a2 = w:move("box", 0, 0, 0, function() return false end, out)
     assert.same({ 0, 0, 0 }, { x2, n2, #out })
     assert.is_true(abs(a2) < 1e-12)
     w:close()
@@ -382,7 +431,7 @@ describe("world:move with a goal angle (2D)", function()
         local boxes = others(w, items)
         local cx, cy = from:center()
         local spin = step % 5 == 0 and r(-60, 60) or r(-3, 3)
-        local x, y, _, n = w:move("me", cx + r(-25, 25), cy + r(-25, 25), from:angle() + spin,
+        local x, y, n = w:move("me", cx + r(-25, 25), cy + r(-25, 25), from:angle() + spin,
           filter, out)
         moves, contacts = moves + 1, contacts + n
         local what = ("scene %d step %d"):format(scene, step)
@@ -408,13 +457,16 @@ describe("world:move with a goal angle (2D)", function()
       for _, resp in ipairs({ "slide", "touch", "bounce" }) do
         w:update("stick", 0, 0, 3.5, 0.01, pi / 4)
         local from = box_of(w, "stick")
-        local x, y, a, n = w:move("stick", 0.4, -0.3, pi / 4 + turn, resp)
+        local x, y, n, a = w:move("stick", 0.4, -0.3, pi / 4 + turn, resp)
         assert.is_true(x == x and y == y and a == a and n >= 0)
         assert.is_true(abs(x) < 3 and abs(y) < 3)
         assert_not_deeper(w, "stick", from, others(w, items), nil, "turn " .. turn .. " " .. resp)
-        -- it cannot turn all the way round: it meets a wall, or its sweep
-        -- cannot decide (a huge turn) and the turn stops where it is
-        assert.is_true(n > 0 or abs(a - pi / 4) < 1e-12, "turn " .. turn .. ": " .. a)
+        -- the turn is the goal's, the short way: it gets there, or it met
+        -- a wall, or its sweep could not decide and the turn stopped
+        local dw = turn_to(from, pi / 4 + turn)
+        assert.is_true(abs(dw) <= pi)
+        assert.is_true(n > 0 or abs(angle_diff(a, pi / 4 + dw)) < 1e-9 or abs(a - pi / 4) < 1e-12,
+          "turn " .. turn .. ": " .. a)
       end
     end
     w:close()
@@ -440,14 +492,14 @@ describe("world:move with a goal angle (2D)", function()
         local gx, gy = x + r(-10, 10), y + r(-10, 10)
         local resp = ({ "slide", "bounce", "touch", "cross", false })[1 + step % 5] or nil
         local angle = box_of(w1, "me"):angle()
-        local x1, y1, a1, c1 = w1:move("me", gx, gy, angle, resp, o1)
+        local x1, y1, c1, a1 = w1:move("me", gx, gy, angle, resp, o1)
         local x2, y2, c2 = w2:move("me", gx, gy, resp, o2)
         assert.same({ x2, y2, c2 }, { x1, y1, c1 })
         assert.equal(angle, a1)
         assert.same(o2, o1)
         assert.same({ w2:get("me") }, { w1:get("me") })
         assert.same({ box_of(w2, "me"):axes() }, { box_of(w1, "me"):axes() })
-        local cx1, cy1, ca1, cc1 = w1:check("me", gx, gy, angle, resp, o1)
+        local cx1, cy1, cc1, ca1 = w1:check("me", gx, gy, angle, resp, o1)
         local cx2, cy2, cc2 = w2:check("me", gx, gy, resp, o2)
         assert.same({ cx2, cy2, cc2, angle }, { cx1, cy1, cc1, ca1 })
         assert.same(o2, o1)
@@ -466,7 +518,7 @@ describe("world:move with a goal angle (2D)", function()
     w:add("b", 6, 0, 0.2, 2)
     w:add("box", 0, 0, 1, 0.5)
     local asked = {}
-    local x, _, _, n = w:move("box", 9, 0, 0.3, function(item, other, nx, ny, t, d)
+    local x, _, n = w:move("box", 9, 0, 0.3, function(item, other, nx, ny, t, d)
       asked[#asked + 1] = { item, other, t >= 0 and t <= 1, d }
       assert.is_true(abs(nx * nx + ny * ny - 1) < 1e-12)
       return "cross"
@@ -588,12 +640,12 @@ describe("world:move with a goal rotation (3D)", function()
     local w = obb.world3()
     w:add("box", 1, 2, 3, 2, 1, 0.5)
     local q = H.quat_axis_angle(0, 0, 1, 0.5)
-    local x, y, z, qx, qy, qz, qw, n = w:move("box", 4, 5, 6, unpack(q))
+    local x, y, z, n, qx, qy, qz, qw = w:move("box", 4, 5, 6, unpack(q))
     assert.same({ 4, 5, 6, 0 }, { x, y, z, n })
     assert.is_true(abs(qz - q[3]) < 1e-15 and abs(qw - q[4]) < 1e-15 and qx == 0 and qy == 0)
     assert.same({ qx, qy, qz, qw }, { box3_of(w, "box"):rotation() })
     -- the goal at any scale; check does not commit
-    local cx, _, _, cqx, cqy, cqz, cqw = w:check("box", 0, 0, 0, 0, 0, 0, -7)
+    local cx, _, _, _, cqx, cqy, cqz, cqw = w:check("box", 0, 0, 0, 0, 0, 0, -7)
     assert.equal(0, cx)
     assert.is_true(abs(cqz) < 1e-15 and abs(cqw - 1) < 1e-15 and cqx == 0 and cqy == 0)
     assert.equal(4, (w:get("box")))
@@ -623,8 +675,10 @@ describe("world:move with a goal rotation (3D)", function()
       end
       local axis, angle = random_axis(r), i % 3 == 0 and r(0, 6) or r(0, 2)
       local goal = H.quat_mul(H.quat_axis_angle(axis[1], axis[2], axis[3], angle), { me:rotation() })
+      -- the move turns the short way: by angle - 2 pi beyond pi
+      if angle > pi then angle = angle - 2 * pi end
       local out = {}
-      local x, y, z, _, _, _, _, n = w:move("me", c[1] + d[1], c[2] + d[2], c[3] + d[3], goal[1], goal[2],
+      local x, y, z, n = w:move("me", c[1] + d[1], c[2] + d[2], c[3] + d[3], goal[1], goal[2],
         goal[3], goal[4], "touch", out)
       local t_ref, t_sample = reference3(me, d, axis, angle, other)
       local now = box3_of(w, "me")
@@ -703,7 +757,7 @@ describe("world:move with a goal rotation (3D)", function()
     -- flush on the floor: turning about x swings an edge into it
     w:add("box", 0, 0.5, 0, 2, 0.5, 1)
     local q = H.quat_axis_angle(1, 0, 0, 0.4)
-    local x, y, z, qx, _, _, qw = w:move("box", 3, -2, 4, unpack(q))
+    local x, y, z, _, qx, _, _, qw = w:move("box", 3, -2, 4, unpack(q))
     assert.same({ 3, 4 }, { x, z })
     assert.is_true(abs(y - 0.5) < 1e-9)
     assert.is_true(abs(qx) < 1e-9 and abs(qw - 1) < 1e-9, "turned by " .. qx)
@@ -711,7 +765,7 @@ describe("world:move with a goal rotation (3D)", function()
     -- lifts it: the turn goes on to the goal
     w:update("box", 0, 3, 0, 2, 0.5, 1, unpack(H.quat_axis_angle(0, 0, 1, -0.3)))
     local goal = H.quat_axis_angle(0, 0, 1, -0.1)
-    local x2, y2, z2, gx, gy, gz, gw, n = w:move("box", 6, -3, 1, unpack(goal))
+    local x2, y2, z2, n, gx, gy, gz, gw = w:move("box", 6, -3, 1, unpack(goal))
     assert.equal(1, n)
     assert.same({ 6, 1 }, { x2, z2 })
     assert.is_true(y2 > 0.5)
@@ -740,8 +794,8 @@ describe("world:move with a goal rotation (3D)", function()
         local q = { box3_of(w1, "me"):rotation() }
         local a = { w1:move("me", g[1], g[2], g[3], q[1], q[2], q[3], q[4], resp, o1) }
         local b = { w2:move("me", g[1], g[2], g[3], resp, o2) }
-        assert.same({ b[1], b[2], b[3], b[4] }, { a[1], a[2], a[3], a[8] })
-        assert.same(q, { a[4], a[5], a[6], a[7] })
+        assert.same({ b[1], b[2], b[3], b[4], b[5] }, { a[1], a[2], a[3], a[4], a[9] })
+        assert.same(q, { a[5], a[6], a[7], a[8] })
         assert.same(o2, o1)
         assert.same({ w2:get("me") }, { w1:get("me") })
       end

@@ -235,21 +235,35 @@ void lobb_move_commit(lworld *lw, int id, const double *center) {
   }
 }
 
+/* An angle in (-pi, pi]: the same turn, the short way. fmod is exact, so
+** the same bits on every platform; a difference of two angles in (-pi,
+** pi] takes at most one step. */
+static double wrap_angle(double a) {
+  static const double pi = 3.14159265358979323846, two_pi = 2 * pi;
+  if (a > pi || a <= -pi) {
+    if (a > two_pi || a < -two_pi) a = fmod(a, two_pi);
+    if (a > pi) a -= two_pi;
+    else if (a <= -pi) a += two_pi;
+  }
+  return a;
+}
+
 /* The turn that takes box (of dimension dim) to the goal rotation g, into
-** turn. 2D: g[0] is the goal angle; the turn is the goal less the box's
-** angle as box:angle() gives it, exactly, no wrapping. 3D: g is the goal
-** quaternion (any non-zero scale); the turn is the rotation r = g c* from
-** the box's rotation c as box:rotation() gives it (w >= 0), as r says it:
-** by 2 atan2(|v|, w) about v, the long way round when w < 0; none when
-** v = 0 (g = c gives exactly 0: the products cancel to the bit). Returns
-** 0 for a g the classic method refuses (not finite; a zero quaternion). */
+** turn, the short way. 2D: g[0] is the goal angle; the turn is the goal
+** less the box's angle as box:angle() gives it, wrapped to (-pi, pi]
+** (wrap_angle). 3D: g is the goal quaternion (any non-zero scale); the
+** turn is the rotation r = g c* from the box's rotation c as
+** box:rotation() gives it (w >= 0): by 2 atan2(|v|, w) about v, r or -r,
+** whichever has w >= 0 (at most pi); none when v = 0 (g = c gives exactly
+** 0: the products cancel to the bit). Returns 0 for a g the classic method
+** refuses (not finite; a zero quaternion). */
 int lobb_move_turn(int dim, const void *box, const double *g, double turn[3]) {
   double c[4], v[3], w, big, len, angle;
   int q;
   turn[0] = turn[1] = turn[2] = 0;
   if (!obb_all_finite(g, dim == 2 ? 1 : 4)) return 0;
   if (dim == 2) {
-    turn[0] = g[0] - obb2_angle((const obb2 *)box);
+    turn[0] = wrap_angle(g[0] - obb2_angle((const obb2 *)box));
     return 1;
   }
   if (g[0] == 0 && g[1] == 0 && g[2] == 0 && g[3] == 0) return 0;
@@ -258,6 +272,10 @@ int lobb_move_turn(int dim, const void *box, const double *g, double turn[3]) {
   v[0] = (g[0] * c[3] - g[3] * c[0]) - (g[1] * c[2] - g[2] * c[1]);
   v[1] = (g[1] * c[3] - g[3] * c[1]) - (g[2] * c[0] - g[0] * c[2]);
   v[2] = (g[2] * c[3] - g[3] * c[2]) - (g[0] * c[1] - g[1] * c[0]);
+  if (w < 0) { /* -r is the same rotation, the short way round */
+    w = -w;
+    for (q = 0; q < 3; q++) v[q] = -v[q];
+  }
   big = fmax(fabs(v[0]), fmax(fabs(v[1]), fabs(v[2])));
   if (big > 0) { /* scaled: no overflow, no underflow */
     len = big * sqrt((v[0] / big) * (v[0] / big) + (v[1] / big) * (v[1] / big) +
@@ -279,10 +297,20 @@ static int check_turn(lua_State *L, int idx, lmove *m) {
   return m->dim == 2 ? 1 : 4;
 }
 
+/* Why a move ended, by OBB_END_* (obb_world_move_end). */
+static const char *const end_names[] = {"goal", "blocked", "legs", "turn"};
+
+/* Pushes why the world's last move ended (its name). */
+static void push_end(lua_State *L, const lworld *lw) {
+  double rest[4];
+  lua_pushstring(L, end_names[obb_world_move_end(lw->w, rest)]);
+}
+
 /* w:move / w:check (item, gx, gy[, gz] [, filter [, out]])
-** -> ax, ay[, az], n; turning, (item, gx, gy, angle [, filter [, out]])
-** -> ax, ay, angle, n in 2D and (item, gx, gy, gz, qx, qy, qz, qw
-** [, filter [, out]]) -> ax, ay, az, qx, qy, qz, qw, n in 3D */
+** -> ax, ay[, az], n, why; turning, (item, gx, gy, angle [, filter
+** [, out]]) -> ax, ay, n, angle, why in 2D and (item, gx, gy, gz, qx, qy,
+** qz, qw [, filter [, out]]) -> ax, ay, az, n, qx, qy, qz, qw, why in 3D:
+** the count always right after the center */
 static int move(lua_State *L, int apply) {
   lworld *lw = lobb_world_checkmutable(L, "move");
   lmove m;
@@ -306,19 +334,33 @@ static int move(lua_State *L, int apply) {
     double q[4];
     if (apply) lobb_world_setbox(lw, m.id, &m.end);
     lobb_pushnumbers(L, m.actual, dim);
+    lua_pushinteger(L, m.n);
     if (dim == 2) {
       lua_pushnumber(L, obb2_angle(&m.end.b2));
     } else {
       obb3_rotation(&m.end.b3, q);
       lobb_pushnumbers(L, q, 4);
     }
-    lua_pushinteger(L, m.n);
-    return dim == 2 ? dim + 2 : dim + 5;
+    push_end(L, lw);
+    return dim == 2 ? dim + 3 : dim + 6;
   }
   if (apply) lobb_move_commit(lw, m.id, m.actual);
   lobb_pushnumbers(L, m.actual, dim);
   lua_pushinteger(L, m.n);
-  return dim + 1;
+  push_end(L, lw);
+  return dim + 2;
+}
+
+/* w:remainder() -> dx, dy[, dz], turn: what the world's last move or
+** check left undone when its legs ran out (zeros otherwise) */
+int lobb_world_remainder(lua_State *L) {
+  lworld *lw = lobb_world_checkopen(L);
+  double rest[4];
+  lobb_checknargs(L, 1);
+  obb_world_move_end(lw->w, rest);
+  lobb_pushnumbers(L, rest, lw->dim);
+  lua_pushnumber(L, rest[3]);
+  return lw->dim + 1;
 }
 
 int lobb_world_move(lua_State *L) { return move(L, 1); }

@@ -705,6 +705,7 @@ static const luaL_Reg world_methods[] = {
   {"cast_turning", lobb_world_cast_turning},
   {"move", lobb_world_move},
   {"check", lobb_world_check},
+  {"remainder", lobb_world_remainder},
   {"push", lobb_world_push},
   {"set_ties", lobb_world_set_ties},
   {"close", world_close},

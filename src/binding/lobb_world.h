@@ -181,6 +181,7 @@ size_t lobb_bump_memory(const lworld *lw);
 /* The movers' methods, listed among the world's. */
 int lobb_world_move(lua_State *L);
 int lobb_world_check(lua_State *L);
+int lobb_world_remainder(lua_State *L);
 int lobb_world_push(lua_State *L);
 int lobb_world_set_ties(lua_State *L);
 int lobb_mod_clip(lua_State *L);

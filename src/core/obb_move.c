@@ -91,6 +91,7 @@ typedef struct cand {
   int ncorner;   /* BLOCK: the normals of every axis the item touches (and
                  ** goes deeper on) at t, in axis order */
   int limit;     /* a turning leg's sweep could not decide: t is safe */
+  int inside;    /* a turning leg's BLOCK at an other the item is inside */
   double corner[MAX_CORNER][3];
 } cand;
 
@@ -124,6 +125,7 @@ typedef struct mover {
   double turn_goal; /* the turn the move ends with: all of it, or what had
                     ** turned when turning stopped (as dest for pos) */
   double turned;    /* the turn done up to pos */
+  double turn0;     /* the turn asked for (turn_goal as the move starts) */
   double posed;     /* the turn item's axes are posed at */
   double r[3];      /* dest - pos (zero for a push) */
   double pos[3];    /* where the leg starts */
@@ -584,6 +586,7 @@ static int classify_turning(mover *m, const void *other, cand *c, cand *c2) {
   c->t = t;
   c->depth = 0;
   c->limit = r == OBB_SWEEP_LIMIT;
+  c->inside = over;
   for (q = 0; q < 3; q++) c->n[q] = n[q] + 0.0;
   memcpy(c->corner[0], c->n, sizeof c->n);
   return k + 1;
@@ -697,9 +700,12 @@ static met *respond(mover *m, const cand *c) {
   return e;
 }
 
-static inline void report(mover *m, met *e, const cand *c) {
+/* Reports candidate c of other e: once per move, but a bounce once per
+** bounce (again, when again is set: a blocker met on a later leg). */
+static inline void report(mover *m, met *e, const cand *c, int again) {
   obb_move_hit hit;
-  if (e->reported || e->response == OBB_IGNORE) return;
+  if (e->response == OBB_IGNORE) return;
+  if (e->reported && !(again && e->response == OBB_BOUNCE)) return;
   e->reported = 1;
   m->nreported++;
   if (m->report == NULL) return;
@@ -842,18 +848,18 @@ static void on_candidate(mover *m, int id) {
     cand c2;
     int k;
     c.id = id;
-    c.limit = 0;
+    c.limit = c.inside = 0;
     k = classify_turning(m, box_of(m, id), &c, &c2);
     if (k > 0) keep(m, &c);
     if (k > 1) keep(m, &c2);
   } else if (m->ncands < m->cand_cap) { /* classified in place */
     cand *p = &m->cands[m->ncands];
     p->id = id;
-    p->limit = 0;
+    p->limit = p->inside = 0;
     if (classify(m, box_of(m, id), p) != NONE) m->ncands++;
   } else {
     c.id = id;
-    c.limit = 0;
+    c.limit = c.inside = 0;
     if (classify(m, box_of(m, id), &c) != NONE) keep(m, &c);
   }
 }
@@ -886,25 +892,94 @@ static void sort_cands(mover *m) {
   }
 }
 
-/* The item's axes, turned by m->turned from the move's start (as
-** obbN_rotate turns them: one rotation from item0's, renormalised). */
-static void pose_axes(mover *m) {
-  if (m->posed == m->turned) return;
-  m->posed = m->turned;
+/* The item's box turned by angle from the move's start (as obbN_rotate
+** turns it: one rotation from item0's, renormalised), into b. */
+static void turned_box(const mover *m, double angle, anybox *b) {
+  *b = m->item0;
   if (m->dim == 2) {
-    obb2 b = m->item0.b2;
-    obb2_rotate(&b, m->turned);
-    memcpy(m->item.b2.u, b.u, sizeof b.u);
+    obb2_rotate(&b->b2, angle);
   } else {
-    obb3 b = m->item0.b3;
     double q[4], sn, cs;
     int i;
-    obb_sincos(0.5 * m->turned, &sn, &cs);
+    obb_sincos(0.5 * angle, &sn, &cs);
     for (i = 0; i < 3; i++) q[i] = m->axis[i] * sn;
     q[3] = cs;
-    obb3_rotate(&b, q);
-    memcpy(m->item.b3.u, b.u, sizeof b.u);
+    obb3_rotate(&b->b3, q);
   }
+}
+
+/* The item's axes, turned by m->turned from the move's start. */
+static void pose_axes(mover *m) {
+  anybox b;
+  if (m->posed == m->turned) return;
+  m->posed = m->turned;
+  turned_box(m, m->turned, &b);
+  if (m->dim == 2) memcpy(m->item.b2.u, b.b2.u, sizeof b.b2.u);
+  else memcpy(m->item.b3.u, b.b3.u, sizeof b.b3.u);
+}
+
+/* How far the item's box, turned by angle from the move's start, reaches
+** along the unit direction d from its center. */
+static double reach_along(const mover *m, double angle, const double d[3]) {
+  anybox b;
+  turned_box(m, angle, &b);
+  if (m->dim == 2) {
+    const double *u = b.b2.u;
+    return b.b2.e[0] * fabs(u[0] * d[0] + u[1] * d[1]) +
+           b.b2.e[1] * fabs(u[0] * d[1] - u[1] * d[0]);
+  }
+  return b.b3.e[0] * fabs(obb_dot3(b.b3.u[0], d)) +
+         b.b3.e[1] * fabs(obb_dot3(b.b3.u[1], d)) +
+         b.b3.e[2] * fabs(obb_dot3(b.b3.u[2], d));
+}
+
+/* d/dx |x| at x = a, x moving at b: one-sided where a = 0. */
+static double abs_rate(double a, double b) {
+  return a > 0 ? b : a < 0 ? -b : fabs(b);
+}
+
+/* How fast reach_along grows, per unit of the leg's time, as the item
+** turns by m->wl over the leg from its pose now (a turn of w moves an
+** axis u by w perp(u) in 2D, by w (axis x u) in 3D). */
+static double reach_rate(const mover *m, const double d[3]) {
+  double x = 0, du[3];
+  int i;
+  if (m->dim == 2) {
+    const double *u = m->item.b2.u, *e = m->item.b2.e;
+    double ud = u[0] * d[0] + u[1] * d[1], vd = u[0] * d[1] - u[1] * d[0];
+    return e[0] * abs_rate(ud, m->wl * vd) + e[1] * abs_rate(vd, -m->wl * ud);
+  }
+  for (i = 0; i < 3; i++) {
+    const double *u = m->item.b3.u[i];
+    obb_cross3(m->axis, u, du);
+    x += m->item.b3.e[i] * abs_rate(obb_dot3(u, d), m->wl * obb_dot3(du, d));
+  }
+  return x;
+}
+
+/* Makes room for the rest of the leg's turn at a slide the turn drove the
+** item into (normal n, the item's way out): moves the goal out along n so
+** that, over the leg, the center leaves the other at least as fast as the
+** turn swings the item into it (its rate now, and its mean rate to each
+** eighth of the turn; the next leg's sweep stops a turn that needs more).
+** So a car flush against a wall steers away from it, or toward it, pushed
+** off it as far as its corner swings in. */
+static void make_room(mover *m, const double n[3]) {
+  double into[3], now, most;
+  int k, q;
+  for (q = 0; q < 3; q++) into[q] = -n[q];
+  pose_axes(m); /* the item as it is now, for reach_rate */
+  now = reach_along(m, m->turned, into);
+  most = reach_rate(m, into);
+  for (k = 1; k <= 8; k++)
+    most = obb_fmax(most, (reach_along(m, m->turned + 0.125 * k * m->wl, into) -
+                           now) * (8.0 / k));
+  if (!(most > 0)) return;
+  most *= 1 + 0x1p-20;
+  for (q = 0; q < m->dim; q++) m->dest[q] += most * n[q];
+  retarget(m);
+  /* the rest is longer now: the others near are found again for it */
+  if (!find_near(m)) stop(m);
 }
 
 static inline void set_center(mover *m) {
@@ -952,9 +1027,13 @@ found:
 /* What a group of blockers met at one time asks of the item. */
 typedef struct group {
   int touch, solid, bounced;
-  int turn_in;   /* a slide or bounce the turn drove the item into */
+  int turn_in;   /* a slide or bounce the turn drove the item into, the
+                 ** first time in the move: room is made (away) */
+  int turn_again; /* one that already stopped a turning leg of this move,
+                 ** or turn_in at two planes: the turn stops */
   int undecided; /* a turning sweep that could not decide */
   double bounce[3];
+  double away[3];
 } group;
 
 /* The responses and reports of cands[from .. end), into g. A candidate
@@ -978,7 +1057,7 @@ static int respond_group(mover *m, int from, int end, group *g) {
     if (m->first_of_ties && j > from) continue; /* tested again next leg */
     e = respond(m, c);
     if (e == NULL) return 0;
-    report(m, e, c);
+    report(m, e, c, 1);
     switch (e->response) {
     case OBB_IGNORE: case OBB_CROSS: break;
     case OBB_TOUCH: g->touch = g->solid = 1; break;
@@ -992,7 +1071,13 @@ static int respond_group(mover *m, int from, int end, group *g) {
       break;
     }
     if (m->wl != 0 && !m->point && e->response >= OBB_SLIDE) {
-      if (e->slid || !(obb_dot3(m->r, c->n) < -tol)) g->turn_in = 1;
+      if (e->slid || c->inside) {
+        g->turn_again = 1;
+      } else if (!(obb_dot3(m->r, c->n) < -tol)) {
+        if (g->turn_in && !parallel(g->away, c->n)) g->turn_again = 1;
+        memcpy(g->away, c->n, sizeof g->away);
+        g->turn_in = 1;
+      }
       e->slid = 1;
     }
   }
@@ -1057,7 +1142,8 @@ static int meet_blockers(mover *m, int *i) {
     stop_turning(m);
     return LEG_NEXT;
   }
-  if (g.turn_in || g.undecided) stop_turning(m);
+  if (g.turn_again || g.undecided) stop_turning(m);
+  else if (g.turn_in) make_room(m, g.away);
   if (!g.solid) return LEG_NEXT;
   if (g.bounced && obb_clip_goal(m->dim, m->pos, m->dest, g.bounce, 2)) {
     retarget(m); /* the mirrored rest is the move's direction now */
@@ -1089,7 +1175,7 @@ static int leg(mover *m) {
     }
     e = respond(m, c); /* an overlapped other */
     if (e == NULL) return LEG_FAILED;
-    report(m, e, c);
+    report(m, e, c, 0);
     i++;
     if (e->response == OBB_IGNORE || e->response == OBB_CROSS) continue;
     if (e->response == OBB_TOUCH) {
@@ -1153,11 +1239,30 @@ static int finish(mover *m, const double *from, double *actual) {
   return m->nreported;
 }
 
+/* Why the move ended, and what was left of it, for obb_world_move_end: its
+** legs ran out with some of it left (out), it went all the way (to goal
+** with the whole turn), only the turn stopped short, or what it met
+** changed where it ends. */
+static void note_end(mover *m, const double *goal, int out) {
+  double rest[4] = {0, 0, 0, 0};
+  int why;
+  if (out) {
+    why = OBB_END_LEGS;
+    memcpy(rest, m->r, sizeof m->r);
+    rest[3] = m->wl;
+  } else if (memcmp(m->pos, goal, (size_t)m->dim * sizeof(double)) != 0) {
+    why = OBB_END_BLOCKED;
+  } else {
+    why = m->turned == m->turn0 ? OBB_END_GOAL : OBB_END_TURN;
+  }
+  obb_world_set_move_end(m->w, why, rest);
+}
+
 /* The move's legs from m's start toward goal; writes the center where it
 ** ends to actual (from, the start, when it fails). */
 static int run_move(mover *m, const double *goal, double *actual) {
   double from[3] = {0, 0, 0};
-  int legs = 0, restarts = 0;
+  int legs = 0, restarts = 0, st = LEG_DONE;
   memcpy(from, m->pos, sizeof from);
   copy_point(m->dim, m->dest, goal);
   aim(m);
@@ -1167,9 +1272,9 @@ static int run_move(mover *m, const double *goal, double *actual) {
     return -3;
   }
   if (!find_near(m)) return finish(m, from, actual);
-  while (legs < OBB_MOVE_MAX_LEGS) {
-    int st;
+  for (;;) {
     if (m->r[0] == 0 && m->r[1] == 0 && m->r[2] == 0 && m->wl == 0) break;
+    if (legs == OBB_MOVE_MAX_LEGS) break;
     st = leg(m);
     if (st == LEG_FAILED || st == LEG_DONE) break;
     if (st == LEG_AGAIN) {
@@ -1178,6 +1283,9 @@ static int run_move(mover *m, const double *goal, double *actual) {
       legs++;
     }
   }
+  if (st != LEG_FAILED && !m->oom && !m->aborted)
+    note_end(m, goal, m->r[0] != 0 || m->r[1] != 0 || m->r[2] != 0 ||
+                          m->wl != 0);
   return finish(m, from, actual);
 }
 
@@ -1190,10 +1298,18 @@ static int failed_start(obb_world *w, int id, double *actual) {
   return -1;
 }
 
+/* A move starts with the status of one that went all the way (a move that
+** fails keeps it). */
+static void clear_end(obb_world *w) {
+  static const double none[4] = {0, 0, 0, 0};
+  obb_world_set_move_end(w, OBB_END_GOAL, none);
+}
+
 int obb_world_move(obb_world *w, int id, const double *goal,
                    obb_move_filter_fn filter, obb_move_report_fn report,
                    void *ctx, double *actual) {
   mover m;
+  clear_end(w);
   if (!start(&m, w, id, filter, ctx)) return failed_start(w, id, actual);
   m.report = report;
   return run_move(&m, goal, actual);
@@ -1235,6 +1351,7 @@ int obb_world_move_turning(obb_world *w, int id, const double *goal,
   const void *box = obb_world_box(w, id);
   double actual[3] = {0, 0, 0};
   int dim = obb_world_dim(w), q, n, still = 1;
+  clear_end(w);
   for (q = 0; q < (dim == 2 ? 1 : 3); q++)
     if (turn[q] != 0) still = 0;
   if (still || box == NULL) { /* a translation: obb_world_move's, exactly */
@@ -1254,6 +1371,7 @@ int obb_world_move_turning(obb_world *w, int id, const double *goal,
     box_at(dim, box, center_of(dim, box), end);
     return -3;
   }
+  m.turn0 = m.turn_goal;
   n = run_move(&m, goal, actual);
   if (n < 0) {
     box_at(dim, box, center_of(dim, box), end);

@@ -51,6 +51,8 @@ struct obb_world {
   int nstale, stale_cap;
   void *scratch[OBB_WORLD_SCRATCH]; /* the movers' buffers (obb_move.c) */
   size_t scratch_cap[OBB_WORLD_SCRATCH];
+  int end_why;         /* how the last move ended (obb_world_move_end) */
+  double end_rest[4];
 };
 
 #define BOX(w, id) ((void *)((w)->boxes + (size_t)(id) * (w)->box_size))
@@ -76,6 +78,8 @@ obb_world *obb_world_new(int dim, double margin, obb_alloc alloc, void *ud) {
   w->boxes = NULL;
   w->changes = 0;
   w->ties = OBB_TIES_EACH;
+  w->end_why = OBB_END_GOAL;
+  memset(w->end_rest, 0, sizeof w->end_rest);
   w->cap = w->count = w->box_cap = w->moves = 0;
   obb_grid_init(&w->grid, w->tree.alloc, w->tree.ud);
   obb_cells_init(&w->cells, dim, w->tree.alloc, w->tree.ud);
@@ -123,6 +127,16 @@ void obb_world_free(obb_world *w) {
 int obb_world_dim(const obb_world *w) { return w->dim; }
 int obb_world_count(const obb_world *w) { return w->count; }
 double obb_world_changes(const obb_world *w) { return w->changes; }
+
+int obb_world_move_end(const obb_world *w, double rest[4]) {
+  memcpy(rest, w->end_rest, sizeof w->end_rest);
+  return w->end_why;
+}
+
+void obb_world_set_move_end(obb_world *w, int why, const double rest[4]) {
+  w->end_why = why;
+  memcpy(w->end_rest, rest, sizeof w->end_rest);
+}
 
 int obb_world_set_ties(obb_world *w, int ties) {
   if (ties != OBB_TIES_EACH && ties != OBB_TIES_FIRST) return -1;

@@ -57,4 +57,8 @@ typedef struct obb_world_view {
 void obb_world_view_move(obb_world *w, int id, const size_t size[3],
                          obb_world_view *v);
 
+/* Keeps how a move ended for obb_world_move_end: why, and rest (4
+** numbers, as obb_world_move_end gives them). */
+void obb_world_set_move_end(obb_world *w, int why, const double rest[4]);
+
 #endif
