@@ -239,12 +239,14 @@ void lobb_move_commit(lworld *lw, int id, const double *center) {
 ** turn. 2D: g[0] is the goal angle; the turn is the goal less the box's
 ** angle as box:angle() gives it, exactly, no wrapping. 3D: g is the goal
 ** quaternion (any non-zero scale); the turn is the rotation r = g c* from
-** the box's rotation c as box:rotation() gives it (w >= 0), as r says it:
+** the box's rotation c as box:rotation() gives it (w >= 0), both first at
+** unit length exactly as box:set_rotation takes a quaternion (obb_quat_unit:
+** every scale of g exact in doubles gives the same turn), as r says it:
 ** by 2 atan2(|v|, w) about v, the long way round when w < 0; none when
 ** v = 0 (g = c gives exactly 0: the products cancel to the bit). Returns
 ** 0 for a g the classic method refuses (not finite; a zero quaternion). */
 int lobb_move_turn(int dim, const void *box, const double *g, double turn[3]) {
-  double c[4], v[3], w, big, len, angle;
+  double u[4], r[4], c[4], v[3], w, big, len, angle;
   int q;
   turn[0] = turn[1] = turn[2] = 0;
   if (!obb_all_finite(g, dim == 2 ? 1 : 4)) return 0;
@@ -252,8 +254,11 @@ int lobb_move_turn(int dim, const void *box, const double *g, double turn[3]) {
     turn[0] = g[0] - obb2_angle((const obb2 *)box);
     return 1;
   }
-  if (g[0] == 0 && g[1] == 0 && g[2] == 0 && g[3] == 0) return 0;
-  obb3_rotation((const obb3 *)box, c);
+  if (!obb_quat_unit(g, u)) return 0; /* as box:set_rotation takes it */
+  g = u;
+  obb3_rotation((const obb3 *)box, r);
+  /* c the same way: g = c at any scale gives 0 (c is unit: never fails) */
+  if (!obb_quat_unit(r, c)) return 0;
   w = g[3] * c[3] + (g[0] * c[0] + g[1] * c[1] + g[2] * c[2]);
   v[0] = (g[0] * c[3] - g[3] * c[0]) - (g[1] * c[2] - g[2] * c[1]);
   v[1] = (g[1] * c[3] - g[3] * c[1]) - (g[2] * c[0] - g[0] * c[2]);
