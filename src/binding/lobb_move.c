@@ -333,7 +333,7 @@ int lobb_world_check(lua_State *L) { return move(L, 0); }
 int lobb_world_set_ties(lua_State *L) {
   static const char *const modes[] = {"each", "first", NULL};
   lworld *lw = lobb_world_checkmutable(L, "set_ties");
-  int mode = luaL_checkoption(L, 2, NULL, modes);
+  int mode = lobb_checkoption(L, 2, modes); /* whole: not "first\0x" */
   lobb_checknargs(L, 2);
   obb_world_set_ties(lw->w, mode == 0 ? OBB_TIES_EACH : OBB_TIES_FIRST);
   lua_settop(L, 1);
