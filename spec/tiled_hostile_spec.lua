@@ -208,7 +208,11 @@ describe("obb.mapdata's limits", function()
     -- a million open braces: refused at once, with no stack overflow
     write_file(path, ("{"):rep(1000000))
     has(err_of(tiled.load, path, { max_bytes = math.huge }), "tables nested more than 200 deep")
-    has(err_of(tiled.load, path, { max_bytes = math.huge, max_depth = math.huge }), "table not closed")
+    has(err_of(tiled.load, path, { max_bytes = math.huge, max_depth = math.huge, max_tables = math.huge }),
+      "table not closed")
+    -- (with the default max_tables, a table per 8 bytes: refused at the 125001st)
+    has(err_of(tiled.load, path, { max_bytes = math.huge, max_depth = math.huge }),
+      "more than 125000 tables (options.max_tables), at byte 125001 of 1000000")
     assert.is_true(os.clock() - t0 < 5)
     os.remove(path)
     has(err_of(mapdata.json, ("["):rep(50) .. ("]"):rep(50), { max_depth = 49 }),
@@ -223,6 +227,50 @@ describe("obb.mapdata's limits", function()
     has(err_of(tiled.load, path, { max_values = 1002 }), "more than 1002 values")
     os.remove(path)
     has(err_of(mapdata.json, "[" .. ("1,"):rep(20) .. "1]", { max_values = 20 }), "more than 20 values")
+  end)
+
+  -- round five: ten million empty tables (`{},` is 3 bytes; a table is
+  -- about 70) passed every limit and took about 30 times the text; tables
+  -- are now bounded by the text (max_tables), and every limit's error says
+  -- how far the reader got, which shows it stopped there
+  it("refuses more tables than max_tables (one per 8 bytes of the text by default) where it passes", function()
+    local n = 100000
+    local text = "return { " .. ("{},"):rep(n) .. "}" -- the outer table at byte 8, the k-th inner at 10 + 3 (k - 1)
+    assert.are.equal(9 + 3 * n + 1, #text)
+    -- 1000 tables: the outer and 999 inner ones; the 1001st, inner 1000, is refused where it opens
+    has(err_of(mapdata.lua_table, text, { max_tables = 1000, source = "m.lua" }),
+      ("m.lua: line 1: more than 1000 tables (options.max_tables), at byte %d of %d"):format(10 + 3 * 999, #text))
+    -- the default: one table per 8 bytes of the text (and at least 10000)
+    local max = math.floor(#text / 8)
+    has(err_of(mapdata.lua_table, text),
+      ("more than %d tables (options.max_tables), at byte %d of %d"):format(max, 10 + 3 * (max - 1), #text))
+    -- as many as the limit lets through
+    local few = "return { " .. ("{},"):rep(9999) .. "}"
+    assert.are.equal(9999, #mapdata.lua_table(few))
+    has(err_of(mapdata.lua_table, few, { max_tables = 9999 }), "more than 9999 tables")
+    assert.are.equal(9999, #mapdata.lua_table(few, { max_tables = 10000 }))
+    -- JSON alike
+    local json = "[" .. ("[],"):rep(n - 1) .. "[]]"
+    has(err_of(mapdata.json, json, { max_tables = 50 }),
+      ("more than 50 tables (options.max_tables), at byte %d of %d"):format(2 + 3 * 49, #json))
+    has(err_of(mapdata.json, json), ("more than %d tables"):format(math.floor(#json / 8)))
+    -- through obb.tiled
+    local path = tmp_with(".lua", "return { layers = {}, x = { " .. ("{},"):rep(100) .. "} }")
+    has(err_of(tiled.load, path, { max_tables = 50 }), "more than 50 tables (options.max_tables), at byte")
+    assert.are.equal(0, #tiled.load(path, { max_tables = 103 }))
+    has(err_of(tiled.load, path, { max_tables = 102 }), "more than 102 tables")
+    os.remove(path)
+    has(err_of(tiled.load, {}, { max_tables = 0 }), "options.max_tables must be a whole number >= 1")
+    has(err_of(mapdata.lua_table, "{}", { max_tables = 1.5 }), "options.max_tables must be an integer >= 0")
+  end)
+
+  it("names where a limit stopped the reader", function()
+    local text = "return { data = { " .. ("0, "):rep(1000) .. "} }"
+    -- value 1 is the outer table, 2 the inner one at byte 17; the k-th number at 19 + 3 (k - 1)
+    has(err_of(mapdata.lua_table, text, { max_values = 500 }),
+      ("more than 500 values (options.max_values), at byte %d of %d"):format(19 + 3 * 498, #text))
+    has(err_of(mapdata.json, "[" .. ("1,"):rep(20) .. "1]", { max_values = 20 }),
+      "more than 20 values (options.max_values), at byte 40 of 43")
   end)
 
   it("checks the limits' options", function()
