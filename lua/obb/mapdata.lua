@@ -396,12 +396,20 @@ function M.lua_table(text, opts)
         result, done = value, true
         break
       end
-      local key = keys[depth]
+      local key, n = keys[depth], counts[depth]
       if key == nil then
-        key = counts[depth] + 1
-        counts[depth] = key
+        n = n + 1
+        counts[depth] = n
+        t[n] = value -- a nil too: it clears what a key stored there
+      elseif not (type(key) == "number" and key > n - n % 50 and key <= n and key % 1 == 0) then
+        t[key] = value
       end
-      if value ~= nil then t[key] = value end
+      -- Else the key names a place a positional value already holds that
+      -- PUC Lua (5.1 to 5.4 alike) has not stored yet: its constructor
+      -- stores the positional values in batches of 50, after the keyed
+      -- fields written among them, so `{ "b", [1] = "a" }` is "b" (and
+      -- `{ [1] = "a", "b" }` too, the positional value stored after).
+      -- LuaJIT's load gives "a" there: it sets constant fields in order.
       local c = byte(s, pos)
       if c == 44 or c == 59 then -- "," or ";"
         pos = self:skip_lua(pos + 1)
