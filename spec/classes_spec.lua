@@ -153,6 +153,9 @@ describe("obb.responses", function()
     assert.equal("touch", s.default)
     assert.is_nil(s[256])
     assert.is_nil(s.other)
+    -- round five: the key is compared whole (strcmp stopped at the zero)
+    assert.is_nil(s["default\0x"])
+    assert.is_nil(s["default\0"])
     assert.is_false(getmetatable(s))
     assert.is_false(pcall(function() s[1] = "slide" end))
     assert.equal("cross", s[1])
@@ -206,6 +209,7 @@ describe("obb.responses", function()
       { "key -1 is no class", { [-1] = "slide" } },
       { "key 1.5 is no class", { [1.5] = "slide" } },
       { "key 'defualt' is no class", { defualt = "slide" } },
+      { "key 'default' followed by a zero byte is no class", { ["default\0x"] = "touch" } },
       { "key of type boolean is no class", { [true] = "slide" } },
       { "key of type table is no class", { [{}] = "slide" } },
     }

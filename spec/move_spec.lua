@@ -383,6 +383,22 @@ describe("world:move (2D)", function()
     assert.has_error(function() w:set_ties("first") end, "world is closed")
   end)
 
+  -- round five: the mode was read with luaL_checkoption, whose strcmp
+  -- stops at a zero byte, so "first\0x" set "first"
+  it("set_ties compares the whole name: a zero byte names no mode, and changes nothing", function()
+    local w = obb.world2()
+    w:add("left", -1, 0, 1, 1)
+    w:add("right", 1, 0, 1, 1)
+    w:add("p", 0.5, 5, 1, 1) -- over the seam: each meets both, first only one
+    H.assert_argerror(2, "set_ties", "invalid option 'first' followed by a zero byte", w.set_ties, w, "first\0x")
+    H.assert_argerror(2, "set_ties", "invalid option 'each' followed by a zero byte", w.set_ties, w, "each\0")
+    assert.same({ 0.5, 2, 2 }, { w:check("p", 0.5, -5) }) -- still "each"
+    w:set_ties("first")
+    H.assert_argerror(2, "set_ties", "invalid option 'each' followed by a zero byte", w.set_ties, w, "each\0first")
+    assert.same({ 0.5, 2, 1 }, { w:check("p", 0.5, -5) }) -- still "first"
+    w:close()
+  end)
+
   it("set_ties(\"first\"): random flush tiles, never inside a solid, mostly where \"each\" ends", function()
     local rng = uniform(23)
     local same, differ = 0, 0

@@ -804,6 +804,66 @@ describe("world:move with a goal rotation (3D)", function()
     end
   end)
 
+  -- round five: the goal was multiplied out unnormalised, so a huge goal
+  -- overflowed (no turn at all) and a subnormal one lost its bits (75
+  -- degrees off); it is now taken to unit length as box:set_rotation takes it
+  it("every scale of a goal quaternion turns the same, bit for bit, as box:set_rotation", function()
+    local function same_bits(a, b)
+      if #a ~= #b then return false end
+      for i = 1, #a do
+        if a[i] ~= b[i] or (a[i] == 0 and 1 / a[i] ~= 1 / b[i]) then return false end
+      end
+      return true
+    end
+    local function set_rotation(q)
+      local b = obb.new3(0, 0, 0, 1, 1, 1)
+      b:set_rotation(unpack(q))
+      return { b:rotation() }
+    end
+    local goals = { { 1, 1, 0, 0 }, { 1, 0, 0, 0 }, { 0, 0, 0, 1 }, { 1, 2, 3, 4 }, { -3, 1, 2, 1 },
+      { 1, 0, 0, -1 }, { 5, -7, 1, 3 } }
+    local scales, s = {}, 1.0
+    for _ = 0, 1023 do scales[#scales + 1] = s; s = s * 2 end -- 2^0 .. 2^1023
+    s = 0.5
+    for _ = 1, 1074 do scales[#scales + 1] = s; s = s * 0.5 end -- 2^-1 .. 2^-1074
+    assert.equal(2 ^ -1074, scales[#scales])
+    local starts = { { 0, 0, 0, 1 }, { 0.1, -0.2, 0.3, 0.9 } }
+    local compared = 0
+    for _, q0 in ipairs(starts) do
+      local w = obb.world3()
+      local start = obb.new3(1, 2, 3, 1, 0.5, 0.25, unpack(q0))
+      w:add("me", start)
+      w:add("far", 100, 100, 100, 1, 1, 1)
+      for _, g in ipairs(goals) do
+        local ref = { w:check("me", 2, 2, 3, unpack(g)) }
+        local set = set_rotation(g)
+        -- the turn reaches the goal: the rotation set_rotation gives, up to
+        -- the sign (a turn of half a round may end at -q) and rounding
+        local dot = ref[4] * set[1] + ref[5] * set[2] + ref[6] * set[3] + ref[7] * set[4]
+        assert.is_true(abs(abs(dot) - 1) < 1e-14, "goal " .. table.concat(g, ","))
+        for _, k in ipairs(scales) do
+          local sg = { g[1] * k, g[2] * k, g[3] * k, g[4] * k }
+          if sg[1] - sg[1] == 0 and sg[2] - sg[2] == 0 and sg[3] - sg[3] == 0 and sg[4] - sg[4] == 0 then
+            local c = { w:check("me", 2, 2, 3, unpack(sg)) }
+            if not same_bits(ref, c) then
+              error(("check to goal %s scaled by %a: %s, unscaled %s"):format(table.concat(g, ","), k,
+                table.concat(c, ","), table.concat(ref, ",")))
+            end
+            local m = { w:move("me", 2, 2, 3, unpack(sg)) }
+            assert.is_true(same_bits(ref, m))
+            assert.is_true(same_bits({ ref[4], ref[5], ref[6], ref[7] }, { box3_of(w, "me"):rotation() }))
+            -- set_rotation takes every such scale to the same bits too
+            assert.is_true(same_bits(set, set_rotation(sg)))
+            w:update("me", start)
+            compared = compared + 1
+          end
+        end
+      end
+      w:close()
+    end
+    assert.is_true(compared > 2 * #goals * 2000)
+  end)
+
   it("raises clear errors", function()
     local w = obb.world3()
     w:add("box", 0, 0, 0, 1, 1, 1)

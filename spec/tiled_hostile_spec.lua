@@ -208,7 +208,11 @@ describe("obb.mapdata's limits", function()
     -- a million open braces: refused at once, with no stack overflow
     write_file(path, ("{"):rep(1000000))
     has(err_of(tiled.load, path, { max_bytes = math.huge }), "tables nested more than 200 deep")
-    has(err_of(tiled.load, path, { max_bytes = math.huge, max_depth = math.huge }), "table not closed")
+    has(err_of(tiled.load, path, { max_bytes = math.huge, max_depth = math.huge, max_tables = math.huge }),
+      "table not closed")
+    -- (with the default max_tables, a table per 8 bytes: refused at the 125001st)
+    has(err_of(tiled.load, path, { max_bytes = math.huge, max_depth = math.huge }),
+      "more than 125000 tables (options.max_tables), at byte 125001 of 1000000")
     assert.is_true(os.clock() - t0 < 5)
     os.remove(path)
     has(err_of(mapdata.json, ("["):rep(50) .. ("]"):rep(50), { max_depth = 49 }),
@@ -223,6 +227,50 @@ describe("obb.mapdata's limits", function()
     has(err_of(tiled.load, path, { max_values = 1002 }), "more than 1002 values")
     os.remove(path)
     has(err_of(mapdata.json, "[" .. ("1,"):rep(20) .. "1]", { max_values = 20 }), "more than 20 values")
+  end)
+
+  -- round five: ten million empty tables (`{},` is 3 bytes; a table is
+  -- about 70) passed every limit and took about 30 times the text; tables
+  -- are now bounded by the text (max_tables), and every limit's error says
+  -- how far the reader got, which shows it stopped there
+  it("refuses more tables than max_tables (one per 8 bytes of the text by default) where it passes", function()
+    local n = 100000
+    local text = "return { " .. ("{},"):rep(n) .. "}" -- the outer table at byte 8, the k-th inner at 10 + 3 (k - 1)
+    assert.are.equal(9 + 3 * n + 1, #text)
+    -- 1000 tables: the outer and 999 inner ones; the 1001st, inner 1000, is refused where it opens
+    has(err_of(mapdata.lua_table, text, { max_tables = 1000, source = "m.lua" }),
+      ("m.lua: line 1: more than 1000 tables (options.max_tables), at byte %d of %d"):format(10 + 3 * 999, #text))
+    -- the default: one table per 8 bytes of the text (and at least 10000)
+    local max = math.floor(#text / 8)
+    has(err_of(mapdata.lua_table, text),
+      ("more than %d tables (options.max_tables), at byte %d of %d"):format(max, 10 + 3 * (max - 1), #text))
+    -- as many as the limit lets through
+    local few = "return { " .. ("{},"):rep(9999) .. "}"
+    assert.are.equal(9999, #mapdata.lua_table(few))
+    has(err_of(mapdata.lua_table, few, { max_tables = 9999 }), "more than 9999 tables")
+    assert.are.equal(9999, #mapdata.lua_table(few, { max_tables = 10000 }))
+    -- JSON alike
+    local json = "[" .. ("[],"):rep(n - 1) .. "[]]"
+    has(err_of(mapdata.json, json, { max_tables = 50 }),
+      ("more than 50 tables (options.max_tables), at byte %d of %d"):format(2 + 3 * 49, #json))
+    has(err_of(mapdata.json, json), ("more than %d tables"):format(math.floor(#json / 8)))
+    -- through obb.tiled
+    local path = tmp_with(".lua", "return { layers = {}, x = { " .. ("{},"):rep(100) .. "} }")
+    has(err_of(tiled.load, path, { max_tables = 50 }), "more than 50 tables (options.max_tables), at byte")
+    assert.are.equal(0, #tiled.load(path, { max_tables = 103 }))
+    has(err_of(tiled.load, path, { max_tables = 102 }), "more than 102 tables")
+    os.remove(path)
+    has(err_of(tiled.load, {}, { max_tables = 0 }), "options.max_tables must be a whole number >= 1")
+    has(err_of(mapdata.lua_table, "{}", { max_tables = 1.5 }), "options.max_tables must be an integer >= 0")
+  end)
+
+  it("names where a limit stopped the reader", function()
+    local text = "return { data = { " .. ("0, "):rep(1000) .. "} }"
+    -- value 1 is the outer table, 2 the inner one at byte 17; the k-th number at 19 + 3 (k - 1)
+    has(err_of(mapdata.lua_table, text, { max_values = 500 }),
+      ("more than 500 values (options.max_values), at byte %d of %d"):format(19 + 3 * 498, #text))
+    has(err_of(mapdata.json, "[" .. ("1,"):rep(20) .. "1]", { max_values = 20 }),
+      "more than 20 values (options.max_values), at byte 40 of 43")
   end)
 
   it("checks the limits' options", function()
@@ -374,6 +422,47 @@ y",
     ok, why = same(mapdata.lua_table("{ -9223372036854775808 }"),
       assert(load_text("return { -9223372036854775808 }"))(), "t")
     assert.is_true(ok, why)
+  end)
+
+  -- round five: `{ "b", [1] = "a" }` gave "a", where load gives "b"
+  it("gives a place that a key and a position both name the value PUC Lua's load gives", function()
+    -- PUC Lua 5.1 to 5.4 store the positional values in batches of 50 after
+    -- the keyed fields among them (and a nil too); LuaJIT's load sets
+    -- constant fields in the order written, so it differs on some of these
+    local fifty = {}
+    for i = 1, 50 do fifty[i] = '"v' .. i .. '"' end
+    local cases = { -- text, key, the value load gives under PUC Lua
+      { '{ "b", [1] = "a" }', 1, "b" },
+      { '{ [1] = "a", "b" }', 1, "b" },
+      { '{ nil, [1] = "a" }', 1, nil },
+      { '{ [1] = "a", nil }', 1, nil },
+      { '{ [1.0] = "a", "b" }', 1, "b" },
+      { '{ "b", [1.0] = "a" }', 1, "b" },
+      { '{ 7, [1] = "a" }', 1, 7 },
+      { '{ [1] = "a", [1] = nil }', 1, nil },
+      { '{ [1] = "a", [1] = "c" }', 1, "c" },
+      { '{ x = 1, x = nil }', "x", nil },
+      { '{ 1, 2, [2] = "a", [1.5] = "h", [3] = "c" }', 1.5, "h" },
+      { "{ " .. table.concat(fifty, ", ") .. ', [1] = "a" }', 1, "a" }, -- the batch of 50 is stored first
+      { "{ " .. table.concat(fifty, ", ", 1, 49) .. ', [1] = "a" }', 1, "v1" },
+      { "{ " .. table.concat(fifty, ", ", 1, 49) .. ', [1] = "a", "v50" }', 1, "v1" },
+      { "{ " .. table.concat(fifty, ", ") .. ', [51] = "a", "v51" }', 51, "v51" },
+      { "{ " .. table.concat(fifty, ", ") .. ', "v51", [51] = "a" }', 51, "v51" },
+      { "{ " .. table.concat(fifty, ", ") .. ', "v51", [50] = "a" }', 50, "a" },
+    }
+    for _, c in ipairs(cases) do
+      local got = mapdata.lua_table(c[1])
+      assert.are.equal(c[3], got[c[2]], c[1])
+      if not rawget(_G, "jit") then -- PUC Lua: the same as load, every key
+        local ok, why = same(got, assert(load_text("return " .. c[1]))(), "t")
+        assert.is_true(ok, c[1] .. ": " .. tostring(why))
+      end
+    end
+    -- `{ 1, 2, [2] = "a", [3] = "c" }`: [2] is refused a place 2 already holds, [3] is kept
+    local t = mapdata.lua_table('{ 1, 2, [2] = "a", [3] = "c" }')
+    assert.are.same({ 1, 2, "c" }, { t[1], t[2], t[3] })
+    -- a key not stored by a position: a name, or a place no position reaches
+    assert.are.same({ x = 1, [5] = "e", 1 }, mapdata.lua_table('{ x = 1, [5] = "e", 1 }'))
   end)
 
   it("reads a map without `return`, with a byte order mark, and refuses other values", function()

@@ -478,6 +478,11 @@ describe("a world with cells", function()
       { { margin = -math.huge }, "option 'margin' must be finite, got -inf" },
       { { margin = "x" }, "option 'margin' must be a number, got string" },
       { { cells = 16 }, "unknown option 'cells'" },
+      -- round five: names compared whole (strcmp stopped at the zero byte,
+      -- and the option was then ignored)
+      { { ["cell\0x"] = -5 }, "unknown option 'cell' followed by a zero byte" },
+      { { ["margin\0"] = 1 }, "unknown option 'margin' followed by a zero byte" },
+      { { cell = 4, ["cell\0"] = 4 }, "unknown option 'cell' followed by a zero byte" },
       { { 16 }, "option names must be strings, got number" },
     }
     for _, case in ipairs(cases) do

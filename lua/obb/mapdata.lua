@@ -10,7 +10,11 @@
 -- the position (string.find(s, "^...", pos)), strings with escapes are
 -- built from a list of parts, nesting is an explicit stack (no recursion,
 -- so no "stack overflow" at any depth), and line numbers are counted only
--- for an error.
+-- for an error. The limits are counted as the reader goes: a text that
+-- passes one is refused where it does, before anything after is built.
+-- The reader makes no garbage per value or table (the stack is a set of
+-- arrays, a string without escapes is cut out at once), so what it holds
+-- is what it returns.
 --
 --   local mapdata = require "obb.mapdata"
 --   local map = mapdata.lua_table(text, { source = "maps/level1.lua" })
@@ -18,9 +22,12 @@
 --
 -- Options (all optional): source (the name errors start with, default
 -- "map"), max_bytes (default 64 MiB), max_depth (nesting of tables,
--- default 200), max_values (values of any kind, default 10 million).
--- Errors are strings "<source>: line N: <what was wrong>" raised with
--- error(msg, 0).
+-- default 200), max_values (values of any kind, default 10 million),
+-- max_tables (tables, objects and arrays; default one per TABLE_BYTES = 8
+-- bytes of the text, and at least MIN_TABLES = 10000: an empty table is
+-- 3 bytes of text and some 70 of memory, a table of a real map hundreds
+-- of bytes). Errors are strings "<source>: line N: <what was wrong>"
+-- raised with error(msg, 0); a limit's ends ", at byte B of N".
 
 local M = {}
 
@@ -28,9 +35,11 @@ local find, sub, byte, char = string.find, string.sub, string.byte, string.char
 local format, concat = string.format, table.concat
 local floor, huge = math.floor, math.huge
 
+-- max_tables has no fixed default: it follows the text (new_reader).
 M.defaults = { max_bytes = 64 * 1024 * 1024, max_depth = 200, max_values = 10000000 }
+M.TABLE_BYTES, M.MIN_TABLES = 8, 10000
 
-local LIMITS = { "max_bytes", "max_depth", "max_values" }
+local LIMITS = { "max_bytes", "max_depth", "max_values", "max_tables" }
 
 -- ---- options and errors ------------------------------------------------
 
@@ -47,7 +56,8 @@ local function check_opts(opts, fname)
   for _, k in ipairs(LIMITS) do
     local v = opts[k]
     if v == nil then v = M.defaults[k] end
-    if type(v) ~= "number" or v ~= v or v < 0 or (v ~= huge and v ~= floor(v)) then
+    -- (no max_tables: new_reader sets it from the text)
+    if v ~= nil and (type(v) ~= "number" or v ~= v or v < 0 or (v ~= huge and v ~= floor(v))) then
       error(format("obb.mapdata.%s: options.%s must be an integer >= 0 (or math.huge), got %s",
         fname, k, tostring(v)), 3)
     end
@@ -85,12 +95,24 @@ function Reader:fail(pos, msg, ...)
   error(format("%s: line %d: ", self.source, line_of(self.s, pos)) .. format(msg, ...), 0)
 end
 
+-- A limit passed at pos: the error says where, which is how far the
+-- reader got (it stops there).
+function Reader:limit(pos, max, what, option)
+  self:fail(pos, "more than %d %s (options.%s), at byte %d of %d", max, what, option, pos, #self.s)
+end
+
+-- One more value (of any kind) at pos.
 function Reader:count(pos)
   local n = self.values + 1
-  if n > self.max_values then
-    self:fail(pos, "more than %d values (options.max_values)", self.max_values)
-  end
+  if n > self.max_values then self:limit(pos, self.max_values, "values", "max_values") end
   self.values = n
+end
+
+-- One more table at pos (counted as a value too, by count).
+function Reader:count_table(pos)
+  local n = self.tables + 1
+  if n > self.max_tables then self:limit(pos, self.max_tables, "tables", "max_tables") end
+  self.tables = n
 end
 
 local function new_reader(text, opts, fname)
@@ -98,8 +120,10 @@ local function new_reader(text, opts, fname)
     error(format("obb.mapdata.%s: text must be a string, got %s", fname, type(text)), 3)
   end
   opts = check_opts(opts, fname)
-  local self = setmetatable({ s = text, source = opts.source, values = 0,
-    max_depth = opts.max_depth, max_values = opts.max_values }, Reader)
+  local max_tables = opts.max_tables
+  if max_tables == nil then max_tables = math.max(M.MIN_TABLES, floor(#text / M.TABLE_BYTES)) end
+  local self = setmetatable({ s = text, source = opts.source, values = 0, tables = 0,
+    max_depth = opts.max_depth, max_values = opts.max_values, max_tables = max_tables }, Reader)
   if #text > opts.max_bytes then
     error(format("%s: %d bytes, more than %d (options.max_bytes)", opts.source, #text, opts.max_bytes), 0)
   end
@@ -167,6 +191,8 @@ end
 function Reader:lua_string(pos, q)
   local s = self.s
   local plain = q == 34 and '^[^"\\\r\n]*' or "^[^'\\\r\n]*"
+  local _, pe = find(s, plain, pos + 1)
+  if byte(s, pe + 1) == q then return sub(s, pos + 1, pe), pe + 2 end -- no escape
   local parts, n = {}, 0
   local at = pos + 1
   while true do
@@ -305,50 +331,55 @@ function M.lua_table(text, opts)
   local _, re = find(s, "^return", pos)
   if re and not find(s, "^[%w_]", re + 1) then pos = self:skip_lua(re + 1) end
   local top_pos = pos
-  -- The open tables, innermost last: each { table, positional count,
-  -- pending key, position of its "{" }.
-  local stack, depth = {}, 0
+  -- The open tables, innermost at depth: each table, its count of
+  -- positional values, the key of the field being read (nil: positional)
+  -- and the position of its "{". Arrays, so a table costs no frame.
+  local tabs, counts, keys, opens = {}, {}, {}, {}
+  local depth = 0
   local result, done = nil, false
   while not done do
-    local frame = stack[depth]
+    local t = tabs[depth]
     local value, is_value = nil, false
-    if frame ~= nil then
+    if t ~= nil then
       -- The bulk of a map is tile data, "0, 0, 12, 3,": a whole number
       -- and its separator are read at once (the same number the full
       -- path reads; "1.5", "0x1" or "1e3" do not match).
       local _, fe, digits = find(s, "^(%d+)[ \t]*[,;][ \t\r\n]*", pos)
-      while fe do
-        self:count(pos)
-        local n = frame[2] + 1
-        frame[2] = n
-        frame[1][n] = tonumber(digits)
-        pos = fe + 1
-        local b = byte(s, pos)
-        if b == 45 or b == 11 or b == 12 then pos = self:skip_lua(pos) end
-        _, fe, digits = find(s, "^(%d+)[ \t]*[,;][ \t\r\n]*", pos)
+      if fe then
+        local n = counts[depth]
+        repeat
+          self:count(pos)
+          n = n + 1
+          t[n] = tonumber(digits)
+          pos = fe + 1
+          local b = byte(s, pos)
+          if b == 45 or b == 11 or b == 12 then pos = self:skip_lua(pos) end
+          _, fe, digits = find(s, "^(%d+)[ \t]*[,;][ \t\r\n]*", pos)
+        until not fe
+        counts[depth] = n
       end
       -- a field, or the "}" that closes the table
       if pos > #s then
-        self:fail(frame[4], "table not closed: } expected before the end of the text")
+        self:fail(opens[depth], "table not closed: } expected before the end of the text")
       elseif byte(s, pos) == 125 then
-        stack[depth] = nil
+        tabs[depth] = nil
         depth = depth - 1
-        value, is_value, pos = frame[1], true, pos + 1
+        value, is_value, pos = t, true, pos + 1
       else
         local key, after = self:lua_key(pos)
         if after then pos = after end
-        frame[3] = key
-        if key == nil then frame[2] = frame[2] + 1 end
+        keys[depth] = key
       end
     end
     if not is_value then
       if byte(s, pos) == 123 then -- "{"
         self:count(pos)
+        self:count_table(pos)
         if depth >= self.max_depth then
           self:fail(pos, "tables nested more than %d deep (options.max_depth)", self.max_depth)
         end
         depth = depth + 1
-        stack[depth] = { {}, 0, nil, pos }
+        tabs[depth], counts[depth], keys[depth], opens[depth] = {}, 0, nil, pos
         pos = self:skip_lua(pos + 1)
       else
         self:count(pos)
@@ -360,24 +391,35 @@ function M.lua_table(text, opts)
     -- value of the one around it.
     while is_value do
       pos = self:skip_lua(pos)
-      frame = stack[depth]
-      if frame == nil then
+      t = tabs[depth]
+      if t == nil then
         result, done = value, true
         break
       end
-      local key = frame[3]
-      if key == nil then key = frame[2] end
-      if value ~= nil then frame[1][key] = value end
+      local key, n = keys[depth], counts[depth]
+      if key == nil then
+        n = n + 1
+        counts[depth] = n
+        t[n] = value -- a nil too: it clears what a key stored there
+      elseif not (type(key) == "number" and key > n - n % 50 and key <= n and key % 1 == 0) then
+        t[key] = value
+      end
+      -- Else the key names a place a positional value already holds that
+      -- PUC Lua (5.1 to 5.4 alike) has not stored yet: its constructor
+      -- stores the positional values in batches of 50, after the keyed
+      -- fields written among them, so `{ "b", [1] = "a" }` is "b" (and
+      -- `{ [1] = "a", "b" }` too, the positional value stored after).
+      -- LuaJIT's load gives "a" there: it sets constant fields in order.
       local c = byte(s, pos)
       if c == 44 or c == 59 then -- "," or ";"
         pos = self:skip_lua(pos + 1)
         is_value = false
       elseif c == 125 then -- "}"
-        stack[depth] = nil
+        tabs[depth] = nil
         depth = depth - 1
-        value, pos = frame[1], pos + 1
+        value, pos = t, pos + 1
       elseif c == nil then
-        self:fail(frame[4], "table not closed: } expected before the end of the text")
+        self:fail(opens[depth], "table not closed: } expected before the end of the text")
       else
         self:fail(pos, ", or } expected after a value, found %s: a map is data " ..
           "(no calls, operators or concatenation)", near(s, pos))
@@ -406,6 +448,8 @@ end
 
 function Reader:json_string(pos)
   local s = self.s
+  local _, pe = find(s, '^[^"\\%c]*', pos + 1)
+  if byte(s, pe + 1) == 34 then return sub(s, pos + 1, pe), pe + 2 end -- no escape
   local parts, n = {}, 0
   local at = pos + 1
   while true do
@@ -490,14 +534,16 @@ function M.json(text, opts)
   local self = new_reader(text, opts, "json")
   local s = self.s
   local pos = self:skip_json(self.pos)
-  -- The open objects and arrays: each { table, count (arrays), is array,
-  -- pending key, position of its bracket }.
-  local stack, depth = {}, 0
+  -- The open objects and arrays, innermost at depth: each table, its
+  -- count (arrays), whether it is an array, the member name being read
+  -- and the position of its bracket. Arrays, so a table costs no frame.
+  local tabs, counts, arrays, keys, opens = {}, {}, {}, {}, {}
+  local depth = 0
   local result, done = nil, false
   while not done do
-    local frame = stack[depth]
+    local t = tabs[depth]
     local value, is_value = nil, false
-    if frame ~= nil and not frame[3] then
+    if t ~= nil and not arrays[depth] then
       -- an object's member: "key" :
       if byte(s, pos) ~= 34 then
         self:fail(pos, "a member name (a string) expected, found %s", near(s, pos))
@@ -505,26 +551,25 @@ function M.json(text, opts)
       local key, after = self:json_string(pos)
       after = self:skip_json(after)
       if byte(s, after) ~= 58 then self:fail(after, ": expected after a member name, found %s", near(s, after)) end
-      frame[4] = key
+      keys[depth] = key
       pos = self:skip_json(after + 1)
-    elseif frame ~= nil then
-      frame[2] = frame[2] + 1
+    elseif t ~= nil then
+      counts[depth] = counts[depth] + 1
     end
     local c = byte(s, pos)
     self:count(pos)
     if c == 123 or c == 91 then -- "{" or "["
+      self:count_table(pos)
       if depth >= self.max_depth then
         self:fail(pos, "objects and arrays nested more than %d deep (options.max_depth)", self.max_depth)
       end
-      depth = depth + 1
-      local array = c == 91
-      stack[depth] = { {}, 0, array, nil, pos }
+      local array, new, open = c == 91, {}, pos
       pos = self:skip_json(pos + 1)
-      local close = byte(s, pos)
-      if close == (array and 93 or 125) then -- empty
-        value, is_value, pos = stack[depth][1], true, pos + 1
-        stack[depth] = nil
-        depth = depth - 1
+      if byte(s, pos) == (array and 93 or 125) then -- empty
+        value, is_value, pos = new, true, pos + 1
+      else
+        depth = depth + 1
+        tabs[depth], counts[depth], arrays[depth], keys[depth], opens[depth] = new, 0, array, nil, open
       end
     else
       value, pos = self:json_scalar(pos)
@@ -532,26 +577,27 @@ function M.json(text, opts)
     end
     while is_value do
       pos = self:skip_json(pos)
-      frame = stack[depth]
-      if frame == nil then
+      t = tabs[depth]
+      if t == nil then
         result, done = value, true
         break
       end
+      local array = arrays[depth]
       if value ~= nil then
-        if frame[3] then frame[1][frame[2]] = value else frame[1][frame[4]] = value end
+        if array then t[counts[depth]] = value else t[keys[depth]] = value end
       end
       c = byte(s, pos)
       if c == 44 then -- ","
         pos = self:skip_json(pos + 1)
         is_value = false
-      elseif c == (frame[3] and 93 or 125) then
-        stack[depth] = nil
+      elseif c == (array and 93 or 125) then
+        tabs[depth] = nil
         depth = depth - 1
-        value, pos = frame[1], pos + 1
+        value, pos = t, pos + 1
       elseif c == nil then
-        self:fail(frame[5], "%s not closed before the end of the text", frame[3] and "array" or "object")
+        self:fail(opens[depth], "%s not closed before the end of the text", array and "array" or "object")
       else
-        self:fail(pos, "%s expected, found %s", frame[3] and ", or ]" or ", or }", near(s, pos))
+        self:fail(pos, "%s expected, found %s", array and ", or ]" or ", or }", near(s, pos))
       end
     end
   end

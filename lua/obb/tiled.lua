@@ -347,7 +347,7 @@ end
 
 local OPTIONS = {
   layers = true, property = true, filter = true, strict = true, tile_property = true,
-  max_bytes = true, max_depth = true, max_values = true,
+  max_bytes = true, max_depth = true, max_values = true, max_tables = true,
 }
 
 local function check_options(opts, level)
@@ -388,10 +388,11 @@ local function check_options(opts, level)
   -- The limits of obb.mapdata's readers; max_depth also bounds the
   -- nesting of group layers in a map table.
   local limits = {}
-  for key, default in pairs(mapdata.defaults) do
+  for _, key in ipairs({ "max_bytes", "max_depth", "max_values", "max_tables" }) do
     local v = opts[key]
-    if v == nil then v = default end
-    if type(v) ~= "number" or v ~= v or v < 1 or (v ~= huge and v ~= floor(v)) then
+    if v == nil then v = mapdata.defaults[key] end
+    -- (no max_tables: obb.mapdata's default follows the text)
+    if v ~= nil and (type(v) ~= "number" or v ~= v or v < 1 or (v ~= huge and v ~= floor(v))) then
       error(format("obb.tiled: options.%s must be a whole number >= 1 (or math.huge), got %s",
         key, describe_value(v)), level + 1)
     end
@@ -404,6 +405,7 @@ local function check_options(opts, level)
     strict = opts.strict,
     tile_property = opts.tile_property or "collidable",
     max_bytes = limits.max_bytes, max_depth = limits.max_depth, max_values = limits.max_values,
+    max_tables = limits.max_tables,
   }
 end
 
@@ -576,6 +578,7 @@ local function read_map(map, opts, level)
   local json = lower:find("%.json$") or lower:find("%.tmj$")
   local ok, result = pcall(json and mapdata.json or mapdata.lua_table, text, {
     source = map, max_bytes = opts.max_bytes, max_depth = opts.max_depth, max_values = opts.max_values,
+    max_tables = opts.max_tables,
   })
   if not ok then fail("cannot load map: reading it as data raised an error: %s", tostring(result)) end
   if type(result) ~= "table" then

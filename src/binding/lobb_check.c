@@ -38,6 +38,30 @@ int lobb_typeerror(lua_State *L, int idx, const char *expected) {
       L, idx, lua_pushfstring(L, "%s expected, got %s", expected, name));
 }
 
+int lobb_isname(lua_State *L, int idx, const char *name) {
+  size_t len;
+  const char *s;
+  if (lua_type(L, idx) != LUA_TSTRING) return 0;
+  s = lua_tolstring(L, idx, &len);
+  return len == strlen(name) && memcmp(s, name, len) == 0;
+}
+
+const char *lobb_zeronote(lua_State *L, int idx) {
+  size_t len;
+  const char *s = lua_tolstring(L, idx, &len);
+  return s != NULL && strlen(s) != len ? " followed by a zero byte" : "";
+}
+
+int lobb_checkoption(lua_State *L, int idx, const char *const lst[]) {
+  size_t len;
+  const char *s = luaL_checklstring(L, idx, &len);
+  int i;
+  for (i = 0; lst[i] != NULL; i++)
+    if (strlen(lst[i]) == len && memcmp(lst[i], s, len) == 0) return i;
+  return luaL_argerror(L, idx, lua_pushfstring(L, "invalid option '%s'%s", s,
+                                               lobb_zeronote(L, idx)));
+}
+
 static int notfinite_error(lua_State *L, int idx, lua_Number x) {
   const char *got = x != x ? "nan" : x > 0 ? "inf" : "-inf";
   return luaL_argerror(

@@ -16,6 +16,17 @@
 
 /* Raises "bad argument #idx to 'f' (<expected> expected, got <type>)". */
 int lobb_typeerror(lua_State *L, int idx, const char *expected);
+/* Whether the value at idx is the string name, whole. A Lua string may
+** hold zero bytes, where strcmp on lua_tostring would stop: "cell\0x" is
+** no "cell". Every name the binding reads goes through here or
+** lobb_checkoption. */
+int lobb_isname(lua_State *L, int idx, const char *name);
+/* " followed by a zero byte" when the string at idx holds one (a message
+** made with %s shows it only up to there), else "". */
+const char *lobb_zeronote(lua_State *L, int idx);
+/* luaL_checkoption without a default, comparing whole strings (Lua's
+** compares with strcmp: "first\0x" would be "first"). */
+int lobb_checkoption(lua_State *L, int idx, const char *const lst[]);
 /* A finite number (not a numeric string): NaN and infinities are errors. */
 lua_Number lobb_checkfinite(lua_State *L, int idx);
 /* n finite numbers at idx, idx + 1, ... into v. */

@@ -253,12 +253,14 @@ static double wrap_angle(double a) {
 ** less the box's angle as box:angle() gives it, wrapped to (-pi, pi]
 ** (wrap_angle). 3D: g is the goal quaternion (any non-zero scale); the
 ** turn is the rotation r = g c* from the box's rotation c as
-** box:rotation() gives it (w >= 0): by 2 atan2(|v|, w) about v, r or -r,
-** whichever has w >= 0 (at most pi); none when v = 0 (g = c gives exactly
-** 0: the products cancel to the bit). Returns 0 for a g the classic method
-** refuses (not finite; a zero quaternion). */
+** box:rotation() gives it (w >= 0), both first at unit length exactly as
+** box:set_rotation takes a quaternion (obb_quat_unit: every scale of g
+** exact in doubles gives the same turn): by 2 atan2(|v|, w) about v, r or
+** -r, whichever has w >= 0 (at most pi); none when v = 0 (g = c gives
+** exactly 0: the products cancel to the bit). Returns 0 for a g the
+** classic method refuses (not finite; a zero quaternion). */
 int lobb_move_turn(int dim, const void *box, const double *g, double turn[3]) {
-  double c[4], v[3], w, big, len, angle;
+  double u[4], r[4], c[4], v[3], w, big, len, angle;
   int q;
   turn[0] = turn[1] = turn[2] = 0;
   if (!obb_all_finite(g, dim == 2 ? 1 : 4)) return 0;
@@ -266,8 +268,11 @@ int lobb_move_turn(int dim, const void *box, const double *g, double turn[3]) {
     turn[0] = wrap_angle(g[0] - obb2_angle((const obb2 *)box));
     return 1;
   }
-  if (g[0] == 0 && g[1] == 0 && g[2] == 0 && g[3] == 0) return 0;
-  obb3_rotation((const obb3 *)box, c);
+  if (!obb_quat_unit(g, u)) return 0; /* as box:set_rotation takes it */
+  g = u;
+  obb3_rotation((const obb3 *)box, r);
+  /* c the same way: g = c at any scale gives 0 (c is unit: never fails) */
+  if (!obb_quat_unit(r, c)) return 0;
   w = g[3] * c[3] + (g[0] * c[0] + g[1] * c[1] + g[2] * c[2]);
   v[0] = (g[0] * c[3] - g[3] * c[0]) - (g[1] * c[2] - g[2] * c[1]);
   v[1] = (g[1] * c[3] - g[3] * c[1]) - (g[2] * c[0] - g[0] * c[2]);
@@ -370,7 +375,7 @@ int lobb_world_check(lua_State *L) { return move(L, 0); }
 int lobb_world_set_ties(lua_State *L) {
   static const char *const modes[] = {"each", "first", NULL};
   lworld *lw = lobb_world_checkmutable(L, "set_ties");
-  int mode = luaL_checkoption(L, 2, NULL, modes);
+  int mode = lobb_checkoption(L, 2, modes); /* whole: not "first\0x" */
   lobb_checknargs(L, 2);
   obb_world_set_ties(lw->w, mode == 0 ? OBB_TIES_EACH : OBB_TIES_FIRST);
   lua_settop(L, 1);

@@ -60,7 +60,8 @@ static const char *key_name(lua_State *L, int idx) {
     return lua_tostring(L, -1); /* converts the copy only */
   }
   if (lua_type(L, idx) == LUA_TSTRING)
-    return lua_pushfstring(L, "'%s'", lua_tostring(L, idx));
+    return lua_pushfstring(L, "'%s'%s", lua_tostring(L, idx),
+                           lobb_zeronote(L, idx));
   return lua_pushfstring(L, "of type %s", luaL_typename(L, idx));
 }
 
@@ -78,8 +79,7 @@ static int mod_responses(lua_State *L) {
   memset(set, 0, sizeof set);
   lua_pushnil(L);
   while (lua_next(L, 1)) { /* key at 2, value at 3 */
-    if (lua_type(L, 2) == LUA_TSTRING && lobb_rawlen(L, 2) == 7 &&
-        strcmp(lua_tostring(L, 2), "default") == 0) {
+    if (lobb_isname(L, 2, "default")) {
       def = response_of(L, 3, "default");
     } else {
       c = class_of(L, 2);
@@ -114,8 +114,7 @@ static int responses_index(lua_State *L) {
   const lobb_responses *s = check_set(L);
   int c = class_of(L, 2);
   if (c >= 0) push_response(L, s->r[c]);
-  else if (lua_type(L, 2) == LUA_TSTRING &&
-           strcmp(lua_tostring(L, 2), "default") == 0)
+  else if (lobb_isname(L, 2, "default")) /* whole: not "default\0x" */
     push_response(L, s->def);
   else lua_pushnil(L);
   return 1;

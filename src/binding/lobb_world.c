@@ -173,8 +173,9 @@ static void world_options(lua_State *L, double *margin, double *cell) {
       luaL_argerror(L, 1, lua_pushfstring(L, "option names must be strings, got %s",
                                           luaL_typename(L, -1)));
     k = lua_tostring(L, -1);
-    if (strcmp(k, "margin") != 0 && strcmp(k, "cell") != 0)
-      luaL_argerror(L, 1, lua_pushfstring(L, "unknown option '%s'", k));
+    if (!lobb_isname(L, -1, "margin") && !lobb_isname(L, -1, "cell"))
+      luaL_argerror(L, 1, lua_pushfstring(L, "unknown option '%s'%s", k,
+                                          lobb_zeronote(L, -1)));
   }
   lua_getfield(L, 1, "margin");
   if (lua_isnil(L, -1)) lua_pop(L, 1);

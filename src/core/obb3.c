@@ -23,13 +23,10 @@ static obb_status check_extents3(const double e[3]) {
 
 /* The axes are the columns of the quaternion's rotation matrix. */
 static obb_status axes_from_quat(const double q[4], double u[3][3]) {
-  double m, x, y, z, w, n;
+  double n[4], x, y, z, w;
   if (!obb_all_finite(q, 4)) return OBB_ENOTFINITE;
-  m = obb_fmax(fmax(fabs(q[0]), fabs(q[1])), obb_fmax(fabs(q[2]), fabs(q[3])));
-  if (!(m > 0.0)) return OBB_EZERO;
-  x = q[0] / m; y = q[1] / m; z = q[2] / m; w = q[3] / m;
-  n = sqrt(x * x + y * y + z * z + w * w);
-  x /= n; y /= n; z /= n; w /= n;
+  if (!obb_quat_unit(q, n)) return OBB_EZERO;
+  x = n[0]; y = n[1]; z = n[2]; w = n[3];
   u[0][0] = 1 - 2 * (y * y + z * z);
   u[0][1] = 2 * (x * y + z * w);
   u[0][2] = 2 * (x * z - y * w);

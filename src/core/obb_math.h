@@ -90,6 +90,22 @@ static inline int obb_normalize2(double v[2]) {
   return 1;
 }
 
+/* Quaternion q at unit length, into out: divided by its largest |component|
+** first (so components from 5e-324 to 1.7e308 neither underflow nor
+** overflow in the squares), then by its length. Every use of a quaternion
+** goes through here (a box's rotation, the turning move's goal), so any two
+** scales of one quaternion that are exact in doubles give the same bits.
+** Returns 0 (out untouched) when q is zero; q must be finite. */
+static inline int obb_quat_unit(const double q[4], double out[4]) {
+  double m, x, y, z, w, n;
+  m = obb_fmax(fmax(fabs(q[0]), fabs(q[1])), obb_fmax(fabs(q[2]), fabs(q[3])));
+  if (!(m > 0.0)) return 0;
+  x = q[0] / m; y = q[1] / m; z = q[2] / m; w = q[3] / m;
+  n = sqrt(x * x + y * y + z * z + w * w);
+  out[0] = x / n; out[1] = y / n; out[2] = z / n; out[3] = w / n;
+  return 1;
+}
+
 /* The binary exponent of the largest |v[i]| for the indices in idx (0 when
 ** they are all zero). A transform divides its linear part by 2^exponent,
 ** exactly, before multiplying it out, and scales the extents back at the
