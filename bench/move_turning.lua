@@ -81,7 +81,7 @@ local function record()
       local gy = y + car.speed * DT * sin(h) + car.pushy
       cases[#cases + 1] = { x, y, a, gx, gy, a + turn }
       local n
-      car.x, car.y, car.a, n = w:move(car, gx, gy, a + turn, nil, out)
+      car.x, car.y, n, car.a = w:move(car, gx, gy, a + turn, nil, out)
       car.pushx, car.pushy = 0, 0
       local wall = false
       for k = 0, n - 1 do

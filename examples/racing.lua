@@ -173,7 +173,7 @@ local function drive(car, t)
   local x0, y0 = car.box:center()
   local dx = car.speed * DT * cos(a) + car.pushx
   local dy = car.speed * DT * sin(a) + car.pushy
-  local x, y, a1, n = world:move(car, x0 + dx, y0 + dy, a0 + w, nil, out)
+  local x, y, n, a1 = world:move(car, x0 + dx, y0 + dy, a0 + w, nil, out)
   -- the checks: the first leg is the motion toward the goal at the
   -- constant turn, up to the first collision, and up to the time at
   -- which the car had turned as far as it ended (a turn stops at the end

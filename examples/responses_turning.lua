@@ -92,7 +92,7 @@ local function drive(response, goal_angle, ox, oy)
     local gx, gy = x + vx, y + vy
     local px, py, pa = x, y, a
     local n
-    x, y, a, n = world:move("car", gx, gy, ga, response, out)
+    x, y, n, a = world:move("car", gx, gy, ga, response, out)
     local f = { x = x, y = y, a = a, n = n, gx = gx, gy = gy, ga = ga, px = px, py = py, pa = pa }
     if n > 0 then
       assert(n == 1 and out[1] == "wall" and out[2] == response, response .. ": the wall, once a frame")

@@ -190,8 +190,8 @@ enum {
                     ** slid, bounced, or was wedged in a corner */
   OBB_END_LEGS,     /* its legs ran out (OBB_MOVE_MAX_LEGS) with some of
                     ** the move left to do */
-  OBB_END_TURN      /* the translation went where it would have gone, but
-                    ** the turn stopped short (a turning move) */
+  OBB_END_TURN      /* a turning move whose turn stopped short (wherever
+                    ** its center ended) */
 };
 
 /* How the world's last move, check or turning move ended (its status is

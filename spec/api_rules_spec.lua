@@ -58,6 +58,17 @@ describe("extra arguments", function()
     extended[n + 1] = 7
     H.assert_argerror(n + 1, nil, "no value expected, got number",
       f, H.unpack(extended, 1, n + 1))
+    -- trailing nils are no arguments (a wrapper of fixed arity passes
+    -- them), and give the same answers; a value after them is still one
+    local plain = H.pack(pcall(f, H.unpack(args, 1, n)))
+    local nils = H.pack(pcall(f, H.unpack(args, 1, n + 2))) -- args[n + 1], args[n + 2] are nil
+    assert.is_true(nils[1], name .. " with trailing nils: " .. tostring(nils[2]))
+    assert.are.same(plain, nils, name)
+    extended[n + 1], extended[n + 2] = nil, 7
+    local ok, err = pcall(f, H.unpack(extended, 1, n + 2))
+    assert.is_false(ok, name .. " with a value after a nil")
+    local k = tonumber(tostring(err):match("bad argument #(%d+)"))
+    assert.is_true(k ~= nil and k > n, name .. ": " .. tostring(err))
   end
 
   it("every 2D method raises on one, naming it", function()

@@ -456,10 +456,10 @@ describe("obb.bump with { rules = \"obb\" }, where obb's rules answer differentl
     w:add(ball, 2, 4, 1, 1)
     -- 2 -> 4 (the right wall), back to 1 (the left wall), right again: at 4
     -- the right wall, met before, bounces it again (bump passes through it
-    -- to 6), and it ends at 2; each other is reported once
+    -- to 6), and it ends at 2; each bounce is reported
     local ax, _, cols, len = w:move(ball, 12, 4, function() return "bounce" end)
-    assert.equal(2, len)
-    assert.same({ "right", "left" }, { cols[1].other, cols[2].other })
+    assert.equal(3, len)
+    assert.same({ "right", "left", "right" }, { cols[1].other, cols[2].other, cols[3].other })
     assert.equal(2, ax)
   end)
 end)

@@ -392,10 +392,10 @@ describe("world:move (2D)", function()
     w:add("p", 0.5, 5, 1, 1) -- over the seam: each meets both, first only one
     H.assert_argerror(2, "set_ties", "invalid option 'first' followed by a zero byte", w.set_ties, w, "first\0x")
     H.assert_argerror(2, "set_ties", "invalid option 'each' followed by a zero byte", w.set_ties, w, "each\0")
-    assert.same({ 0.5, 2, 2 }, { w:check("p", 0.5, -5) }) -- still "each"
+    assert.same({ 0.5, 2, 2, "blocked" }, { w:check("p", 0.5, -5) }) -- still "each"
     w:set_ties("first")
     H.assert_argerror(2, "set_ties", "invalid option 'each' followed by a zero byte", w.set_ties, w, "each\0first")
-    assert.same({ 0.5, 2, 1 }, { w:check("p", 0.5, -5) }) -- still "first"
+    assert.same({ 0.5, 2, 1, "blocked" }, { w:check("p", 0.5, -5) }) -- still "first"
     w:close()
   end)
 

@@ -341,7 +341,7 @@ local function drive(g, car, input)
   local step = car.speed * DT
   local x0, y0 = car.x, car.y
   local gx, gy = x0 + step * cos(a) + car.push_x, y0 + step * sin(a) + car.push_y
-  local x, y, a1, n = world:move(car, gx, gy, car.a + turn, FILTER, out)
+  local x, y, n, a1 = world:move(car, gx, gy, car.a + turn, FILTER, out)
   car.push_x, car.push_y = 0, 0
   car.x, car.y, car.a, car.n = x, y, a1, n
   world:get(car, car.box)

@@ -79,7 +79,7 @@ static void checkboxargs3(lua_State *L, int idx, obb3 *b, const obb3 *old) {
   lobb_checkvec(L, idx, 3, c);
   lobb_checkextents(L, idx + 3, 3, e);
   /* a nil in the quaternion's place is an error unless nothing follows */
-  if (!lua_isnoneornil(L, idx + 6) || lua_gettop(L) > idx + 6) {
+  if (!lua_isnoneornil(L, idx + 6) || lobb_trimnils(L) > idx + 6) {
     lobb_checkquat(L, idx + 6, q);
   } else if (old != NULL) {
     n = *old;

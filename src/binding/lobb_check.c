@@ -167,7 +167,7 @@ int lobb_checkmatrix(lua_State *L, int idx, double *m, int n, int alt_n) {
     }
     return count;
   }
-  count = lua_gettop(L) - idx + 1;
+  count = lobb_trimnils(L) - idx + 1;
   if (count != alt_n) count = n;
   lobb_checknargs(L, idx + count - 1);
   lobb_checkvec(L, idx, count, m);

@@ -47,8 +47,20 @@ lua_Number lobb_checkmaxt(lua_State *L, int idx);
 /* At most n arguments: an extra one is reported, since it usually means a
 ** 3D call on a 2D box or a misplaced argument. Inline: every method calls
 ** it, the pair tests included. */
+/* Drops the trailing nils from the stack, returning how many arguments
+** remain: what a function that tells its forms apart by their count
+** counts, so that a wrapper passing nil for an optional argument gets the
+** form without it. */
+static inline int lobb_trimnils(lua_State *L) {
+  int top = lua_gettop(L);
+  while (top > 0 && lua_isnil(L, top)) top--;
+  lua_settop(L, top);
+  return top;
+}
 static inline void lobb_checknargs(lua_State *L, int n) {
-  if (lua_gettop(L) > n) lobb_typeerror(L, n + 1, "no value");
+  int i, top = lua_gettop(L);
+  for (i = n + 1; i <= top; i++) /* trailing nils are no values */
+    if (!lua_isnil(L, i)) lobb_typeerror(L, i, "no value");
 }
 /* Pushes v[0..n-1] as numbers, returning n: how queries answer without
 ** making a table. */

@@ -78,7 +78,7 @@ static int box_sweep(lua_State *L, int dim) {
   int hit, moves = 2 + 2 * dim;
   lobb_checkvec(L, 3, dim, va);
   lobb_checkvec(L, 3 + dim, dim, vb);
-  if (lua_gettop(L) <= moves + 1) {
+  if (lobb_trimnils(L) <= moves + 1) {
     lobb_checknargs(L, moves);
     hit = dim == 2 ? obb2_sweep((obb2 *)a, (obb2 *)b, va, vb, &r[0], r + 1)
                    : obb3_sweep((obb3 *)a, (obb3 *)b, va, vb, &r[0], r + 1);

@@ -415,7 +415,7 @@ int lobb_world_push(lua_State *L) {
 ** (v . n < 0); else v as it is. n need not be unit, but not zero. */
 static int velocity(lua_State *L, double times) {
   double v[3], n[3], out[3];
-  int dim = lua_gettop(L) == 6 ? 3 : 2;
+  int dim = lobb_trimnils(L) == 6 ? 3 : 2;
   if (lua_gettop(L) != 4 && lua_gettop(L) != 6)
     return luaL_error(L, "4 numbers (2D) or 6 (3D) expected, got %d",
                       lua_gettop(L));

@@ -48,6 +48,24 @@ static void check_name(lua_State *L, const char *tname) {
                "module; obb opens once per state", tname);
 }
 
+/* The offsets of a move record's fields in world:move's out table, by
+** name (record i at i * stride + offset), for dimension dim. */
+static void push_offsets(lua_State *L, int dim) {
+  static const char *const names2[] = {"other", "response", "t", "nx", "ny",
+                                       "x", "y", "depth", NULL};
+  static const char *const names3[] = {"other", "response", "t", "nx", "ny",
+                                       "nz", "x", "y", "z", "depth", NULL};
+  const char *const *n = dim == 2 ? names2 : names3;
+  int i;
+  lua_createtable(L, 0, MOVE_STRIDE(dim) + 1);
+  for (i = 0; n[i] != NULL; i++) {
+    lua_pushinteger(L, i + 1);
+    lua_setfield(L, -2, n[i]);
+  }
+  lua_pushinteger(L, MOVE_STRIDE(dim));
+  lua_setfield(L, -2, "stride");
+}
+
 /* A metatable named tname in the registry, with this copy's mark, left on
 ** the stack. */
 static int new_type(lua_State *L, const char *tname) {
@@ -94,6 +112,10 @@ int luaopen_obb(lua_State *L) {
   lua_setfield(L, lib, "CAST_STRIDE2");
   lua_pushinteger(L, CAST_STRIDE(3));
   lua_setfield(L, lib, "CAST_STRIDE3");
+  push_offsets(L, 2);
+  lua_setfield(L, lib, "MOVE2");
+  push_offsets(L, 3);
+  lua_setfield(L, lib, "MOVE3");
   /* the FFI fast path, under LuaJIT */
   lobb_open_jit(L, lib, mt2, mt3, mtw, mtr, ffi_add);
   lua_settop(L, lib);

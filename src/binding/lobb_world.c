@@ -469,7 +469,7 @@ static int update2_fast(lua_State *L) {
   lworld *lw = lobb_world_usable(lobb_world_test(L, 1), 2);
   double v[5];
   anybox b;
-  int i, id, nv = lua_gettop(L) - 2;
+  int i, id, nv = lobb_trimnils(L) - 2;
   if (lw == NULL || (nv != 4 && nv != 5)) return 0;
   for (i = 0; i < nv; i++) {
     if (lua_type(L, 3 + i) != LUA_TNUMBER) return 0;

@@ -1240,9 +1240,9 @@ static int finish(mover *m, const double *from, double *actual) {
 }
 
 /* Why the move ended, and what was left of it, for obb_world_move_end: its
-** legs ran out with some of it left (out), it went all the way (to goal
-** with the whole turn), only the turn stopped short, or what it met
-** changed where it ends. */
+** legs ran out with some of it left (out), its turn stopped short, what
+** it met changed where it ends, or it went all the way (to goal with the
+** whole turn). */
 static void note_end(mover *m, const double *goal, int out) {
   double rest[4] = {0, 0, 0, 0};
   int why;
@@ -1250,10 +1250,12 @@ static void note_end(mover *m, const double *goal, int out) {
     why = OBB_END_LEGS;
     memcpy(rest, m->r, sizeof m->r);
     rest[3] = m->wl;
+  } else if (m->turned != m->turn0) {
+    why = OBB_END_TURN;
   } else if (memcmp(m->pos, goal, (size_t)m->dim * sizeof(double)) != 0) {
     why = OBB_END_BLOCKED;
   } else {
-    why = m->turned == m->turn0 ? OBB_END_GOAL : OBB_END_TURN;
+    why = OBB_END_GOAL;
   }
   obb_world_set_move_end(m->w, why, rest);
 }
