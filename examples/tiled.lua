@@ -19,8 +19,8 @@ local tiled = require "obb.tiled"
 
 local MAP = "examples/maps/level1.lua"
 
-local world, items, skipped = tiled.load(MAP)
-print(string.format("%s: %d items, %d skipped", MAP, #world, #skipped))
+local world, items, skipped, points = tiled.load(MAP)
+print(string.format("%s: %d items, %d skipped, %d points", MAP, #world, #skipped, #points))
 local tiles = 0
 for _, it in ipairs(items) do
   if it.col then
@@ -38,12 +38,15 @@ for _, it in ipairs(items) do
   end
 end
 print(string.format("  ground    %d tiles", tiles))
+for _, p in ipairs(points) do -- places, not solids: listed apart, out of the world
+  print(string.format("  point     %-9s %-8s at (%g, %g)", p.layer, p.name, p.cx, p.cy))
+end
 for _, s in ipairs(skipped) do
   print(string.format("  skipped   %-9s %-8s id %d: %s", s.layer, s.name, s.id, s.reason))
 end
 
 -- The checks: counts, and the anchors of the turned objects.
-assert(#world == 52 and #skipped == 3)
+assert(#world == 51 and #skipped == 3 and #points == 1)
 local function find(name)
   for _, it in ipairs(items) do if it.name == name then return it end end
 end
@@ -59,7 +62,7 @@ assert(near(x4, y4, crate.x, crate.y), "the tile object's bottom-left corner mov
 
 -- What a platformer loads: the collidable layers only.
 local solid = tiled.load(MAP, { property = "collidable" })
-assert(#solid == 51)
+assert(#solid == 50)
 print(string.format("with property = \"collidable\": %d items (the decor layer left out)", #solid))
 print("tiled: ok")
 
@@ -91,17 +94,16 @@ local STYLE = {
 -- the map's frame, 640 x 240
 pic:polygon({ 0, 0, 640, 0, 640, -240, 0, -240 }, { stroke = "#cccccc", fill = "none", width = 1 })
 for _, it in ipairs(items) do
-  if it.shape == "point" then
-    pic:point(it.x, -it.y, { stroke = "#000000", fill = "#ff7f0e", radius = 4 })
-    text(it.x - 8, it.y - 8, it.name, 9)
-  else
-    local style = it.col and STYLE.tile or STYLE.object
-    if it.properties.oneway then style = STYLE.oneway end
-    if it.properties.coin then style = STYLE.coin end
-    if it.properties.sensor then style = STYLE.sensor end
-    if it.type == "cloud" then style = STYLE.cloud end
-    pic:polygon(corners_down(world:get(it)), style)
-  end
+  local style = it.col and STYLE.tile or STYLE.object
+  if it.properties.oneway then style = STYLE.oneway end
+  if it.properties.coin then style = STYLE.coin end
+  if it.properties.sensor then style = STYLE.sensor end
+  if it.type == "cloud" then style = STYLE.cloud end
+  pic:polygon(corners_down(world:get(it)), style)
+end
+for _, p in ipairs(points) do
+  pic:point(p.cx, -p.cy, { stroke = "#000000", fill = "#ff7f0e", radius = 4 })
+  text(p.cx - 8, p.cy - 8, p.name, 9)
 end
 for _, s in ipairs(skipped) do
   if s.shape == "ellipse" then

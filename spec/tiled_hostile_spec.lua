@@ -422,8 +422,8 @@ end)
 -- ---- maps through tiled -------------------------------------------------
 
 -- What a load gives, item by item: the box and the item's fields.
-local function snapshot(world, items, skipped)
-  local out = { n = #world, items = {}, skipped = {} }
+local function snapshot(world, items, skipped, points)
+  local out = { n = #world, items = {}, skipped = {}, points = points }
   for i, it in ipairs(items) do out.items[i] = { box = { world:get(it) }, item = it } end
   for i, s in ipairs(skipped) do out.skipped[i] = s end
   return out
@@ -454,7 +454,7 @@ describe("obb.tiled reads map files as data", function()
     rawset(_G, "love", saved)
     assert.is_true(ok, world)
     assert.are.equal("examples/maps/level1.lua", asked)
-    assert.are.equal(52, #world)
+    assert.are.equal(51, #world)
     assert.is_false(ok2)
     has(e2, "more than 100 (options.max_bytes)")
   end)
@@ -557,8 +557,11 @@ return {
 
   -- What matters of a load for the comparison: each item's box and the
   -- fields the game reads.
-  local function summary(world, items, skipped)
-    local out = { n = #world, items = {}, skipped = {} }
+  local function summary(world, items, skipped, points)
+    local out = { n = #world, items = {}, skipped = {}, points = {} }
+    for i, p in ipairs(points) do
+      out.points[i] = { layer = p.layer, name = p.name, type = p.type, cx = p.cx, cy = p.cy }
+    end
     for i, it in ipairs(items) do
       local props = {}
       for k, v in pairs(it.properties) do props[k] = v end
@@ -577,7 +580,8 @@ return {
     local json_path = tmp_with(".json", JSON_MAP)
     local tmj_path = tmp_with(".TMJ", JSON_MAP)
     local want = summary(tiled.load(lua_path))
-    assert.are.equal(8, want.n) -- 2 + 1 tiles (one of them the slab), the wall, the spawn point, the crate
+    assert.are.equal(7, want.n) -- 2 + 1 tiles (one of them the slab), the wall, the crate
+    assert.are.equal(1, #want.points) -- the spawn point
     assert.are.equal(3, #want.skipped) -- the external tileset, the ellipse, the polygon
     assert.are.same(want, summary(tiled.load(json_path)))
     assert.are.same(want, summary(tiled.load(tmj_path)))
@@ -723,6 +727,19 @@ describe("obb.tiled names the place of a malformed map", function()
       assert.are.equal(0, #w)
     end)
   end
+
+  it("refuses a point whose place overflows, listed or added, and adds nothing", function()
+    local map = small_map({ rect(1, 0, 0, 1, 1),
+      { id = 2, shape = "point", x = 1.7e308, y = 0, properties = {} } })
+    map.layers[1].offsetx = 1.7e308
+    for _, mode in ipairs({ "list", "add" }) do
+      local w = obb.world2()
+      local e = err_of(tiled.add, w, map, { points = mode })
+      has(e, mode == "list" and "obb.tiled: map.layers[1].objects[2]: its point is not finite (inf, 0)"
+        or "obb.tiled: map.layers[1].objects[2]: its box is not finite")
+      assert.are.equal(0, #w)
+    end
+  end)
 
   it("names the place when the world refuses a box", function()
     local closed = obb.world2()

@@ -94,19 +94,20 @@ local function err_of(f, ...)
 end
 
 describe("obb.tiled on the example map", function()
-  local world, items, skipped = tiled.load(MAP)
+  local world, items, skipped, points = tiled.load(MAP)
   local map = load_map()
   local collision = map.layers[2].objects
 
   local function item(name) return (assert(by(items, "name", name), name)) end
 
   it("loads the map from its path or its table, into a 2D world", function()
-    assert.are.equal("obb.world2 (52 items)", tostring(world))
-    assert.are.equal(52, #items)
-    local w2, items2, skipped2 = tiled.load(load_map())
-    assert.are.equal(52, #w2)
+    assert.are.equal("obb.world2 (51 items)", tostring(world))
+    assert.are.equal(51, #items)
+    local w2, items2, skipped2, points2 = tiled.load(load_map())
+    assert.are.equal(51, #w2)
     assert.are.equal(#items, #items2)
     assert.are.equal(#skipped, #skipped2)
+    assert.are.equal(1, #points2)
     for _, it in ipairs(items) do assert.is_true(world:has(it)) end
   end)
 
@@ -173,11 +174,27 @@ describe("obb.tiled on the example map", function()
     assert.are.equal(160, cy) -- 16 x 16, bottom at y = 168
   end)
 
-  it("adds a point as a box of zero size at the point", function()
-    local cx, cy, hx, hy, angle = world:get(item("spawn"))
-    assert.are.same({ 32, 208, 0, 0, 0 }, { cx, cy, hx, hy, angle })
+  it("lists a point in points, with where it is, and keeps it out of the world", function()
+    assert.are.equal(1, #points)
+    local spawn = points[1]
+    assert.are.same({ "spawn", "spawn", "point", "collision", 7 },
+      { spawn.name, spawn.type, spawn.shape, spawn.layer, spawn.id })
+    assert.are.same({ 32, 208, 32, 208 }, { spawn.cx, spawn.cy, spawn.x, spawn.y })
+    assert.are.same(by(collision, "id", 7), spawn.object)
+    assert.is_false(world:has(spawn))
+    assert.is_nil(by(items, "shape", "point"))
+    assert.are.equal(0, world:query_point(32, 208, {}))
+  end)
+
+  it("adds a point as a box of zero size at the point with points = \"add\"", function()
+    local w, list, _, none = tiled.load(MAP, { points = "add" })
+    assert.are.equal(52, #w)
+    assert.are.same({}, none)
+    local spawn = assert(by(list, "shape", "point"))
+    assert.are.same({ 32, 208, 0, 0, 0 }, { w:get(spawn) })
+    assert.are.same({ 32, 208 }, { spawn.cx, spawn.cy })
     local out = {}
-    assert.are.equal(1, world:query_point(32, 208, out))
+    assert.are.equal(1, w:query_point(32, 208, out))
     assert.are.equal("point", out[1].shape)
   end)
 
@@ -212,11 +229,11 @@ describe("obb.tiled on the example map", function()
     assert.are.same({ "decor", 13, "text" }, { title.layer, title.id, title.shape })
     assert.truthy(title.reason:find("^text: "))
     for _, s in ipairs(skipped) do assert.is_false(world:has(s)) end
-    -- every object of the two object layers is either added or skipped
+    -- every object of the two object layers is added, skipped or a point
     local total = #map.layers[2].objects + #map.layers[3].objects
     local objects = 0
     for _, it in ipairs(items) do if it.id and not it.col then objects = objects + 1 end end
-    assert.are.equal(total, objects + #skipped)
+    assert.are.equal(total, objects + #skipped + #points)
   end)
 
   it("adds the tiles of the tile layer: whole collidable blocks and their collision shapes", function()
@@ -260,7 +277,7 @@ end)
 describe("obb.tiled layer selection", function()
   it("selects layers by name", function()
     local world, items, skipped = tiled.load(MAP, { layers = { "collision" } })
-    assert.are.equal(10, #world)
+    assert.are.equal(9, #world)
     for _, it in ipairs(items) do assert.are.equal("collision", it.layer) end
     assert.are.equal(2, #skipped)
     local w2 = tiled.load(MAP, { layers = "decor" })
@@ -271,7 +288,7 @@ describe("obb.tiled layer selection", function()
 
   it("selects layers by a property", function()
     local world, items, skipped = tiled.load(MAP, { property = "collidable" })
-    assert.are.equal(51, #world) -- ground's 41 tiles and collision's 10 objects, not decor's cloud
+    assert.are.equal(50, #world) -- ground's 41 tiles and collision's 9 objects, not decor's cloud
     for _, it in ipairs(items) do assert.are_not.equal("decor", it.layer) end
     assert.are.equal(2, #skipped)
     local none = tiled.load(MAP, { property = "no such property" })
@@ -280,7 +297,7 @@ describe("obb.tiled layer selection", function()
 
   it("with both, takes the named layers that have the property", function()
     local world = tiled.load(MAP, { layers = { "collision", "decor" }, property = "collidable" })
-    assert.are.equal(10, #world)
+    assert.are.equal(9, #world)
   end)
 
   it("raises for a name no layer has, and the world is unchanged", function()
@@ -314,15 +331,16 @@ describe("obb.tiled layer selection", function()
 
   it("filters items with options.filter(item, layer), skipped shapes included", function()
     local seen_layers = {}
-    local world, items, skipped = tiled.load(MAP, {
+    local world, items, skipped, points = tiled.load(MAP, {
       layers = "collision",
       filter = function(it, layer)
         seen_layers[layer.name] = true
-        return it.shape ~= "point" and it.shape ~= "ellipse"
+        return it.name ~= "ledge" and it.shape ~= "point" and it.shape ~= "ellipse"
       end,
     })
-    assert.are.equal(9, #world)
-    assert.is_nil(by(items, "shape", "point"))
+    assert.are.equal(8, #world)
+    assert.is_nil(by(items, "name", "ledge"))
+    assert.are.same({}, points)
     assert.are.equal(1, #skipped)
     assert.are.equal("polygon", skipped[1].shape)
     assert.are.same({ collision = true }, seen_layers)
@@ -334,13 +352,19 @@ describe("obb.tiled options and worlds", function()
     local world = obb.world2(0)
     local player = { name = "player" }
     world:add(player, 32, 200, 6, 8)
-    local items, skipped = tiled.add(world, MAP, { layers = "collision" })
-    assert.are.equal(11, #world)
-    assert.are.equal(10, #items)
+    local items, skipped, points = tiled.add(world, MAP, { layers = "collision" })
+    assert.are.equal(10, #world)
+    assert.are.equal(9, #items)
     assert.are.equal(2, #skipped)
+    assert.are.equal(1, #points)
     local out = {}
-    local n = world:collisions(player, out)
-    assert.are.equal(1, n) -- the spawn point, inside the player
+    assert.are.equal(0, world:collisions(player, out)) -- standing on the spawn point, which is no box
+    -- as in obb 1.0, with points = "add": the spawn is a box inside the player
+    local old = obb.world2(0)
+    old:add(player, 32, 200, 6, 8)
+    items, skipped, points = tiled.add(old, MAP, { layers = "collision", points = "add" })
+    assert.are.same({ 11, 10, 2, 0 }, { #old, #items, #skipped, #points })
+    assert.are.equal(1, old:collisions(player, out))
     assert.are.equal("spawn", out[1].name)
   end)
 
@@ -383,7 +407,100 @@ describe("obb.tiled options and worlds", function()
     rawset(_G, "love", saved)
     assert.is_true(ok, world)
     assert.are.equal(MAP, asked)
-    assert.are.equal(52, #world)
+    assert.are.equal(51, #world)
+  end)
+end)
+
+-- Issue 40: a racer's start points were invisible solid boxes that
+-- stopped the cars. Points are places, listed apart; points = "add" keeps
+-- the old boxes of zero size.
+describe("obb.tiled points", function()
+  local function point(id, x, y, extra)
+    local o = { id = id, name = "p" .. id, type = "start", shape = "point",
+      x = x, y = y, width = 0, height = 0, rotation = 0, visible = true, properties = {} }
+    for k, v in pairs(extra or {}) do o[k] = v end
+    return o
+  end
+
+  -- a car on a start line with another start point ahead of it, and a wall
+  local function grid()
+    return small_map({ object_layer("track", {
+      point(1, 40, 20), point(2, 80, 20), rect(3, 150, 0, 10, 40, 0, { type = "wall" }),
+    }) })
+  end
+
+  it("no longer stop a car driving over them", function()
+    local world, items, skipped, points = tiled.load(grid())
+    assert.are.same({ 1, 1, 0, 2 }, { #world, #items, #skipped, #points })
+    assert.are.same({ "p1", 40, 20 }, { points[1].name, points[1].cx, points[1].cy })
+    assert.are.same({ "p2", 80, 20 }, { points[2].name, points[2].cx, points[2].cy })
+    local car = {}
+    world:add(car, points[1].cx, points[1].cy, 6, 3)
+    local x = world:move(car, 200, 20)
+    assert.are.equal(144, x) -- at the wall, over the other start point
+  end)
+
+  it("are boxes of zero size that stop the car with points = \"add\", as before", function()
+    local world, items, _, points = tiled.load(grid(), { points = "add" })
+    assert.are.same({ 3, 3, 0 }, { #world, #items, #points })
+    assert.are.same({ 80, 20, 0, 0, 0 }, { world:get(items[2]) })
+    local car = {}
+    world:add(car, 40, 20, 6, 3)
+    local x = world:move(car, 200, 20)
+    assert.are.equal(74, x) -- stopped by the point at 80
+  end)
+
+  it("are placed with their layer's and groups' offsets, and the filter sees where", function()
+    local map = small_map({
+      { type = "group", name = "g", offsetx = 100, offsety = 10, layers = {
+        object_layer("spawns", { point(1, 1, 2) }),
+      } },
+    })
+    map.layers[1].layers[1].offsetx = 5
+    local seen
+    local _, _, _, points = tiled.load(map, { filter = function(it) seen = { it.cx, it.cy }; return true end })
+    assert.are.same({ 106, 12 }, { points[1].cx, points[1].cy })
+    assert.are.same({ 1, 2 }, { points[1].x, points[1].y }) -- the object's own fields, as Tiled wrote them
+    assert.are.same({ 106, 12 }, seen)
+    assert.are.equal("spawns", points[1].layer)
+    local _, _, _, none = tiled.load(map, { filter = function() return false end })
+    assert.are.same({}, none)
+  end)
+
+  it("of a tile's collision shapes are listed where the flipped tile puts them", function()
+    local map = small_map({
+      { type = "tilelayer", name = "t", width = 3, height = 1, data = { 1, 0x80000001, 0x20000001 } },
+    }, {
+      tilesets = { { name = "ts", firstgid = 1, tilewidth = 16, tileheight = 16,
+        tiles = { { id = 0, objectGroup = { type = "objectgroup", objects = {
+          rect(1, 0, 12, 16, 4), point(2, 3, 5, { type = "" }),
+        } } } } } },
+    })
+    local world, items, _, points = tiled.load(map)
+    assert.are.same({ 3, 3, 3 }, { #world, #items, #points })
+    -- unflipped, flipped horizontally (x -> 16 - x), flipped diagonally (x <-> y)
+    local want = { { 3, 5 }, { 16 + 13, 5 }, { 32 + 5, 3 } }
+    for i, p in ipairs(points) do
+      assert.are.same(want[i], { p.cx, p.cy })
+      assert.are.same({ "point", i - 1, 0 }, { p.shape, p.col, p.row })
+      assert.is_false(world:has(p))
+    end
+    local w2, items2, _, points2 = tiled.load(map, { points = "add" })
+    assert.are.same({ 6, 6, 0 }, { #w2, #items2, #points2 })
+    for i = 1, 3 do
+      local p = items2[2 * i]
+      assert.are.same({ want[i][1], want[i][2], 0, 0, 0 }, { w2:get(p) })
+      assert.are.same(want[i], { p.cx, p.cy })
+    end
+  end)
+
+  it("refuses a points option it does not know, saying what each value does", function()
+    for _, v in ipairs({ "skip", true, false, 1 }) do
+      local e = err_of(tiled.load, small_map({}), { points = v })
+      assert.truthy(e:find('obb.tiled: options.points must be "list" or "add", got ' ..
+        (type(v) == "string" and '"' .. v .. '"' or tostring(v)), 1, true), e)
+      assert.truthy(e:find('"list" (the default) returns point objects in their own list', 1, true), e)
+    end
   end)
 end)
 

@@ -11,14 +11,15 @@
 -- down. A Tiled rotation of r degrees (clockwise on the screen, about the
 -- object's anchor) is the obb angle math.rad(r) in those y-down
 -- coordinates, since obb's counter-clockwise-in-y-up is clockwise on a
--- y-down screen. Rectangles, points (boxes of zero size) and tile objects
--- are added; ellipses, polygons, polylines and text are returned in a
--- `skipped` list with the reason, never dropped silently. Tiles of tile
--- layers are added when their tileset tile has collision shapes or a
--- `collidable` property.
+-- y-down screen. Rectangles and tile objects are added; point objects
+-- (spawns, markers) are returned in a `points` list, out of the world
+-- (options.points = "add" adds them as boxes of zero size); ellipses,
+-- polygons, polylines and text are returned in a `skipped` list with the
+-- reason, never dropped silently. Tiles of tile layers are added when
+-- their tileset tile has collision shapes or a `collidable` property.
 --
 --   local tiled = require "obb.tiled"
---   local world, items, skipped = tiled.load("maps/level1.lua", { property = "collidable" })
+--   local world, items, skipped, points = tiled.load("maps/level1.lua", { property = "collidable" })
 --   for _, s in ipairs(skipped) do print(s.layer, s.id, s.reason) end
 
 local obb = require "obb"
@@ -347,6 +348,7 @@ end
 
 local OPTIONS = {
   layers = true, property = true, filter = true, strict = true, tile_property = true,
+  points = true,
   max_bytes = true, max_depth = true, max_values = true,
 }
 
@@ -385,6 +387,13 @@ local function check_options(opts, level)
   kind("tile_property", "string")
   kind("filter", "function")
   kind("strict", "boolean")
+  local points = opts.points
+  if points == nil then points = "list" end
+  if points ~= "list" and points ~= "add" then
+    error(format('obb.tiled: options.points must be "list" or "add", got %s: "list" (the default) returns ' ..
+      "point objects in their own list (the last result), out of the world; \"add\" adds each as a box " ..
+      "of zero size", describe_value(points)), level + 1)
+  end
   -- The limits of obb.mapdata's readers; max_depth also bounds the
   -- nesting of group layers in a map table.
   local limits = {}
@@ -402,6 +411,7 @@ local function check_options(opts, level)
     property = opts.property,
     filter = opts.filter,
     strict = opts.strict,
+    points = points,
     tile_property = opts.tile_property or "collidable",
     max_bytes = limits.max_bytes, max_depth = limits.max_depth, max_values = limits.max_values,
   }
@@ -622,6 +632,16 @@ function Load:add(item, where, cx, cy, hx, hy, angle)
   self.items[#self.items + 1] = item
 end
 
+-- A point kept out of the world (options.points = "list", the default):
+-- listed, with where it is.
+function Load:point(item, where)
+  if not (finite(item.cx) and finite(item.cy)) then
+    fail("%s: its point is not finite (%s, %s): its numbers are too large", where,
+      tostring(item.cx), tostring(item.cy))
+  end
+  self.points[#self.points + 1] = item
+end
+
 function Load:skip(item, reason, where)
   if self.opts.strict then fail("%s: %s", where, reason) end
   item.reason = reason
@@ -659,9 +679,13 @@ function Load:objects(layer, name, dx, dy, where)
     end
     local cx, cy, hx, hy, angle = object_box(object, owhere, self.find)
     local item = object_item(object, name)
+    local point = cx ~= nil and object.gid == nil and object.shape == "point"
+    if point then item.cx, item.cy = cx + dx, cy + dy end
     if self:keep(item, layer) then
       if cx == nil then
         self:skip(item, cy, owhere)
+      elseif point and self.opts.points == "list" then
+        self:point(item, owhere)
       else
         self:add(item, owhere, cx + dx, cy + dy, hx, hy, angle)
       end
@@ -727,23 +751,30 @@ function Load:cell(layer, name, raw, col, row, dx, dy, where)
       shape = s.object and (s.object.shape or "rectangle") or "rectangle", object = s.object,
     }
     item.class = tile and tile.class or item.type
+    local reason, cx, cy, hx, hy, deg = s.reason, nil, nil, nil, nil, nil
+    if reason == nil and fd and tw ~= th then
+      reason = format("a %gx%g tile flipped diagonally (turned a quarter): only square tiles are turned", tw, th)
+    elseif reason == nil then
+      -- Tiled flips the tile image: first across its diagonal (x and y
+      -- swapped), then horizontally, then vertically. A flip mirrors a
+      -- shape, so its rotation changes sign; the diagonal flip also
+      -- swaps the box's half extents (the box turned by -deg with its
+      -- axes exchanged covers the mirrored shape).
+      cx, cy, hx, hy, deg = s[1], s[2], s[3], s[4], s[5]
+      if fd then cx, cy, hx, hy, deg = cy, cx, hy, hx, -deg end
+      if fh then cx, deg = tw - cx, -deg end
+      if fv then cy, deg = th - cy, -deg end
+      cx, cy = x + cx, y + cy
+    end
+    local point = reason == nil and item.shape == "point"
+    if point then item.cx, item.cy = cx, cy end
     if self:keep(item, layer) then
-      if s.reason then
-        self:skip(item, s.reason, where)
-      elseif fd and tw ~= th then
-        self:skip(item, format("a %gx%g tile flipped diagonally (turned a quarter): only square tiles are turned",
-          tw, th), where)
+      if reason then
+        self:skip(item, reason, where)
+      elseif point and self.opts.points == "list" then
+        self:point(item, where)
       else
-        -- Tiled flips the tile image: first across its diagonal (x and y
-        -- swapped), then horizontally, then vertically. A flip mirrors a
-        -- shape, so its rotation changes sign; the diagonal flip also
-        -- swaps the box's half extents (the box turned by -deg with its
-        -- axes exchanged covers the mirrored shape).
-        local cx, cy, hx, hy, deg = s[1], s[2], s[3], s[4], s[5]
-        if fd then cx, cy, hx, hy, deg = cy, cx, hy, hx, -deg end
-        if fh then cx, deg = tw - cx, -deg end
-        if fv then cy, deg = th - cy, -deg end
-        self:add(item, where, x + cx, y + cy, hx, hy, deg == 0 and 0 or rad(deg))
+        self:add(item, where, cx, cy, hx, hy, deg == 0 and 0 or rad(deg))
       end
     end
   end
@@ -881,7 +912,7 @@ local function add(world, map, opts, level)
   end
   local self = setmetatable({
     world = world, map = map, opts = opts, orientation = orientation,
-    find = tileset_index(map), items = {}, skipped = {},
+    find = tileset_index(map), items = {}, skipped = {}, points = {},
     shape_cache = {}, tile_index = {}, reported = {},
   }, Load)
   -- A call that raises (a bad map, strict, a filter's error) takes out
@@ -903,22 +934,24 @@ local function add(world, map, opts, level)
     for _, item in ipairs(self.items) do world:remove(item) end
     error(err, 0)
   end
-  return self.items, self.skipped
+  return self.items, self.skipped, self.points
 end
 
--- tiled.add(world, map [, options]) -> items, skipped
--- Adds the map's collision shapes to an obb.world2 (see docs/tiled.md).
+-- tiled.add(world, map [, options]) -> items, skipped, points
+-- Adds the map's collision shapes to an obb.world2 (see docs/tiled.md);
+-- point objects are listed in `points`, not added (options.points = "add"
+-- adds them).
 function M.add(world, map, opts)
-  local items, skipped = add(world, map, opts, 2) -- not a tail call: error levels count this frame
-  return items, skipped
+  local items, skipped, points = add(world, map, opts, 2) -- not a tail call: error levels count this frame
+  return items, skipped, points
 end
 
--- tiled.load(map [, options]) -> world, items, skipped
+-- tiled.load(map [, options]) -> world, items, skipped, points
 -- The same into a new obb.world2().
 function M.load(map, opts)
   local world = obb.world2()
-  local items, skipped = add(world, map, opts, 2)
-  return world, items, skipped
+  local items, skipped, points = add(world, map, opts, 2)
+  return world, items, skipped, points
 end
 
 -- tiled.box(object [, map]) -> cx, cy, hx, hy, angle, or nil, reason
