@@ -430,7 +430,8 @@ local function snapshot(world, items, skipped, points)
 end
 
 describe("obb.tiled reads map files as data", function()
-  for _, path in ipairs({ "examples/maps/level1.lua", "examples/maps/platformer.lua" }) do
+  local paths = { "examples/maps/level1.lua", "examples/maps/platformer.lua", "examples/maps/racetrack.lua" }
+  for _, path in ipairs(paths) do
     it("loads " .. path .. " to exactly the items of the table dofile gives", function()
       local by_path = snapshot(tiled.load(path))
       local by_table = snapshot(tiled.load(dofile(path)))
@@ -739,6 +740,28 @@ describe("obb.tiled names the place of a malformed map", function()
         or "obb.tiled: map.layers[1].objects[2]: its box is not finite")
       assert.are.equal(0, #w)
     end
+  end)
+
+  it("names a type of a million bytes in a short error (options.classes with strict)", function()
+    local long = ("x"):rep(1e6)
+    local e = err_of(tiled.load, small_map({ rect(1, 0, 0, 1, 1, { type = long }) }), { classes = {}, strict = true })
+    has(e, 'obb.tiled: map.layers[1].objects[1]: its type "' .. ("x"):rep(50) .. '"... (1000000 bytes) is not in')
+    assert.is_true(#e < 400, #e)
+    -- and the same type in classes is found
+    local world, items = tiled.load(small_map({ rect(1, 0, 0, 1, 1, { type = long }) }), { classes = { [long] = 9 } })
+    assert.are.equal(9, world:class(items[1]))
+  end)
+
+  it("names the place of a tile object's tile that is not a table, when classes reads its type", function()
+    local map = small_map({ rect(1, 0, 16, 16, 16, { gid = 1 }) },
+      { tilesets = { { name = "ts", firstgid = 1, tilewidth = 16, tileheight = 16, tiles = { "block" } } } })
+    assert.are.equal(1, #tiled.load(map)) -- its tile is not read without classes
+    local w = obb.world2()
+    has(err_of(tiled.add, w, map, { classes = {} }), "obb.tiled: map.tilesets[1].tiles[1] must be a table, got string")
+    assert.are.equal(0, #w)
+    map.tilesets[1].tiles = { { id = 0, type = false } }
+    has(err_of(tiled.add, w, map, { classes = {} }),
+      "obb.tiled: map.tilesets[1] tile 0.type must be a string, got false")
   end)
 
   it("names the place when the world refuses a box", function()

@@ -504,6 +504,148 @@ describe("obb.tiled points", function()
   end)
 end)
 
+-- Issue 40: options.classes gives the loaded items the obb classes of
+-- their Tiled types (world:set_class), for response sets.
+describe("obb.tiled classes", function()
+  local TRACK = "examples/maps/racetrack.lua"
+  local WALL, CHECKPOINT, BOOST, PIT = 1, 2, 3, 4
+  local CLASSES = { wall = WALL, checkpoint = CHECKPOINT, boost = BOOST, pit = PIT }
+
+  it("are those of the items' types, their tiles' types and their layers' classes", function()
+    local world, items, skipped, points = tiled.load(TRACK, { property = "collidable", classes = CLASSES })
+    assert.are.same({ 67, 67, 1, 4 }, { #world, #items, #skipped, #points })
+    local count = {}
+    for _, it in ipairs(items) do
+      local c = world:class(it)
+      count[c] = (count[c] or 0) + 1
+      if it.layer == "barriers" then
+        assert.are.equal(WALL, c) -- untyped tiles, the layer's class
+        assert.is_nil(it.type)
+      elseif it.layer == "pads" then
+        assert.are.equal(BOOST, c) -- the tile's type
+      else
+        assert.are.equal(CLASSES[it.type], c, it.name)
+      end
+    end
+    assert.are.same({ [WALL] = 62, [CHECKPOINT] = 2, [BOOST] = 2, [PIT] = 1 }, count)
+    for _, p in ipairs(points) do assert.are.equal("start", p.type) end
+    assert.are.equal("oil", skipped[1].name)
+    -- without classes, every item is of class 0, as before
+    local plain, plain_items = tiled.load(TRACK, { property = "collidable" })
+    for _, it in ipairs(plain_items) do assert.are.equal(0, plain:class(it)) end
+  end)
+
+  it("let a response set drive a car from the start grid straight away", function()
+    local world, _, _, points = tiled.load(TRACK, { property = "collidable", classes = CLASSES })
+    local car = { name = "car" }
+    world:add(car, points[1].cx, points[1].cy, 12, 6)
+    local drive = obb.responses({ [CHECKPOINT] = "cross", [BOOST] = "cross", [PIT] = "cross" })
+    local out = {}
+    local x, y, n = world:move(car, 700, points[1].cy, drive, out)
+    assert.are.same({ 596, 288 }, { x, y }) -- at the outer barrier, over the finish line, pads and pit lane
+    local seen = {}
+    for i = 0, n - 1 do
+      local other, response = out[i * obb.MOVE_STRIDE2 + 1], out[i * obb.MOVE_STRIDE2 + 2]
+      seen[#seen + 1] = (other.name or other.layer) .. " " .. response
+    end
+    -- the car's side meets two barrier tiles at once (rows 8 and 9)
+    assert.are.same({ "finish cross", "pads cross", "pads cross", "pit lane cross", "barriers slide",
+      "barriers slide" }, seen)
+    -- the same map loaded without classes: the finish line is a wall
+    local plain, _, _, ps = tiled.load(TRACK, { property = "collidable" })
+    plain:add(car, ps[1].cx, ps[1].cy, 12, 6)
+    assert.are.equal(116, (plain:move(car, 700, ps[1].cy, drive, out)))
+  end)
+
+  it("come from the item's own type, its tile's, its layer's class, then the groups' around it", function()
+    local tile_object = function(id, own) return rect(id, 0, 16, 16, 16, 0, { gid = 1, type = own }) end
+    local map = small_map({
+      { type = "group", name = "g", class = "outer", layers = {
+        { type = "objectgroup", name = "l1", class = "", objects = {
+          rect(1, 0, 0, 1, 1, 0, { type = "own" }),
+          rect(2, 0, 0, 1, 1), -- type "": the group's class
+          rect(3, 0, 0, 1, 1, 0, { class = "own" }), -- Tiled 1.9's class (type removed below)
+          tile_object(4, ""), tile_object(5, "own"),
+        } },
+        { type = "objectgroup", name = "l2", class = "inner", objects = { rect(6, 0, 0, 1, 1) } },
+      } },
+      object_layer("l3", { rect(7, 0, 0, 1, 1), tile_object(8, nil) }),
+    }, { tilesets = { { name = "ts", firstgid = 1, tilewidth = 16, tileheight = 16,
+      tiles = { { id = 0, type = "tiled" } } } } })
+    map.layers[1].layers[1].objects[3].type = nil
+    local classes = { own = 1, outer = 2, inner = 3, tiled = 4, [""] = 5 }
+    local world, items = tiled.load(map, { classes = classes })
+    local got = {}
+    for i, it in ipairs(items) do got[i] = world:class(it) end
+    assert.are.same({ 1, 2, 1, 4, 1, 3, 5, 4 }, got)
+    -- the items keep Tiled's fields: the class is the world's
+    assert.are.equal("", items[2].type)
+    classes[""] = nil -- untyped items: class 0 unless [""] says
+    world, items = tiled.load(map, { classes = classes })
+    assert.are.equal(0, world:class(items[7]))
+  end)
+
+  it("give a type that classes does not name class 0, or with strict raise saying what to add", function()
+    local partial = { wall = WALL, checkpoint = CHECKPOINT, boost = BOOST }
+    local world, items = tiled.load(TRACK, { property = "collidable", classes = partial })
+    assert.are.equal(0, world:class((assert(by(items, "name", "pit lane")))))
+    world = obb.world2()
+    local e = err_of(tiled.add, world, TRACK, { property = "collidable", classes = partial, strict = true })
+    assert.truthy(e:find('obb.tiled: map.layers[3].objects[9]: its type "pit" is not in options.classes: ' ..
+      "add it (pit = 0 keeps class 0), or leave strict off", 1, true), e)
+    assert.are.equal(0, #world)
+    -- a tile's type, a layer's class; a type that is no Lua name
+    e = err_of(tiled.load, TRACK, { property = "collidable", classes = { wall = 1 }, strict = true })
+    assert.truthy(e:find('obb.tiled: map.layers[2].data[189]: its tile\'s type "boost" is not in options.classes',
+      1, true), e)
+    e = err_of(tiled.load, TRACK, { property = "collidable", classes = { boost = 3 }, strict = true })
+    assert.truthy(e:find('map.layers[1].data[1]: its layer\'s class "wall" is not in options.classes', 1, true), e)
+    local map = small_map({ object_layer("l", { rect(1, 0, 0, 1, 1, 0, { type = "pit lane" }) }) })
+    e = err_of(tiled.load, map, { classes = {}, strict = true })
+    assert.truthy(e:find('add it (["pit lane"] = 0 keeps class 0)', 1, true), e)
+    -- strict spares untyped items, points (not in the world) and what the filter leaves out
+    local untyped = small_map({ object_layer("l", { rect(1, 0, 0, 1, 1),
+      { id = 2, type = "start", shape = "point", x = 1, y = 1 },
+      rect(3, 0, 0, 1, 1, 0, { type = "cloud" }) }) })
+    local w2 = tiled.load(untyped, { classes = {}, strict = true, filter = function(it) return it.id ~= 3 end })
+    assert.are.equal(1, #w2)
+    assert.truthy(err_of(tiled.load, untyped, { classes = {}, strict = true, points = "add" })
+      :find('objects[2]: its type "start" is not in options.classes', 1, true))
+  end)
+
+  it("refuses a classes option that is not a table of types to classes, saying what to write", function()
+    local map = small_map({})
+    local function e(classes) return err_of(tiled.load, map, { classes = classes }) end
+    assert.truthy(e("wall"):find("obb.tiled: options.classes must be a table of Tiled types to classes " ..
+      "({ wall = 1, coin = 2 }), got string", 1, true))
+    assert.truthy(e({ [1] = "wall" }):find("options.classes maps Tiled types to classes, { wall = 1 }, " ..
+      'not classes to types: got [1] = "wall"', 1, true))
+    assert.truthy(e({ [true] = 1 }):find("options.classes has the key true (a boolean): its keys are Tiled types",
+      1, true))
+    for _, v in ipairs({ 256, -1, 1.5, 0 / 0 }) do
+      assert.truthy(e({ wall = v })
+        :find('options.classes["wall"] must be a class, an integer in [0, 255], got', 1, true))
+    end
+    assert.truthy(e({ coin = "cross" }):find('options.classes["coin"] must be a class, an integer in [0, 255], ' ..
+      'got "cross": a response goes in a response set, obb.responses{ [class] = "cross" }', 1, true))
+    -- read raw, as obb.responses reads its table: a metatable is not asked
+    local world, items = tiled.load(small_map({ object_layer("l", { rect(1, 0, 0, 1, 1, 0, { type = "wall" }) }) }),
+      { classes = setmetatable({}, { __index = function() error("asked") end }) })
+    assert.are.equal(0, world:class(items[1]))
+  end)
+
+  it("refuse a type or a layer class that is not a string, when classes reads it", function()
+    local map = small_map({ object_layer("l", { rect(1, 0, 0, 1, 1, 0, { type = 7 }) }) })
+    assert.are.equal(1, #tiled.load(map)) -- without classes the type is not read
+    assert.truthy(err_of(tiled.load, map, { classes = {} })
+      :find("obb.tiled: map.layers[1].objects[1].type must be a string, got 7", 1, true))
+    map = small_map({ object_layer("l", { rect(1, 0, 0, 1, 1) }) })
+    map.layers[1].class = {}
+    assert.truthy(err_of(tiled.load, map, { classes = {} })
+      :find("obb.tiled: map.layers[1].class must be a string, got a table", 1, true))
+  end)
+end)
+
 describe("obb.tiled on other maps Tiled writes", function()
   it("reads the class of Tiled 1.9 as the type", function()
     local o = rect(2, 0, 0, 4, 4)

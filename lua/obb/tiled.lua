@@ -17,6 +17,8 @@
 -- polygons, polylines and text are returned in a `skipped` list with the
 -- reason, never dropped silently. Tiles of tile layers are added when
 -- their tileset tile has collision shapes or a `collidable` property.
+-- options.classes gives the items the obb classes of their Tiled types
+-- (world:set_class), for response sets.
 --
 --   local tiled = require "obb.tiled"
 --   local world, items, skipped, points = tiled.load("maps/level1.lua", { property = "collidable" })
@@ -348,9 +350,43 @@ end
 
 local OPTIONS = {
   layers = true, property = true, filter = true, strict = true, tile_property = true,
-  points = true,
+  points = true, classes = true,
   max_bytes = true, max_depth = true, max_values = true,
 }
+
+-- options.classes, checked and copied (raw: a metatable of the caller's
+-- table is not consulted): Tiled type -> obb class.
+local function check_classes(t, level)
+  if t == nil then return nil end
+  if type(t) ~= "table" then
+    error(format("obb.tiled: options.classes must be a table of Tiled types to classes " ..
+      "({ wall = 1, coin = 2 }), got %s", type(t)), level + 1)
+  end
+  local out = {}
+  for k, v in next, t do
+    if type(k) ~= "string" then
+      if type(v) == "string" then
+        error(format("obb.tiled: options.classes maps Tiled types to classes, { %s = %s }, " ..
+          "not classes to types: got [%s] = %q", v:match("^[%a_][%w_]*$") or format("[%q]", v),
+          describe_value(k), describe_value(k), v), level + 1)
+      end
+      error(format("obb.tiled: options.classes has the key %s (a %s): its keys are Tiled types, strings",
+        describe_value(k), type(k)), level + 1)
+    end
+    if type(v) ~= "number" or v ~= floor(v) or v < 0 or v > 255 then
+      local shown = #k > 60 and format("%q...", k:sub(1, 50)) or format("%q", k)
+      if type(v) == "string" or type(v) == "boolean" then
+        error(format("obb.tiled: options.classes[%s] must be a class, an integer in [0, 255], got %s: " ..
+          "a response goes in a response set, obb.responses{ [class] = %s }, passed to world:move",
+          shown, describe_value(v), describe_value(v)), level + 1)
+      end
+      error(format("obb.tiled: options.classes[%s] must be a class, an integer in [0, 255], got %s",
+        shown, describe_value(v)), level + 1)
+    end
+    out[k] = v
+  end
+  return out
+end
 
 local function check_options(opts, level)
   if opts == nil then opts = {} end
@@ -394,6 +430,7 @@ local function check_options(opts, level)
       "point objects in their own list (the last result), out of the world; \"add\" adds each as a box " ..
       "of zero size", describe_value(points)), level + 1)
   end
+  local classes = check_classes(opts.classes, level + 1)
   -- The limits of obb.mapdata's readers; max_depth also bounds the
   -- nesting of group layers in a map table.
   local limits = {}
@@ -412,6 +449,7 @@ local function check_options(opts, level)
     filter = opts.filter,
     strict = opts.strict,
     points = points,
+    classes = classes,
     tile_property = opts.tile_property or "collidable",
     max_bytes = limits.max_bytes, max_depth = limits.max_depth, max_values = limits.max_values,
   }
@@ -622,7 +660,7 @@ Load.__index = Load
 -- Adds an item's box, or raises naming the place: a box whose numbers
 -- overflow (a width of 1e308 at x = 1e308) or that the world refuses is
 -- the map's fault, and the map's place says where.
-function Load:add(item, where, cx, cy, hx, hy, angle)
+function Load:add(item, where, cx, cy, hx, hy, angle, class)
   if not (finite(cx) and finite(cy) and finite(hx) and finite(hy) and finite(angle)) then
     fail("%s: its box is not finite (center %s, %s, half sizes %s, %s): its numbers are too large",
       where, tostring(cx), tostring(cy), tostring(hx), tostring(hy))
@@ -630,6 +668,8 @@ function Load:add(item, where, cx, cy, hx, hy, angle)
   local ok, err = pcall(self.world.add, self.world, item, cx, cy, hx, hy, angle)
   if not ok then fail("%s: the world refused its box: %s", where, tostring(err)) end
   self.items[#self.items + 1] = item
+  -- every new item is of class 0: only another is set
+  if class ~= nil and class ~= 0 then self.world:set_class(item, class) end
 end
 
 -- A point kept out of the world (options.points = "list", the default):
@@ -640,6 +680,50 @@ function Load:point(item, where)
       tostring(item.cx), tostring(item.cy))
   end
   self.points[#self.points + 1] = item
+end
+
+-- The type of an object or a tile (`type`, or `class` as Tiled 1.9 wrote
+-- it), checked to be a string when options.classes reads it.
+local function checked_type(t, where)
+  local key = t.type ~= nil and "type" or "class"
+  local v = t[key]
+  if v ~= nil and type(v) ~= "string" then
+    fail("%s.%s must be a string, got %s", where, key, describe_value(v))
+  end
+  return v
+end
+
+-- The obb class of an item (options.classes): by its own type, else (a
+-- tile object's) its tile's type, else the class of its layer or of the
+-- nearest group around it that has one; a type classes does not name is
+-- class 0, or raises with strict. nil without options.classes.
+function Load:class(own, tile_type, where)
+  local classes = self.opts.classes
+  if classes == nil then return nil end
+  local key, from = "", nil
+  if own ~= nil and own ~= "" then key, from = own, "its type"
+  elseif tile_type ~= nil and tile_type ~= "" then key, from = tile_type, "its tile's type"
+  elseif self.layer_class ~= nil then key, from = self.layer_class, "its layer's class" end
+  local c = classes[key]
+  if c ~= nil then return c end
+  if key ~= "" and self.opts.strict then
+    local shown = #key > 60 and format("%q... (%d bytes)", key:sub(1, 50), #key) or format("%q", key)
+    local entry = #key <= 60 and key:match("^[%a_][%w_]*$") or format("[%s]", shown)
+    fail("%s: %s %s is not in options.classes: add it (%s = 0 keeps class 0), or leave strict off " ..
+      "(a type that options.classes does not name is class 0)", where, from, shown, entry)
+  end
+  return 0
+end
+
+-- The type of a tile object's tile (nil for a tileset in an external
+-- file, whose tiles the map does not hold).
+function Load:tile_type_of(object, where)
+  local gwhere = at(where, ".gid")
+  local gid = split_gid(object.gid, gwhere)
+  local ts, id, tswhere = self.find(gid, gwhere)
+  if external(ts) then return nil end
+  local tile = tile_of(self.tile_index, ts, id, tswhere)
+  return tile and checked_type(tile, at(tswhere, format(" tile %d", id)))
 end
 
 function Load:skip(item, reason, where)
@@ -687,7 +771,14 @@ function Load:objects(layer, name, dx, dy, where)
       elseif point and self.opts.points == "list" then
         self:point(item, owhere)
       else
-        self:add(item, owhere, cx + dx, cy + dy, hx, hy, angle)
+        local class
+        if self.opts.classes then
+          local own = checked_type(object, owhere)
+          local tile_type
+          if (own == nil or own == "") and object.gid ~= nil then tile_type = self:tile_type_of(object, owhere) end
+          class = self:class(own, tile_type, owhere)
+        end
+        self:add(item, owhere, cx + dx, cy + dy, hx, hy, angle, class)
       end
     end
   end
@@ -742,6 +833,7 @@ function Load:cell(layer, name, raw, col, row, dx, dy, where)
   local x = col * self.tw + ox + dx
   local y = (row + 1) * self.th - th + oy + dy
   local fh, fv, fd = flags >= FLIP_H, flags % FLIP_H >= FLIP_V, flags % FLIP_V >= FLIP_D
+  local class -- the cell's obb class, found when a shape of it is added
   for _, s in ipairs(shapes) do
     local item = {
       layer = name, col = col, row = row, x = x, y = y, width = tw, height = th,
@@ -774,7 +866,10 @@ function Load:cell(layer, name, raw, col, row, dx, dy, where)
       elseif point and self.opts.points == "list" then
         self:point(item, where)
       else
-        self:add(item, where, cx, cy, hx, hy, deg == 0 and 0 or rad(deg))
+        if class == nil and self.opts.classes then
+          class = self:class(nil, tile and checked_type(tile, at(tswhere, format(" tile %d", id))), where)
+        end
+        self:add(item, where, cx, cy, hx, hy, deg == 0 and 0 or rad(deg), class)
       end
     end
   end
@@ -838,7 +933,7 @@ function Load:walk(layers, n)
   local seen = { [self.map] = "map" } -- group tables met so far -> their place
   local on_path = { [self.map] = true } -- the groups around the current layer
   local frame = { list = layers, n = n, i = 0, where = at("map", ".layers"),
-    dx = 0, dy = 0, named = false, has = false, depth = 0 }
+    dx = 0, dy = 0, named = false, has = false, depth = 0, class = nil }
   while frame do
     local i = frame.i + 1
     frame.i = i
@@ -867,6 +962,15 @@ function Load:walk(layers, n)
       local lx = frame.dx + number(layer, "offsetx", lwhere, 0)
       local ly = frame.dy + number(layer, "offsety", lwhere, 0)
       local chosen = (opts.names == nil or named) and (opts.property == nil or has)
+      -- the layer's class (Tiled 1.9+), or its group's, for options.classes
+      local class = frame.class
+      if opts.classes then
+        local c = layer.class
+        if c ~= nil and type(c) ~= "string" then
+          fail("%s.class must be a string, got %s", lwhere, describe_value(c))
+        end
+        if c ~= nil and c ~= "" then class = c end
+      end
       local kind = layer.type
       if kind == "group" then
         if on_path[layer] then
@@ -880,10 +984,12 @@ function Load:walk(layers, n)
         local sub, count = list_field(layer, "layers", lwhere)
         seen[layer], on_path[layer] = lwhere, true
         frame = { parent = frame, list = sub, n = count, i = 0, where = at(lwhere, ".layers"),
-          dx = lx, dy = ly, named = named, has = has, depth = frame.depth + 1, group = layer }
+          dx = lx, dy = ly, named = named, has = has, depth = frame.depth + 1, group = layer, class = class }
       elseif chosen and kind == "objectgroup" then
+        self.layer_class = class
         self:objects(layer, name, lx, ly, lwhere)
       elseif chosen and kind == "tilelayer" then
+        self.layer_class = class
         self:tiles(layer, name, lx, ly, lwhere)
       elseif kind ~= "objectgroup" and kind ~= "tilelayer" and kind ~= "imagelayer" then
         fail("%s.type must be \"objectgroup\", \"tilelayer\", \"imagelayer\" or \"group\", got %s",
