@@ -234,6 +234,23 @@ describe("obb.mapdata's limits", function()
   end)
 end)
 
+describe("obb.tiled's options", function()
+  it("names an unknown option of a million bytes, or of any type, in a short error at once", function()
+    local long = ("cell"):rep(250000)
+    local t0 = os.clock()
+    local e = err_of(tiled.load, {}, { [long] = 1 })
+    assert.is_true(os.clock() - t0 < 1)
+    has(e, 'obb.tiled: unknown option "cellcellcell')
+    has(e, "(1000000 bytes)")
+    assert.is_true(#e < 400, #e)
+    for _, key in ipairs({ true, 2.5, print, {}, -0.0, math.huge }) do
+      e = err_of(tiled.load, {}, { [key] = 1 })
+      has(e, "obb.tiled: unknown option ")
+      assert.is_true(#e < 400, #e)
+    end
+  end)
+end)
+
 -- ---- the Lua reader against load ----------------------------------------
 
 -- Random table texts in the forms Tiled writes (and the rest of Lua's

@@ -889,7 +889,8 @@ describe("obb.tiled errors", function()
   it("refuses bad options and worlds", function()
     local map = small_map({})
     assert.truthy(err_of(tiled.load, map, "collision"):find("options must be a table, got string", 1, true))
-    assert.truthy(err_of(tiled.load, map, { layer = "collision" }):find('unknown option "layer"', 1, true))
+    assert.truthy(err_of(tiled.load, map, { layer = "collision" })
+      :find('unknown option "layer" (did you mean "layers"?)', 1, true))
     assert.truthy(err_of(tiled.load, map, { layers = { 1 } }):find("options.layers[1] must be a string", 1, true))
     assert.truthy(err_of(tiled.load, map, { property = true }):find("options.property must be a string", 1, true))
     assert.truthy(err_of(tiled.load, map, { filter = "x" }):find("options.filter must be a function", 1, true))
@@ -902,6 +903,47 @@ describe("obb.tiled errors", function()
     closed:close()
     assert.truthy(err_of(tiled.add, closed, small_map({ object_layer("l", { rect(1, 0, 0, 1, 1) }) }))
       :find("closed", 1, true))
+  end)
+
+  -- Issue 40: tiled.load(path, { cell = 32 }) said only `unknown option
+  -- "cell"`. An unknown option names what to use instead.
+  it("names what to use instead of an unknown option", function()
+    local map = small_map({})
+    local function e(opts) return err_of(tiled.load, map, opts) end
+    local function has(text, piece) assert.truthy(text:find(piece, 1, true), text) end
+    -- the world's options: make the world, then tiled.add
+    has(e({ cell = 32 }), 'obb.tiled: unknown option "cell": cell is an option of the world, not of the map: ' ..
+      "make the world yourself and add the map to it: local world = obb.world2{ cell = 32 }; " ..
+      "tiled.add(world, map, options)")
+    has(e({ margin = 0 }), "local world = obb.world2{ margin = 0 }; tiled.add(world, map, options)")
+    has(e({ cells = 16 }), 'unknown option "cells": did you mean cell, an option of the world, not of the map? ' ..
+      "Make the world yourself and add the map to it: local world = obb.world2{ cell = 16 }")
+    has(e({ cell = "big" }), "obb.world2{ cell = 32 }") -- an example, not the value given
+    has(err_of(tiled.add, obb.world2(), map, { cell = 8 }), "obb.world2{ cell = 8 }")
+    -- misspellings: the nearest option
+    for wrong, right in pairs({ layer = "layers", Layers = "layers", propery = "property", strcit = "strict",
+      filtre = "filter", tileProperty = "tile_property", tile_prop = "tile_property", maxBytes = "max_bytes",
+      clases = "classes", max_valeus = "max_values" }) do
+      has(e({ [wrong] = 1 }), ('obb.tiled: unknown option "%s" (did you mean "%s"?)'):format(wrong, right))
+    end
+    -- intents recognised by name
+    has(e({ class = {} }), 'unknown option "class": classes = { wall = 1, coin = 2 } maps Tiled types')
+    has(e({ types = {} }), "classes = { wall = 1, coin = 2 }")
+    has(e({ visible = true }), "filter = function(item) return item.visible ~= false end")
+    has(e({ scale = 2 }), "obb.tiled keeps Tiled's pixels, y down: convert the boxes yourself")
+    has(e({ world = obb.world2() }), "tiled.add(world, map, options) adds the map to a world you made")
+    has(e({ collidable = true }), 'property = "collidable" reads only the layers with that property')
+    has(e({ spawns = false }), 'points = "list" (the default) returns point objects in their own list')
+    has(e({ responses = {} }), 'world:move(item, x, y, obb.responses{ [1] = "cross" }, out)')
+    has(e({ "collision" }), 'unknown option 1: options are named; layer names go in layers = { "collision" }')
+    -- nothing recognisable: the list of options
+    local list = "(the options: classes, filter, layers, max_bytes, max_depth, max_values, points, property, " ..
+      "strict, tile_property)"
+    has(e({ zzz = 1 }), 'unknown option "zzz" ' .. list)
+    has(e({ max = 1 }), list) -- the start of three options: none is chosen
+    has(e({ [true] = 1 }), "unknown option true " .. list)
+    -- several unknown: the first in order, whatever pairs gives
+    has(e({ zebra = 1, cell = 2, [5] = 3 }), 'unknown option "cell"')
   end)
 
   it("passes a filter's error on and takes its additions back", function()

@@ -354,6 +354,126 @@ local OPTIONS = {
   max_bytes = true, max_depth = true, max_values = true,
 }
 
+-- The options of obb.world2, which tiled.load does not take: the world is
+-- the game's to make (obb.world2{ cell = 32 }) and tiled.add's to fill.
+local WORLD_OPTIONS = { margin = true, cell = true }
+
+-- What an unknown option most likely meant, by its name with case, "_",
+-- "-" and spaces left out: what to use instead.
+local CONVERT = "obb.tiled keeps Tiled's pixels, y down: convert the boxes yourself " ..
+  "(world:get on each item, or tiled.box; docs/tiled.md, Coordinates)"
+local HIDDEN = "Tiled's visibility is no rule of the loader: " ..
+  "filter = function(item) return item.visible ~= false end leaves hidden objects out"
+local CLASSES = "classes = { wall = 1, coin = 2 } maps Tiled types (or classes) to obb classes: " ..
+  "the items of type wall get class 1"
+local POINTS = 'points = "list" (the default) returns point objects in their own list, out of the world; ' ..
+  'points = "add" adds them as boxes of zero size'
+local INTENTS = {
+  world = "tiled.add(world, map, options) adds the map to a world you made; tiled.load makes a new one",
+  type = CLASSES, types = CLASSES, class = CLASSES, classmap = CLASSES, typeclasses = CLASSES,
+  visible = HIDDEN, hidden = HIDDEN, visibility = HIDDEN, skiphidden = HIDDEN, ignorehidden = HIDDEN,
+  scale = CONVERT, offset = CONVERT, offsetx = CONVERT, offsety = CONVERT, origin = CONVERT,
+  x = CONVERT, y = CONVERT, yup = CONVERT, flipy = CONVERT, units = CONVERT, unit = CONVERT,
+  collidable = 'property = "collidable" reads only the layers with that property; ' ..
+    "tile_property names the tiles' property that makes a whole tile solid",
+  solid = 'property = "solid" reads only the layers with that property; ' ..
+    'tile_property = "solid" names the tiles\' property that makes a whole tile solid',
+  spawn = POINTS, spawns = POINTS, point = POINTS, skippoints = POINTS, ignorepoints = POINTS,
+  points_as_boxes = POINTS, addpoints = POINTS,
+  responses = "a response set is a move's filter: world:move(item, x, y, obb.responses{ [1] = \"cross\" }, out); " ..
+    CLASSES,
+  response = "a response set is a move's filter: world:move(item, x, y, obb.responses{ [1] = \"cross\" }, out); " ..
+    CLASSES,
+}
+
+local function normal_name(s)
+  return (s:lower():gsub("[%s_%-]", ""))
+end
+
+-- The edit distance of two short strings (insertions, deletions,
+-- substitutions and swaps of neighbours count one each).
+local function distance(a, b)
+  local la, lb = #a, #b
+  local prev2, prev = {}, {}
+  for j = 0, lb do prev[j] = j end
+  for i = 1, la do
+    local cur = { [0] = i }
+    local ca = a:byte(i)
+    for j = 1, lb do
+      local cb = b:byte(j)
+      local d = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca == cb and 0 or 1))
+      if i > 1 and j > 1 and ca == b:byte(j - 1) and a:byte(i - 1) == cb then
+        d = math.min(d, prev2[j - 2] + 1)
+      end
+      cur[j] = d
+    end
+    prev2, prev = prev, cur
+  end
+  return prev[lb]
+end
+
+-- The known option (of obb.tiled, or of obb.world2) nearest to a
+-- misspelt name, and whether it is the world's: one edit away (two for a
+-- name of 5 letters or more), or the one option the name begins.
+local function nearest(key)
+  local k = normal_name(key)
+  if #k < 2 or #k > 40 then return nil end
+  local best, best_d, best_world, ties = nil, huge, false, 0
+  local prefixed, prefixes = nil, 0
+  local function try(name, world)
+    local n = normal_name(name)
+    local d = distance(k, n)
+    if d < best_d then best, best_d, best_world, ties = name, d, world, 1
+    elseif d == best_d then ties = ties + 1 end
+    if #k >= 4 and n:sub(1, #k) == k then prefixed, prefixes = { name, world }, prefixes + 1 end
+  end
+  for name in pairs(OPTIONS) do try(name, false) end
+  for name in pairs(WORLD_OPTIONS) do try(name, true) end
+  if ties == 1 and best_d <= (#k >= 5 and 2 or 1) then return best, best_world end
+  if prefixes == 1 then return prefixed[1], prefixed[2] end
+  return nil
+end
+
+local function sorted_options()
+  local list = {}
+  for name in pairs(OPTIONS) do list[#list + 1] = name end
+  table.sort(list)
+  return concat(list, ", ")
+end
+
+-- The error for an unknown option: what to use instead when the intent is
+-- recognisable, else the list of options.
+local function unknown_option(key, value)
+  local shown = describe_value(key)
+  if #shown > 60 then shown = shown:sub(1, 50) .. "...\" (" .. #key .. " bytes)" end
+  local text = "obb.tiled: unknown option " .. shown
+  if type(key) == "number" then
+    return text .. ": options are named; layer names go in layers = { " ..
+      (type(value) == "string" and format("%q", value) or "...") .. " }"
+  elseif type(key) ~= "string" then
+    return text .. " (the options: " .. sorted_options() .. ")"
+  end
+  local name, world = key, WORLD_OPTIONS[key]
+  if not world then
+    local intent = INTENTS[normal_name(key)]
+    if intent then return text .. ": " .. intent end
+    name, world = nearest(key)
+  end
+  if world then
+    local v = finite(value) and format("%.17g", value) or (name == "cell" and "32" or "0.25")
+    local how = format("make the world yourself and add the map to it: local world = obb.world2{ %s = %s }; " ..
+      "tiled.add(world, map, options)", name, v)
+    if name == key then
+      return format("%s: %s is an option of the world, not of the map: %s", text, name, how)
+    end
+    return format("%s: did you mean %s, an option of the world, not of the map? %s%s", text, name,
+      how:sub(1, 1):upper(), how:sub(2))
+  elseif name then
+    return format("%s (did you mean %q?)", text, name)
+  end
+  return text .. " (the options: " .. sorted_options() .. ")"
+end
+
 -- options.classes, checked and copied (raw: a metatable of the caller's
 -- table is not consulted): Tiled type -> obb class.
 local function check_classes(t, level)
@@ -393,11 +513,16 @@ local function check_options(opts, level)
   if type(opts) ~= "table" then
     error(format("obb.tiled: options must be a table, got %s", type(opts)), level + 1)
   end
+  -- the unknown keys in a stable order: strings first, sorted
+  local unknown
   for k in pairs(opts) do
     if not OPTIONS[k] then
-      error(format("obb.tiled: unknown option %s", describe_value(k)), level + 1)
+      if unknown == nil or (type(k) == "string" and (type(unknown) ~= "string" or k < unknown)) then
+        unknown = k
+      end
     end
   end
+  if unknown ~= nil then error(unknown_option(unknown, opts[unknown]), level + 1) end
   local names = opts.layers
   if type(names) == "string" then names = { names } end
   if names ~= nil then
