@@ -2,10 +2,17 @@
 --
 -- Loads examples/maps/level1.lua (Tiled's Lua export format) twice: every
 -- layer, then only the layers with the `collidable` property, as a
--- platformer would. Prints what was added and what was skipped (the
--- ellipse, the polygon, the text), and checks where Tiled would draw the
--- turned objects: a rectangle's first corner is its (x, y), turned about
--- it; a tile object's bottom-left corner is its (x, y).
+-- platformer would. Prints what was added, the points (listed apart, not
+-- in the world) and what was skipped (the ellipse, the polygon, the
+-- text), and checks where Tiled would draw the turned objects: a
+-- rectangle's first corner is its (x, y), turned about it; a tile
+-- object's bottom-left corner is its (x, y).
+--
+-- Then a racer's map, examples/maps/racetrack.lua, loaded with `classes`:
+-- the items come with the obb classes of their Tiled types, so a response
+-- set drives the cars from the start grid at once (checkpoints, boost pads
+-- and the pit lane crossed, walls slid along), and the start points, not
+-- being boxes, stop no car.
 --
 --   lua examples/tiled.lua [picture.svg]   (obb on the Lua paths, run from
 --   the repository's root; make examples runs it)
@@ -64,6 +71,53 @@ assert(near(x4, y4, crate.x, crate.y), "the tile object's bottom-left corner mov
 local solid = tiled.load(MAP, { property = "collidable" })
 assert(#solid == 50)
 print(string.format("with property = \"collidable\": %d items (the decor layer left out)", #solid))
+
+-- ---- a racer's map: classes and points ----------------------------------
+local TRACK = "examples/maps/racetrack.lua"
+local WALL, CHECKPOINT, BOOST, PIT = 1, 2, 3, 4
+local CLASSES = { wall = WALL, checkpoint = CHECKPOINT, boost = BOOST, pit = PIT }
+-- (a type the table does not name is class 0: a forgotten "pit" would be
+-- a wall across the pit lane; strict = true makes it an error)
+local track, track_items, track_skipped, grid = tiled.load(TRACK, { property = "collidable", classes = CLASSES })
+local per_class = { 0, 0, 0, 0 }
+for _, it in ipairs(track_items) do
+  local c = track:class(it)
+  per_class[c] = per_class[c] + 1
+end
+print(string.format("%s: %d items (%d walls, %d checkpoints, %d boost pads, %d pit lane), %d skipped, %d start points",
+  TRACK, #track, per_class[WALL], per_class[CHECKPOINT], per_class[BOOST], per_class[PIT], #track_skipped, #grid))
+assert(#track == 67 and per_class[WALL] == 62 and #grid == 4)
+
+-- each car from its spot on the grid, flat out to the right along the
+-- bottom straight: one response set, made once, answers every item by its
+-- class, in C
+local drive = obb.responses({ [CHECKPOINT] = "cross", [BOOST] = "cross", [PIT] = "cross" }) -- walls slide
+local out, ends = {}, {}
+for i, spot in ipairs(grid) do
+  local car = { name = "car " .. i }
+  track:add(car, spot.cx, spot.cy, 12, 6)
+  local x, _, n = track:move(car, 700, spot.cy, drive, out)
+  local met = {}
+  for k = 0, n - 1 do
+    local other = out[k * obb.MOVE_STRIDE2 + 1]
+    met[#met + 1] = (other.name or other.layer) .. " " .. out[k * obb.MOVE_STRIDE2 + 2]
+  end
+  ends[i] = x
+  print(string.format("  %s from %s (%g, %g) stops at x = %g: %s", car.name, spot.name, spot.cx, spot.cy, x,
+    table.concat(met, ", ")))
+end
+-- the front row reaches the outer barrier; the second row stops behind it
+assert(ends[1] == 596 and ends[2] == 596 and ends[3] == 572 and ends[4] == 572)
+
+-- As obb 1.0 loaded it (points = "add"): the start points are boxes of
+-- class 0, and the car behind stops at the point ahead of it.
+local old, _, _, none = tiled.load(TRACK, { property = "collidable", classes = CLASSES, points = "add" })
+local car = {}
+old:add(car, grid[3].cx, grid[3].cy, 12, 6)
+local stop = old:move(car, 700, grid[3].cy, drive)
+print(string.format("with points = \"add\": %d items, and the car from %s stops at x = %g, at %s", #old,
+  grid[3].name, stop, grid[1].name))
+assert(#none == 0 and stop == grid[1].cx - 12)
 print("tiled: ok")
 
 if not (arg and arg[1]) then return end
