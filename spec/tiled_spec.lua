@@ -934,6 +934,7 @@ describe("obb.tiled errors", function()
     has(e({ world = obb.world2() }), "tiled.add(world, map, options) adds the map to a world you made")
     has(e({ collidable = true }), 'property = "collidable" reads only the layers with that property')
     has(e({ spawns = false }), 'points = "list" (the default) returns point objects in their own list')
+    has(e({ points_as_boxes = true }), 'points = "add" adds them as boxes of zero size')
     has(e({ responses = {} }), 'world:move(item, x, y, obb.responses{ [1] = "cross" }, out)')
     has(e({ "collision" }), 'unknown option 1: options are named; layer names go in layers = { "collision" }')
     -- nothing recognisable: the list of options

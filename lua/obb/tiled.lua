@@ -379,7 +379,7 @@ local INTENTS = {
   solid = 'property = "solid" reads only the layers with that property; ' ..
     'tile_property = "solid" names the tiles\' property that makes a whole tile solid',
   spawn = POINTS, spawns = POINTS, point = POINTS, skippoints = POINTS, ignorepoints = POINTS,
-  points_as_boxes = POINTS, addpoints = POINTS,
+  pointsasboxes = POINTS, addpoints = POINTS,
   responses = "a response set is a move's filter: world:move(item, x, y, obb.responses{ [1] = \"cross\" }, out); " ..
     CLASSES,
   response = "a response set is a move's filter: world:move(item, x, y, obb.responses{ [1] = \"cross\" }, out); " ..
