@@ -2,10 +2,17 @@
 --
 -- Loads examples/maps/level1.lua (Tiled's Lua export format) twice: every
 -- layer, then only the layers with the `collidable` property, as a
--- platformer would. Prints what was added and what was skipped (the
--- ellipse, the polygon, the text), and checks where Tiled would draw the
--- turned objects: a rectangle's first corner is its (x, y), turned about
--- it; a tile object's bottom-left corner is its (x, y).
+-- platformer would. Prints what was added, the points (listed apart, not
+-- in the world) and what was skipped (the ellipse, the polygon, the
+-- text), and checks where Tiled would draw the turned objects: a
+-- rectangle's first corner is its (x, y), turned about it; a tile
+-- object's bottom-left corner is its (x, y).
+--
+-- Then a racer's map, examples/maps/racetrack.lua, loaded with `classes`:
+-- the items come with the obb classes of their Tiled types, so a response
+-- set drives the cars from the start grid at once (checkpoints, boost pads
+-- and the pit lane crossed, walls slid along), and the start points, not
+-- being boxes, stop no car.
 --
 --   lua examples/tiled.lua [picture.svg]   (obb on the Lua paths, run from
 --   the repository's root; make examples runs it)
@@ -19,8 +26,8 @@ local tiled = require "obb.tiled"
 
 local MAP = "examples/maps/level1.lua"
 
-local world, items, skipped = tiled.load(MAP)
-print(string.format("%s: %d items, %d skipped", MAP, #world, #skipped))
+local world, items, skipped, points = tiled.load(MAP)
+print(string.format("%s: %d items, %d skipped, %d points", MAP, #world, #skipped, #points))
 local tiles = 0
 for _, it in ipairs(items) do
   if it.col then
@@ -38,12 +45,15 @@ for _, it in ipairs(items) do
   end
 end
 print(string.format("  ground    %d tiles", tiles))
+for _, p in ipairs(points) do -- places, not solids: listed apart, out of the world
+  print(string.format("  point     %-9s %-8s at (%g, %g)", p.layer, p.name, p.cx, p.cy))
+end
 for _, s in ipairs(skipped) do
   print(string.format("  skipped   %-9s %-8s id %d: %s", s.layer, s.name, s.id, s.reason))
 end
 
 -- The checks: counts, and the anchors of the turned objects.
-assert(#world == 52 and #skipped == 3)
+assert(#world == 51 and #skipped == 3 and #points == 1)
 local function find(name)
   for _, it in ipairs(items) do if it.name == name then return it end end
 end
@@ -59,8 +69,55 @@ assert(near(x4, y4, crate.x, crate.y), "the tile object's bottom-left corner mov
 
 -- What a platformer loads: the collidable layers only.
 local solid = tiled.load(MAP, { property = "collidable" })
-assert(#solid == 51)
+assert(#solid == 50)
 print(string.format("with property = \"collidable\": %d items (the decor layer left out)", #solid))
+
+-- ---- a racer's map: classes and points ----------------------------------
+local TRACK = "examples/maps/racetrack.lua"
+local WALL, CHECKPOINT, BOOST, PIT = 1, 2, 3, 4
+local CLASSES = { wall = WALL, checkpoint = CHECKPOINT, boost = BOOST, pit = PIT }
+-- (a type the table does not name is class 0: a forgotten "pit" would be
+-- a wall across the pit lane; strict = true makes it an error)
+local track, track_items, track_skipped, grid = tiled.load(TRACK, { property = "collidable", classes = CLASSES })
+local per_class = { 0, 0, 0, 0 }
+for _, it in ipairs(track_items) do
+  local c = track:class(it)
+  per_class[c] = per_class[c] + 1
+end
+print(string.format("%s: %d items (%d walls, %d checkpoints, %d boost pads, %d pit lane), %d skipped, %d start points",
+  TRACK, #track, per_class[WALL], per_class[CHECKPOINT], per_class[BOOST], per_class[PIT], #track_skipped, #grid))
+assert(#track == 67 and per_class[WALL] == 62 and #grid == 4)
+
+-- each car from its spot on the grid, flat out to the right along the
+-- bottom straight: one response set, made once, answers every item by its
+-- class, in C
+local drive = obb.responses({ [CHECKPOINT] = "cross", [BOOST] = "cross", [PIT] = "cross" }) -- walls slide
+local out, ends = {}, {}
+for i, spot in ipairs(grid) do
+  local car = { name = "car " .. i }
+  track:add(car, spot.cx, spot.cy, 12, 6)
+  local x, _, n = track:move(car, 700, spot.cy, drive, out)
+  local met = {}
+  for k = 0, n - 1 do
+    local other = out[k * obb.MOVE_STRIDE2 + 1]
+    met[#met + 1] = (other.name or other.layer) .. " " .. out[k * obb.MOVE_STRIDE2 + 2]
+  end
+  ends[i] = x
+  print(string.format("  %s from %s (%g, %g) stops at x = %g: %s", car.name, spot.name, spot.cx, spot.cy, x,
+    table.concat(met, ", ")))
+end
+-- the front row reaches the outer barrier; the second row stops behind it
+assert(ends[1] == 596 and ends[2] == 596 and ends[3] == 572 and ends[4] == 572)
+
+-- As obb 1.0 loaded it (points = "add"): the start points are boxes of
+-- class 0, and the car behind stops at the point ahead of it.
+local old, _, _, none = tiled.load(TRACK, { property = "collidable", classes = CLASSES, points = "add" })
+local car = {}
+old:add(car, grid[3].cx, grid[3].cy, 12, 6)
+local stop = old:move(car, 700, grid[3].cy, drive)
+print(string.format("with points = \"add\": %d items, and the car from %s stops at x = %g, at %s", #old,
+  grid[3].name, stop, grid[1].name))
+assert(#none == 0 and stop == grid[1].cx - 12)
 print("tiled: ok")
 
 if not (arg and arg[1]) then return end
@@ -91,17 +148,16 @@ local STYLE = {
 -- the map's frame, 640 x 240
 pic:polygon({ 0, 0, 640, 0, 640, -240, 0, -240 }, { stroke = "#cccccc", fill = "none", width = 1 })
 for _, it in ipairs(items) do
-  if it.shape == "point" then
-    pic:point(it.x, -it.y, { stroke = "#000000", fill = "#ff7f0e", radius = 4 })
-    text(it.x - 8, it.y - 8, it.name, 9)
-  else
-    local style = it.col and STYLE.tile or STYLE.object
-    if it.properties.oneway then style = STYLE.oneway end
-    if it.properties.coin then style = STYLE.coin end
-    if it.properties.sensor then style = STYLE.sensor end
-    if it.type == "cloud" then style = STYLE.cloud end
-    pic:polygon(corners_down(world:get(it)), style)
-  end
+  local style = it.col and STYLE.tile or STYLE.object
+  if it.properties.oneway then style = STYLE.oneway end
+  if it.properties.coin then style = STYLE.coin end
+  if it.properties.sensor then style = STYLE.sensor end
+  if it.type == "cloud" then style = STYLE.cloud end
+  pic:polygon(corners_down(world:get(it)), style)
+end
+for _, p in ipairs(points) do
+  pic:point(p.cx, -p.cy, { stroke = "#000000", fill = "#ff7f0e", radius = 4 })
+  text(p.cx - 8, p.cy - 8, p.name, 9)
 end
 for _, s in ipairs(skipped) do
   if s.shape == "ellipse" then

@@ -24,7 +24,7 @@ local seed = tonumber(arg and arg[2]) or os.time()
 math.randomseed(seed)
 local random = math.random
 
-local EXAMPLES = { "examples/maps/level1.lua", "examples/maps/platformer.lua" }
+local EXAMPLES = { "examples/maps/level1.lua", "examples/maps/platformer.lua", "examples/maps/racetrack.lua" }
 
 local function read(path)
   local f = assert(io.open(path, "rb"), path .. " not found (run from the repository's root)")
@@ -357,7 +357,7 @@ local function finite(x) return type(x) == "number" and x == x and x - x == 0 en
 -- nil when tiled.load behaved, else what was wrong.
 local loaded, refused = 0, 0
 local function check(map, opts)
-  local ok, world, items = pcall(tiled.load, map, opts)
+  local ok, world, items, _, points = pcall(tiled.load, map, opts)
   if ok then loaded = loaded + 1 else refused = refused + 1 end
   if not ok then
     if type(world) ~= "string" or world:sub(1, 10) ~= "obb.tiled:" then
@@ -367,6 +367,12 @@ local function check(map, opts)
   end
   if not tostring(world):find("^obb%.world2 ") then return "returned " .. tostring(world) end
   if #world ~= #items then return ("%d items in the world, %d in the list"):format(#world, #items) end
+  for _, p in ipairs(points) do
+    if world:has(p) or not (finite(p.cx) and finite(p.cy)) then
+      world:close()
+      return ("a listed point in the world or not finite: %s %s"):format(tostring(p.cx), tostring(p.cy))
+    end
+  end
   for _, item in ipairs(items) do
     local cx, cy, hx, hy, angle = world:get(item)
     if not (finite(cx) and finite(cy) and finite(hx) and finite(hy) and finite(angle)) then
@@ -402,7 +408,9 @@ end
 local function random_opts()
   if random(4) > 1 then return nil end
   return { max_depth = random(1, 300), max_values = random(1, 100000), max_bytes = random(1, 200000),
-    strict = random(2) == 1, property = random(2) == 1 and "collidable" or nil }
+    strict = random(2) == 1, property = random(2) == 1 and "collidable" or nil,
+    points = random(2) == 1 and "add" or nil,
+    classes = random(2) == 1 and { [""] = 1, ramp = 2, platform = 3, pickup = 4, spawn = 5, wall = 6 } or nil }
 end
 
 -- Both clocks: CPU time (fine grained) and wall time (whole seconds; on

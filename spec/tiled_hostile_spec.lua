@@ -282,6 +282,23 @@ describe("obb.mapdata's limits", function()
   end)
 end)
 
+describe("obb.tiled's options", function()
+  it("names an unknown option of a million bytes, or of any type, in a short error at once", function()
+    local long = ("cell"):rep(250000)
+    local t0 = os.clock()
+    local e = err_of(tiled.load, {}, { [long] = 1 })
+    assert.is_true(os.clock() - t0 < 1)
+    has(e, 'obb.tiled: unknown option "cellcellcell')
+    has(e, "(1000000 bytes)")
+    assert.is_true(#e < 400, #e)
+    for _, key in ipairs({ true, 2.5, print, {}, -0.0, math.huge }) do
+      e = err_of(tiled.load, {}, { [key] = 1 })
+      has(e, "obb.tiled: unknown option ")
+      assert.is_true(#e < 400, #e)
+    end
+  end)
+end)
+
 -- ---- the Lua reader against load ----------------------------------------
 
 -- Random table texts in the forms Tiled writes (and the rest of Lua's
@@ -511,15 +528,16 @@ end)
 -- ---- maps through tiled -------------------------------------------------
 
 -- What a load gives, item by item: the box and the item's fields.
-local function snapshot(world, items, skipped)
-  local out = { n = #world, items = {}, skipped = {} }
+local function snapshot(world, items, skipped, points)
+  local out = { n = #world, items = {}, skipped = {}, points = points }
   for i, it in ipairs(items) do out.items[i] = { box = { world:get(it) }, item = it } end
   for i, s in ipairs(skipped) do out.skipped[i] = s end
   return out
 end
 
 describe("obb.tiled reads map files as data", function()
-  for _, path in ipairs({ "examples/maps/level1.lua", "examples/maps/platformer.lua" }) do
+  local paths = { "examples/maps/level1.lua", "examples/maps/platformer.lua", "examples/maps/racetrack.lua" }
+  for _, path in ipairs(paths) do
     it("loads " .. path .. " to exactly the items of the table dofile gives", function()
       local by_path = snapshot(tiled.load(path))
       local by_table = snapshot(tiled.load(dofile(path)))
@@ -543,7 +561,7 @@ describe("obb.tiled reads map files as data", function()
     rawset(_G, "love", saved)
     assert.is_true(ok, world)
     assert.are.equal("examples/maps/level1.lua", asked)
-    assert.are.equal(52, #world)
+    assert.are.equal(51, #world)
     assert.is_false(ok2)
     has(e2, "more than 100 (options.max_bytes)")
   end)
@@ -646,8 +664,11 @@ return {
 
   -- What matters of a load for the comparison: each item's box and the
   -- fields the game reads.
-  local function summary(world, items, skipped)
-    local out = { n = #world, items = {}, skipped = {} }
+  local function summary(world, items, skipped, points)
+    local out = { n = #world, items = {}, skipped = {}, points = {} }
+    for i, p in ipairs(points) do
+      out.points[i] = { layer = p.layer, name = p.name, type = p.type, cx = p.cx, cy = p.cy }
+    end
     for i, it in ipairs(items) do
       local props = {}
       for k, v in pairs(it.properties) do props[k] = v end
@@ -666,7 +687,8 @@ return {
     local json_path = tmp_with(".json", JSON_MAP)
     local tmj_path = tmp_with(".TMJ", JSON_MAP)
     local want = summary(tiled.load(lua_path))
-    assert.are.equal(8, want.n) -- 2 + 1 tiles (one of them the slab), the wall, the spawn point, the crate
+    assert.are.equal(7, want.n) -- 2 + 1 tiles (one of them the slab), the wall, the crate
+    assert.are.equal(1, #want.points) -- the spawn point
     assert.are.equal(3, #want.skipped) -- the external tileset, the ellipse, the polygon
     assert.are.same(want, summary(tiled.load(json_path)))
     assert.are.same(want, summary(tiled.load(tmj_path)))
@@ -812,6 +834,41 @@ describe("obb.tiled names the place of a malformed map", function()
       assert.are.equal(0, #w)
     end)
   end
+
+  it("refuses a point whose place overflows, listed or added, and adds nothing", function()
+    local map = small_map({ rect(1, 0, 0, 1, 1),
+      { id = 2, shape = "point", x = 1.7e308, y = 0, properties = {} } })
+    map.layers[1].offsetx = 1.7e308
+    for _, mode in ipairs({ "list", "add" }) do
+      local w = obb.world2()
+      local e = err_of(tiled.add, w, map, { points = mode })
+      has(e, mode == "list" and "obb.tiled: map.layers[1].objects[2]: its point is not finite (inf, 0)"
+        or "obb.tiled: map.layers[1].objects[2]: its box is not finite")
+      assert.are.equal(0, #w)
+    end
+  end)
+
+  it("names a type of a million bytes in a short error (options.classes with strict)", function()
+    local long = ("x"):rep(1e6)
+    local e = err_of(tiled.load, small_map({ rect(1, 0, 0, 1, 1, { type = long }) }), { classes = {}, strict = true })
+    has(e, 'obb.tiled: map.layers[1].objects[1]: its type "' .. ("x"):rep(50) .. '"... (1000000 bytes) is not in')
+    assert.is_true(#e < 400, #e)
+    -- and the same type in classes is found
+    local world, items = tiled.load(small_map({ rect(1, 0, 0, 1, 1, { type = long }) }), { classes = { [long] = 9 } })
+    assert.are.equal(9, world:class(items[1]))
+  end)
+
+  it("names the place of a tile object's tile that is not a table, when classes reads its type", function()
+    local map = small_map({ rect(1, 0, 16, 16, 16, { gid = 1 }) },
+      { tilesets = { { name = "ts", firstgid = 1, tilewidth = 16, tileheight = 16, tiles = { "block" } } } })
+    assert.are.equal(1, #tiled.load(map)) -- its tile is not read without classes
+    local w = obb.world2()
+    has(err_of(tiled.add, w, map, { classes = {} }), "obb.tiled: map.tilesets[1].tiles[1] must be a table, got string")
+    assert.are.equal(0, #w)
+    map.tilesets[1].tiles = { { id = 0, type = false } }
+    has(err_of(tiled.add, w, map, { classes = {} }),
+      "obb.tiled: map.tilesets[1] tile 0.type must be a string, got false")
+  end)
 
   it("names the place when the world refuses a box", function()
     local closed = obb.world2()

@@ -94,19 +94,20 @@ local function err_of(f, ...)
 end
 
 describe("obb.tiled on the example map", function()
-  local world, items, skipped = tiled.load(MAP)
+  local world, items, skipped, points = tiled.load(MAP)
   local map = load_map()
   local collision = map.layers[2].objects
 
   local function item(name) return (assert(by(items, "name", name), name)) end
 
   it("loads the map from its path or its table, into a 2D world", function()
-    assert.are.equal("obb.world2 (52 items)", tostring(world))
-    assert.are.equal(52, #items)
-    local w2, items2, skipped2 = tiled.load(load_map())
-    assert.are.equal(52, #w2)
+    assert.are.equal("obb.world2 (51 items)", tostring(world))
+    assert.are.equal(51, #items)
+    local w2, items2, skipped2, points2 = tiled.load(load_map())
+    assert.are.equal(51, #w2)
     assert.are.equal(#items, #items2)
     assert.are.equal(#skipped, #skipped2)
+    assert.are.equal(1, #points2)
     for _, it in ipairs(items) do assert.is_true(world:has(it)) end
   end)
 
@@ -173,11 +174,27 @@ describe("obb.tiled on the example map", function()
     assert.are.equal(160, cy) -- 16 x 16, bottom at y = 168
   end)
 
-  it("adds a point as a box of zero size at the point", function()
-    local cx, cy, hx, hy, angle = world:get(item("spawn"))
-    assert.are.same({ 32, 208, 0, 0, 0 }, { cx, cy, hx, hy, angle })
+  it("lists a point in points, with where it is, and keeps it out of the world", function()
+    assert.are.equal(1, #points)
+    local spawn = points[1]
+    assert.are.same({ "spawn", "spawn", "point", "collision", 7 },
+      { spawn.name, spawn.type, spawn.shape, spawn.layer, spawn.id })
+    assert.are.same({ 32, 208, 32, 208 }, { spawn.cx, spawn.cy, spawn.x, spawn.y })
+    assert.are.same(by(collision, "id", 7), spawn.object)
+    assert.is_false(world:has(spawn))
+    assert.is_nil(by(items, "shape", "point"))
+    assert.are.equal(0, world:query_point(32, 208, {}))
+  end)
+
+  it("adds a point as a box of zero size at the point with points = \"add\"", function()
+    local w, list, _, none = tiled.load(MAP, { points = "add" })
+    assert.are.equal(52, #w)
+    assert.are.same({}, none)
+    local spawn = assert(by(list, "shape", "point"))
+    assert.are.same({ 32, 208, 0, 0, 0 }, { w:get(spawn) })
+    assert.are.same({ 32, 208 }, { spawn.cx, spawn.cy })
     local out = {}
-    assert.are.equal(1, world:query_point(32, 208, out))
+    assert.are.equal(1, w:query_point(32, 208, out))
     assert.are.equal("point", out[1].shape)
   end)
 
@@ -212,11 +229,11 @@ describe("obb.tiled on the example map", function()
     assert.are.same({ "decor", 13, "text" }, { title.layer, title.id, title.shape })
     assert.truthy(title.reason:find("^text: "))
     for _, s in ipairs(skipped) do assert.is_false(world:has(s)) end
-    -- every object of the two object layers is either added or skipped
+    -- every object of the two object layers is added, skipped or a point
     local total = #map.layers[2].objects + #map.layers[3].objects
     local objects = 0
     for _, it in ipairs(items) do if it.id and not it.col then objects = objects + 1 end end
-    assert.are.equal(total, objects + #skipped)
+    assert.are.equal(total, objects + #skipped + #points)
   end)
 
   it("adds the tiles of the tile layer: whole collidable blocks and their collision shapes", function()
@@ -260,7 +277,7 @@ end)
 describe("obb.tiled layer selection", function()
   it("selects layers by name", function()
     local world, items, skipped = tiled.load(MAP, { layers = { "collision" } })
-    assert.are.equal(10, #world)
+    assert.are.equal(9, #world)
     for _, it in ipairs(items) do assert.are.equal("collision", it.layer) end
     assert.are.equal(2, #skipped)
     local w2 = tiled.load(MAP, { layers = "decor" })
@@ -271,7 +288,7 @@ describe("obb.tiled layer selection", function()
 
   it("selects layers by a property", function()
     local world, items, skipped = tiled.load(MAP, { property = "collidable" })
-    assert.are.equal(51, #world) -- ground's 41 tiles and collision's 10 objects, not decor's cloud
+    assert.are.equal(50, #world) -- ground's 41 tiles and collision's 9 objects, not decor's cloud
     for _, it in ipairs(items) do assert.are_not.equal("decor", it.layer) end
     assert.are.equal(2, #skipped)
     local none = tiled.load(MAP, { property = "no such property" })
@@ -280,7 +297,7 @@ describe("obb.tiled layer selection", function()
 
   it("with both, takes the named layers that have the property", function()
     local world = tiled.load(MAP, { layers = { "collision", "decor" }, property = "collidable" })
-    assert.are.equal(10, #world)
+    assert.are.equal(9, #world)
   end)
 
   it("raises for a name no layer has, and the world is unchanged", function()
@@ -314,15 +331,16 @@ describe("obb.tiled layer selection", function()
 
   it("filters items with options.filter(item, layer), skipped shapes included", function()
     local seen_layers = {}
-    local world, items, skipped = tiled.load(MAP, {
+    local world, items, skipped, points = tiled.load(MAP, {
       layers = "collision",
       filter = function(it, layer)
         seen_layers[layer.name] = true
-        return it.shape ~= "point" and it.shape ~= "ellipse"
+        return it.name ~= "ledge" and it.shape ~= "point" and it.shape ~= "ellipse"
       end,
     })
-    assert.are.equal(9, #world)
-    assert.is_nil(by(items, "shape", "point"))
+    assert.are.equal(8, #world)
+    assert.is_nil(by(items, "name", "ledge"))
+    assert.are.same({}, points)
     assert.are.equal(1, #skipped)
     assert.are.equal("polygon", skipped[1].shape)
     assert.are.same({ collision = true }, seen_layers)
@@ -334,13 +352,19 @@ describe("obb.tiled options and worlds", function()
     local world = obb.world2(0)
     local player = { name = "player" }
     world:add(player, 32, 200, 6, 8)
-    local items, skipped = tiled.add(world, MAP, { layers = "collision" })
-    assert.are.equal(11, #world)
-    assert.are.equal(10, #items)
+    local items, skipped, points = tiled.add(world, MAP, { layers = "collision" })
+    assert.are.equal(10, #world)
+    assert.are.equal(9, #items)
     assert.are.equal(2, #skipped)
+    assert.are.equal(1, #points)
     local out = {}
-    local n = world:collisions(player, out)
-    assert.are.equal(1, n) -- the spawn point, inside the player
+    assert.are.equal(0, world:collisions(player, out)) -- standing on the spawn point, which is no box
+    -- as in obb 1.0, with points = "add": the spawn is a box inside the player
+    local old = obb.world2(0)
+    old:add(player, 32, 200, 6, 8)
+    items, skipped, points = tiled.add(old, MAP, { layers = "collision", points = "add" })
+    assert.are.same({ 11, 10, 2, 0 }, { #old, #items, #skipped, #points })
+    assert.are.equal(1, old:collisions(player, out))
     assert.are.equal("spawn", out[1].name)
   end)
 
@@ -383,7 +407,242 @@ describe("obb.tiled options and worlds", function()
     rawset(_G, "love", saved)
     assert.is_true(ok, world)
     assert.are.equal(MAP, asked)
-    assert.are.equal(52, #world)
+    assert.are.equal(51, #world)
+  end)
+end)
+
+-- Issue 40: a racer's start points were invisible solid boxes that
+-- stopped the cars. Points are places, listed apart; points = "add" keeps
+-- the old boxes of zero size.
+describe("obb.tiled points", function()
+  local function point(id, x, y, extra)
+    local o = { id = id, name = "p" .. id, type = "start", shape = "point",
+      x = x, y = y, width = 0, height = 0, rotation = 0, visible = true, properties = {} }
+    for k, v in pairs(extra or {}) do o[k] = v end
+    return o
+  end
+
+  -- a car on a start line with another start point ahead of it, and a wall
+  local function grid()
+    return small_map({ object_layer("track", {
+      point(1, 40, 20), point(2, 80, 20), rect(3, 150, 0, 10, 40, 0, { type = "wall" }),
+    }) })
+  end
+
+  it("no longer stop a car driving over them", function()
+    local world, items, skipped, points = tiled.load(grid())
+    assert.are.same({ 1, 1, 0, 2 }, { #world, #items, #skipped, #points })
+    assert.are.same({ "p1", 40, 20 }, { points[1].name, points[1].cx, points[1].cy })
+    assert.are.same({ "p2", 80, 20 }, { points[2].name, points[2].cx, points[2].cy })
+    local car = {}
+    world:add(car, points[1].cx, points[1].cy, 6, 3)
+    local x = world:move(car, 200, 20)
+    assert.are.equal(144, x) -- at the wall, over the other start point
+  end)
+
+  it("are boxes of zero size that stop the car with points = \"add\", as before", function()
+    local world, items, _, points = tiled.load(grid(), { points = "add" })
+    assert.are.same({ 3, 3, 0 }, { #world, #items, #points })
+    assert.are.same({ 80, 20, 0, 0, 0 }, { world:get(items[2]) })
+    local car = {}
+    world:add(car, 40, 20, 6, 3)
+    local x = world:move(car, 200, 20)
+    assert.are.equal(74, x) -- stopped by the point at 80
+  end)
+
+  it("are placed with their layer's and groups' offsets, and the filter sees where", function()
+    local map = small_map({
+      { type = "group", name = "g", offsetx = 100, offsety = 10, layers = {
+        object_layer("spawns", { point(1, 1, 2) }),
+      } },
+    })
+    map.layers[1].layers[1].offsetx = 5
+    local seen
+    local _, _, _, points = tiled.load(map, { filter = function(it) seen = { it.cx, it.cy }; return true end })
+    assert.are.same({ 106, 12 }, { points[1].cx, points[1].cy })
+    assert.are.same({ 1, 2 }, { points[1].x, points[1].y }) -- the object's own fields, as Tiled wrote them
+    assert.are.same({ 106, 12 }, seen)
+    assert.are.equal("spawns", points[1].layer)
+    local _, _, _, none = tiled.load(map, { filter = function() return false end })
+    assert.are.same({}, none)
+  end)
+
+  it("of a tile's collision shapes are listed where the flipped tile puts them", function()
+    local map = small_map({
+      { type = "tilelayer", name = "t", width = 3, height = 1, data = { 1, 0x80000001, 0x20000001 } },
+    }, {
+      tilesets = { { name = "ts", firstgid = 1, tilewidth = 16, tileheight = 16,
+        tiles = { { id = 0, objectGroup = { type = "objectgroup", objects = {
+          rect(1, 0, 12, 16, 4), point(2, 3, 5, { type = "" }),
+        } } } } } },
+    })
+    local world, items, _, points = tiled.load(map)
+    assert.are.same({ 3, 3, 3 }, { #world, #items, #points })
+    -- unflipped, flipped horizontally (x -> 16 - x), flipped diagonally (x <-> y)
+    local want = { { 3, 5 }, { 16 + 13, 5 }, { 32 + 5, 3 } }
+    for i, p in ipairs(points) do
+      assert.are.same(want[i], { p.cx, p.cy })
+      assert.are.same({ "point", i - 1, 0 }, { p.shape, p.col, p.row })
+      assert.is_false(world:has(p))
+    end
+    local w2, items2, _, points2 = tiled.load(map, { points = "add" })
+    assert.are.same({ 6, 6, 0 }, { #w2, #items2, #points2 })
+    for i = 1, 3 do
+      local p = items2[2 * i]
+      assert.are.same({ want[i][1], want[i][2], 0, 0, 0 }, { w2:get(p) })
+      assert.are.same(want[i], { p.cx, p.cy })
+    end
+  end)
+
+  it("refuses a points option it does not know, saying what each value does", function()
+    for _, v in ipairs({ "skip", true, false, 1 }) do
+      local e = err_of(tiled.load, small_map({}), { points = v })
+      assert.truthy(e:find('obb.tiled: options.points must be "list" or "add", got ' ..
+        (type(v) == "string" and '"' .. v .. '"' or tostring(v)), 1, true), e)
+      assert.truthy(e:find('"list" (the default) returns point objects in their own list', 1, true), e)
+    end
+  end)
+end)
+
+-- Issue 40: options.classes gives the loaded items the obb classes of
+-- their Tiled types (world:set_class), for response sets.
+describe("obb.tiled classes", function()
+  local TRACK = "examples/maps/racetrack.lua"
+  local WALL, CHECKPOINT, BOOST, PIT = 1, 2, 3, 4
+  local CLASSES = { wall = WALL, checkpoint = CHECKPOINT, boost = BOOST, pit = PIT }
+
+  it("are those of the items' types, their tiles' types and their layers' classes", function()
+    local world, items, skipped, points = tiled.load(TRACK, { property = "collidable", classes = CLASSES })
+    assert.are.same({ 67, 67, 1, 4 }, { #world, #items, #skipped, #points })
+    local count = {}
+    for _, it in ipairs(items) do
+      local c = world:class(it)
+      count[c] = (count[c] or 0) + 1
+      if it.layer == "barriers" then
+        assert.are.equal(WALL, c) -- untyped tiles, the layer's class
+        assert.is_nil(it.type)
+      elseif it.layer == "pads" then
+        assert.are.equal(BOOST, c) -- the tile's type
+      else
+        assert.are.equal(CLASSES[it.type], c, it.name)
+      end
+    end
+    assert.are.same({ [WALL] = 62, [CHECKPOINT] = 2, [BOOST] = 2, [PIT] = 1 }, count)
+    for _, p in ipairs(points) do assert.are.equal("start", p.type) end
+    assert.are.equal("oil", skipped[1].name)
+    -- without classes, every item is of class 0, as before
+    local plain, plain_items = tiled.load(TRACK, { property = "collidable" })
+    for _, it in ipairs(plain_items) do assert.are.equal(0, plain:class(it)) end
+  end)
+
+  it("let a response set drive a car from the start grid straight away", function()
+    local world, _, _, points = tiled.load(TRACK, { property = "collidable", classes = CLASSES })
+    local car = { name = "car" }
+    world:add(car, points[1].cx, points[1].cy, 12, 6)
+    local drive = obb.responses({ [CHECKPOINT] = "cross", [BOOST] = "cross", [PIT] = "cross" })
+    local out = {}
+    local x, y, n = world:move(car, 700, points[1].cy, drive, out)
+    assert.are.same({ 596, 288 }, { x, y }) -- at the outer barrier, over the finish line, pads and pit lane
+    local seen = {}
+    for i = 0, n - 1 do
+      local other, response = out[i * obb.MOVE_STRIDE2 + 1], out[i * obb.MOVE_STRIDE2 + 2]
+      seen[#seen + 1] = (other.name or other.layer) .. " " .. response
+    end
+    -- the car's side meets two barrier tiles at once (rows 8 and 9)
+    assert.are.same({ "finish cross", "pads cross", "pads cross", "pit lane cross", "barriers slide",
+      "barriers slide" }, seen)
+    -- the same map loaded without classes: the finish line is a wall
+    local plain, _, _, ps = tiled.load(TRACK, { property = "collidable" })
+    plain:add(car, ps[1].cx, ps[1].cy, 12, 6)
+    assert.are.equal(116, (plain:move(car, 700, ps[1].cy, drive, out)))
+  end)
+
+  it("come from the item's own type, its tile's, its layer's class, then the groups' around it", function()
+    local tile_object = function(id, own) return rect(id, 0, 16, 16, 16, 0, { gid = 1, type = own }) end
+    local map = small_map({
+      { type = "group", name = "g", class = "outer", layers = {
+        { type = "objectgroup", name = "l1", class = "", objects = {
+          rect(1, 0, 0, 1, 1, 0, { type = "own" }),
+          rect(2, 0, 0, 1, 1), -- type "": the group's class
+          rect(3, 0, 0, 1, 1, 0, { class = "own" }), -- Tiled 1.9's class (type removed below)
+          tile_object(4, ""), tile_object(5, "own"),
+        } },
+        { type = "objectgroup", name = "l2", class = "inner", objects = { rect(6, 0, 0, 1, 1) } },
+      } },
+      object_layer("l3", { rect(7, 0, 0, 1, 1), tile_object(8, nil) }),
+    }, { tilesets = { { name = "ts", firstgid = 1, tilewidth = 16, tileheight = 16,
+      tiles = { { id = 0, type = "tiled" } } } } })
+    map.layers[1].layers[1].objects[3].type = nil
+    local classes = { own = 1, outer = 2, inner = 3, tiled = 4, [""] = 5 }
+    local world, items = tiled.load(map, { classes = classes })
+    local got = {}
+    for i, it in ipairs(items) do got[i] = world:class(it) end
+    assert.are.same({ 1, 2, 1, 4, 1, 3, 5, 4 }, got)
+    -- the items keep Tiled's fields: the class is the world's
+    assert.are.equal("", items[2].type)
+    classes[""] = nil -- untyped items: class 0 unless [""] says
+    world, items = tiled.load(map, { classes = classes })
+    assert.are.equal(0, world:class(items[7]))
+  end)
+
+  it("give a type that classes does not name class 0, or with strict raise saying what to add", function()
+    local partial = { wall = WALL, checkpoint = CHECKPOINT, boost = BOOST }
+    local world, items = tiled.load(TRACK, { property = "collidable", classes = partial })
+    assert.are.equal(0, world:class((assert(by(items, "name", "pit lane")))))
+    world = obb.world2()
+    local e = err_of(tiled.add, world, TRACK, { property = "collidable", classes = partial, strict = true })
+    assert.truthy(e:find('obb.tiled: map.layers[3].objects[9]: its type "pit" is not in options.classes: ' ..
+      "add it (pit = 0 keeps class 0), or leave strict off", 1, true), e)
+    assert.are.equal(0, #world)
+    -- a tile's type, a layer's class; a type that is no Lua name
+    e = err_of(tiled.load, TRACK, { property = "collidable", classes = { wall = 1 }, strict = true })
+    assert.truthy(e:find('obb.tiled: map.layers[2].data[189]: its tile\'s type "boost" is not in options.classes',
+      1, true), e)
+    e = err_of(tiled.load, TRACK, { property = "collidable", classes = { boost = 3 }, strict = true })
+    assert.truthy(e:find('map.layers[1].data[1]: its layer\'s class "wall" is not in options.classes', 1, true), e)
+    local map = small_map({ object_layer("l", { rect(1, 0, 0, 1, 1, 0, { type = "pit lane" }) }) })
+    e = err_of(tiled.load, map, { classes = {}, strict = true })
+    assert.truthy(e:find('add it (["pit lane"] = 0 keeps class 0)', 1, true), e)
+    -- strict spares untyped items, points (not in the world) and what the filter leaves out
+    local untyped = small_map({ object_layer("l", { rect(1, 0, 0, 1, 1),
+      { id = 2, type = "start", shape = "point", x = 1, y = 1 },
+      rect(3, 0, 0, 1, 1, 0, { type = "cloud" }) }) })
+    local w2 = tiled.load(untyped, { classes = {}, strict = true, filter = function(it) return it.id ~= 3 end })
+    assert.are.equal(1, #w2)
+    assert.truthy(err_of(tiled.load, untyped, { classes = {}, strict = true, points = "add" })
+      :find('objects[2]: its type "start" is not in options.classes', 1, true))
+  end)
+
+  it("refuses a classes option that is not a table of types to classes, saying what to write", function()
+    local map = small_map({})
+    local function e(classes) return err_of(tiled.load, map, { classes = classes }) end
+    assert.truthy(e("wall"):find("obb.tiled: options.classes must be a table of Tiled types to classes " ..
+      "({ wall = 1, coin = 2 }), got string", 1, true))
+    assert.truthy(e({ [1] = "wall" }):find("options.classes maps Tiled types to classes, { wall = 1 }, " ..
+      'not classes to types: got [1] = "wall"', 1, true))
+    assert.truthy(e({ [true] = 1 }):find("options.classes has the key true (a boolean): its keys are Tiled types",
+      1, true))
+    for _, v in ipairs({ 256, -1, 1.5, 0 / 0 }) do
+      assert.truthy(e({ wall = v })
+        :find('options.classes["wall"] must be a class, an integer in [0, 255], got', 1, true))
+    end
+    assert.truthy(e({ coin = "cross" }):find('options.classes["coin"] must be a class, an integer in [0, 255], ' ..
+      'got "cross": a response goes in a response set, obb.responses{ [class] = "cross" }', 1, true))
+    -- read raw, as obb.responses reads its table: a metatable is not asked
+    local world, items = tiled.load(small_map({ object_layer("l", { rect(1, 0, 0, 1, 1, 0, { type = "wall" }) }) }),
+      { classes = setmetatable({}, { __index = function() error("asked") end }) })
+    assert.are.equal(0, world:class(items[1]))
+  end)
+
+  it("refuse a type or a layer class that is not a string, when classes reads it", function()
+    local map = small_map({ object_layer("l", { rect(1, 0, 0, 1, 1, 0, { type = 7 }) }) })
+    assert.are.equal(1, #tiled.load(map)) -- without classes the type is not read
+    assert.truthy(err_of(tiled.load, map, { classes = {} })
+      :find("obb.tiled: map.layers[1].objects[1].type must be a string, got 7", 1, true))
+    map = small_map({ object_layer("l", { rect(1, 0, 0, 1, 1) }) })
+    map.layers[1].class = {}
+    assert.truthy(err_of(tiled.load, map, { classes = {} })
+      :find("obb.tiled: map.layers[1].class must be a string, got a table", 1, true))
   end)
 end)
 
@@ -630,7 +889,8 @@ describe("obb.tiled errors", function()
   it("refuses bad options and worlds", function()
     local map = small_map({})
     assert.truthy(err_of(tiled.load, map, "collision"):find("options must be a table, got string", 1, true))
-    assert.truthy(err_of(tiled.load, map, { layer = "collision" }):find('unknown option "layer"', 1, true))
+    assert.truthy(err_of(tiled.load, map, { layer = "collision" })
+      :find('unknown option "layer" (did you mean "layers"?)', 1, true))
     assert.truthy(err_of(tiled.load, map, { layers = { 1 } }):find("options.layers[1] must be a string", 1, true))
     assert.truthy(err_of(tiled.load, map, { property = true }):find("options.property must be a string", 1, true))
     assert.truthy(err_of(tiled.load, map, { filter = "x" }):find("options.filter must be a function", 1, true))
@@ -643,6 +903,48 @@ describe("obb.tiled errors", function()
     closed:close()
     assert.truthy(err_of(tiled.add, closed, small_map({ object_layer("l", { rect(1, 0, 0, 1, 1) }) }))
       :find("closed", 1, true))
+  end)
+
+  -- Issue 40: tiled.load(path, { cell = 32 }) said only `unknown option
+  -- "cell"`. An unknown option names what to use instead.
+  it("names what to use instead of an unknown option", function()
+    local map = small_map({})
+    local function e(opts) return err_of(tiled.load, map, opts) end
+    local function has(text, piece) assert.truthy(text:find(piece, 1, true), text) end
+    -- the world's options: make the world, then tiled.add
+    has(e({ cell = 32 }), 'obb.tiled: unknown option "cell": cell is an option of the world, not of the map: ' ..
+      "make the world yourself and add the map to it: local world = obb.world2{ cell = 32 }; " ..
+      "tiled.add(world, map, options)")
+    has(e({ margin = 0 }), "local world = obb.world2{ margin = 0 }; tiled.add(world, map, options)")
+    has(e({ cells = 16 }), 'unknown option "cells": did you mean cell, an option of the world, not of the map? ' ..
+      "Make the world yourself and add the map to it: local world = obb.world2{ cell = 16 }")
+    has(e({ cell = "big" }), "obb.world2{ cell = 32 }") -- an example, not the value given
+    has(err_of(tiled.add, obb.world2(), map, { cell = 8 }), "obb.world2{ cell = 8 }")
+    -- misspellings: the nearest option
+    for wrong, right in pairs({ layer = "layers", Layers = "layers", propery = "property", strcit = "strict",
+      filtre = "filter", tileProperty = "tile_property", tile_prop = "tile_property", maxBytes = "max_bytes",
+      clases = "classes", max_valeus = "max_values" }) do
+      has(e({ [wrong] = 1 }), ('obb.tiled: unknown option "%s" (did you mean "%s"?)'):format(wrong, right))
+    end
+    -- intents recognised by name
+    has(e({ class = {} }), 'unknown option "class": classes = { wall = 1, coin = 2 } maps Tiled types')
+    has(e({ types = {} }), "classes = { wall = 1, coin = 2 }")
+    has(e({ visible = true }), "filter = function(item) return item.visible ~= false end")
+    has(e({ scale = 2 }), "obb.tiled keeps Tiled's pixels, y down: convert the boxes yourself")
+    has(e({ world = obb.world2() }), "tiled.add(world, map, options) adds the map to a world you made")
+    has(e({ collidable = true }), 'property = "collidable" reads only the layers with that property')
+    has(e({ spawns = false }), 'points = "list" (the default) returns point objects in their own list')
+    has(e({ points_as_boxes = true }), 'points = "add" adds them as boxes of zero size')
+    has(e({ responses = {} }), 'world:move(item, x, y, obb.responses{ [1] = "cross" }, out)')
+    has(e({ "collision" }), 'unknown option 1: options are named; layer names go in layers = { "collision" }')
+    -- nothing recognisable: the list of options
+    local list = "(the options: classes, filter, layers, max_bytes, max_depth, max_tables, max_values, points, property, " ..
+      "strict, tile_property)"
+    has(e({ zzz = 1 }), 'unknown option "zzz" ' .. list)
+    has(e({ max = 1 }), list) -- the start of three options: none is chosen
+    has(e({ [true] = 1 }), "unknown option true " .. list)
+    -- several unknown: the first in order, whatever pairs gives
+    has(e({ zebra = 1, cell = 2, [5] = 3 }), 'unknown option "cell"')
   end)
 
   it("passes a filter's error on and takes its additions back", function()

@@ -120,14 +120,13 @@ function M.read_map(map)
 end
 
 -- What the game makes of an item of obb.tiled: a tile of the tile layer,
--- else by the object's properties, its class (type) or a point's name.
+-- else by the object's properties or its class (type).
 local function kind_of(item)
   if item.col then return "tile" end
   local p = item.properties
   if p.kind then return p.kind end
   if p.coin then return "coin" end
   if p.oneway then return "oneway" end
-  if item.shape == "point" then return item.name end
   return item.type
 end
 
@@ -163,8 +162,19 @@ local function load_level(g, map)
   if map.tileheight ~= t then error("platformer: the map's tiles must be square", 3) end
   local ox, oy = props.origin_x or 0, (props.origin_y or 0) + map.height
   g.bounds = { x = ox, y = oy - map.height, w = map.width, h = map.height }
-  local px, items = tiled.load(map, { strict = true })
+  -- the map's points (start, checkpoint, goal) come in their own list,
+  -- not as boxes: a point is a place, not a solid
+  local px, items, _, map_points = tiled.load(map, { strict = true })
   local points = {}
+  for _, point in ipairs(map_points) do
+    local kind = point.name
+    if (kind == "start" or kind == "checkpoint" or kind == "goal") and not points[kind] then
+      points[kind] = { x = ox + point.cx / t, y = oy - point.cy / t }
+    else
+      error(("platformer: map point %s (%q) is no point the game knows, or one too many")
+        :format(tostring(point.id), tostring(kind)), 3)
+    end
+  end
   for _, item in ipairs(items) do
     local cx, cy, hx, hy, a = px:get(item)
     cx, cy, hx, hy, a = ox + cx / t, oy - cy / t, hx / t, hy / t, a == 0 and 0 or -a
@@ -182,8 +192,6 @@ local function load_level(g, map)
       local coin = { kind = "coin", taken = false, box = obb.new2(cx, cy, hx, hy, a) }
       g.coins[#g.coins + 1] = coin
       g.world:add(coin, coin.box)
-    elseif (kind == "start" or kind == "checkpoint" or kind == "goal") and not points[kind] then
-      points[kind] = { x = cx, y = cy }
     else
       error(("platformer: map object %s (%q): %q is no kind the game knows, or one too many")
         :format(tostring(item.id), tostring(item.name), tostring(kind)), 3)

@@ -11,14 +11,17 @@
 -- down. A Tiled rotation of r degrees (clockwise on the screen, about the
 -- object's anchor) is the obb angle math.rad(r) in those y-down
 -- coordinates, since obb's counter-clockwise-in-y-up is clockwise on a
--- y-down screen. Rectangles, points (boxes of zero size) and tile objects
--- are added; ellipses, polygons, polylines and text are returned in a
--- `skipped` list with the reason, never dropped silently. Tiles of tile
--- layers are added when their tileset tile has collision shapes or a
--- `collidable` property.
+-- y-down screen. Rectangles and tile objects are added; point objects
+-- (spawns, markers) are returned in a `points` list, out of the world
+-- (options.points = "add" adds them as boxes of zero size); ellipses,
+-- polygons, polylines and text are returned in a `skipped` list with the
+-- reason, never dropped silently. Tiles of tile layers are added when
+-- their tileset tile has collision shapes or a `collidable` property.
+-- options.classes gives the items the obb classes of their Tiled types
+-- (world:set_class), for response sets.
 --
 --   local tiled = require "obb.tiled"
---   local world, items, skipped = tiled.load("maps/level1.lua", { property = "collidable" })
+--   local world, items, skipped, points = tiled.load("maps/level1.lua", { property = "collidable" })
 --   for _, s in ipairs(skipped) do print(s.layer, s.id, s.reason) end
 
 local obb = require "obb"
@@ -347,19 +350,179 @@ end
 
 local OPTIONS = {
   layers = true, property = true, filter = true, strict = true, tile_property = true,
+  points = true, classes = true,
   max_bytes = true, max_depth = true, max_values = true, max_tables = true,
 }
+
+-- The options of obb.world2, which tiled.load does not take: the world is
+-- the game's to make (obb.world2{ cell = 32 }) and tiled.add's to fill.
+local WORLD_OPTIONS = { margin = true, cell = true }
+
+-- What an unknown option most likely meant, by its name with case, "_",
+-- "-" and spaces left out: what to use instead.
+local CONVERT = "obb.tiled keeps Tiled's pixels, y down: convert the boxes yourself " ..
+  "(world:get on each item, or tiled.box; docs/tiled.md, Coordinates)"
+local HIDDEN = "Tiled's visibility is no rule of the loader: " ..
+  "filter = function(item) return item.visible ~= false end leaves hidden objects out"
+local CLASSES = "classes = { wall = 1, coin = 2 } maps Tiled types (or classes) to obb classes: " ..
+  "the items of type wall get class 1"
+local POINTS = 'points = "list" (the default) returns point objects in their own list, out of the world; ' ..
+  'points = "add" adds them as boxes of zero size'
+local INTENTS = {
+  world = "tiled.add(world, map, options) adds the map to a world you made; tiled.load makes a new one",
+  type = CLASSES, types = CLASSES, class = CLASSES, classmap = CLASSES, typeclasses = CLASSES,
+  visible = HIDDEN, hidden = HIDDEN, visibility = HIDDEN, skiphidden = HIDDEN, ignorehidden = HIDDEN,
+  scale = CONVERT, offset = CONVERT, offsetx = CONVERT, offsety = CONVERT, origin = CONVERT,
+  x = CONVERT, y = CONVERT, yup = CONVERT, flipy = CONVERT, units = CONVERT, unit = CONVERT,
+  collidable = 'property = "collidable" reads only the layers with that property; ' ..
+    "tile_property names the tiles' property that makes a whole tile solid",
+  solid = 'property = "solid" reads only the layers with that property; ' ..
+    'tile_property = "solid" names the tiles\' property that makes a whole tile solid',
+  spawn = POINTS, spawns = POINTS, point = POINTS, skippoints = POINTS, ignorepoints = POINTS,
+  pointsasboxes = POINTS, addpoints = POINTS,
+  responses = "a response set is a move's filter: world:move(item, x, y, obb.responses{ [1] = \"cross\" }, out); " ..
+    CLASSES,
+  response = "a response set is a move's filter: world:move(item, x, y, obb.responses{ [1] = \"cross\" }, out); " ..
+    CLASSES,
+}
+
+local function normal_name(s)
+  return (s:lower():gsub("[%s_%-]", ""))
+end
+
+-- The edit distance of two short strings (insertions, deletions,
+-- substitutions and swaps of neighbours count one each).
+local function distance(a, b)
+  local la, lb = #a, #b
+  local prev2, prev = {}, {}
+  for j = 0, lb do prev[j] = j end
+  for i = 1, la do
+    local cur = { [0] = i }
+    local ca = a:byte(i)
+    for j = 1, lb do
+      local cb = b:byte(j)
+      local d = math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca == cb and 0 or 1))
+      if i > 1 and j > 1 and ca == b:byte(j - 1) and a:byte(i - 1) == cb then
+        d = math.min(d, prev2[j - 2] + 1)
+      end
+      cur[j] = d
+    end
+    prev2, prev = prev, cur
+  end
+  return prev[lb]
+end
+
+-- The known option (of obb.tiled, or of obb.world2) nearest to a
+-- misspelt name, and whether it is the world's: one edit away (two for a
+-- name of 5 letters or more), or the one option the name begins.
+local function nearest(key)
+  local k = normal_name(key)
+  if #k < 2 or #k > 40 then return nil end
+  local best, best_d, best_world, ties = nil, huge, false, 0
+  local prefixed, prefixes = nil, 0
+  local function try(name, world)
+    local n = normal_name(name)
+    local d = distance(k, n)
+    if d < best_d then best, best_d, best_world, ties = name, d, world, 1
+    elseif d == best_d then ties = ties + 1 end
+    if #k >= 4 and n:sub(1, #k) == k then prefixed, prefixes = { name, world }, prefixes + 1 end
+  end
+  for name in pairs(OPTIONS) do try(name, false) end
+  for name in pairs(WORLD_OPTIONS) do try(name, true) end
+  if ties == 1 and best_d <= (#k >= 5 and 2 or 1) then return best, best_world end
+  if prefixes == 1 then return prefixed[1], prefixed[2] end
+  return nil
+end
+
+local function sorted_options()
+  local list = {}
+  for name in pairs(OPTIONS) do list[#list + 1] = name end
+  table.sort(list)
+  return concat(list, ", ")
+end
+
+-- The error for an unknown option: what to use instead when the intent is
+-- recognisable, else the list of options.
+local function unknown_option(key, value)
+  local shown = describe_value(key)
+  if #shown > 60 then shown = shown:sub(1, 50) .. "...\" (" .. #key .. " bytes)" end
+  local text = "obb.tiled: unknown option " .. shown
+  if type(key) == "number" then
+    return text .. ": options are named; layer names go in layers = { " ..
+      (type(value) == "string" and format("%q", value) or "...") .. " }"
+  elseif type(key) ~= "string" then
+    return text .. " (the options: " .. sorted_options() .. ")"
+  end
+  local name, world = key, WORLD_OPTIONS[key]
+  if not world then
+    local intent = INTENTS[normal_name(key)]
+    if intent then return text .. ": " .. intent end
+    name, world = nearest(key)
+  end
+  if world then
+    local v = finite(value) and format("%.17g", value) or (name == "cell" and "32" or "0.25")
+    local how = format("make the world yourself and add the map to it: local world = obb.world2{ %s = %s }; " ..
+      "tiled.add(world, map, options)", name, v)
+    if name == key then
+      return format("%s: %s is an option of the world, not of the map: %s", text, name, how)
+    end
+    return format("%s: did you mean %s, an option of the world, not of the map? %s%s", text, name,
+      how:sub(1, 1):upper(), how:sub(2))
+  elseif name then
+    return format("%s (did you mean %q?)", text, name)
+  end
+  return text .. " (the options: " .. sorted_options() .. ")"
+end
+
+-- options.classes, checked and copied (raw: a metatable of the caller's
+-- table is not consulted): Tiled type -> obb class.
+local function check_classes(t, level)
+  if t == nil then return nil end
+  if type(t) ~= "table" then
+    error(format("obb.tiled: options.classes must be a table of Tiled types to classes " ..
+      "({ wall = 1, coin = 2 }), got %s", type(t)), level + 1)
+  end
+  local out = {}
+  for k, v in next, t do
+    if type(k) ~= "string" then
+      if type(v) == "string" then
+        error(format("obb.tiled: options.classes maps Tiled types to classes, { %s = %s }, " ..
+          "not classes to types: got [%s] = %q", v:match("^[%a_][%w_]*$") or format("[%q]", v),
+          describe_value(k), describe_value(k), v), level + 1)
+      end
+      error(format("obb.tiled: options.classes has the key %s (a %s): its keys are Tiled types, strings",
+        describe_value(k), type(k)), level + 1)
+    end
+    if type(v) ~= "number" or v ~= floor(v) or v < 0 or v > 255 then
+      local shown = #k > 60 and format("%q...", k:sub(1, 50)) or format("%q", k)
+      if type(v) == "string" or type(v) == "boolean" then
+        error(format("obb.tiled: options.classes[%s] must be a class, an integer in [0, 255], got %s: " ..
+          "a response goes in a response set, obb.responses{ [class] = %s }, passed to world:move",
+          shown, describe_value(v), describe_value(v)), level + 1)
+      end
+      error(format("obb.tiled: options.classes[%s] must be a class, an integer in [0, 255], got %s",
+        shown, describe_value(v)), level + 1)
+    end
+    out[k] = v
+  end
+  return out
+end
 
 local function check_options(opts, level)
   if opts == nil then opts = {} end
   if type(opts) ~= "table" then
     error(format("obb.tiled: options must be a table, got %s", type(opts)), level + 1)
   end
+  -- the unknown keys in a stable order: strings first, sorted
+  local unknown
   for k in pairs(opts) do
     if not OPTIONS[k] then
-      error(format("obb.tiled: unknown option %s", describe_value(k)), level + 1)
+      if unknown == nil or (type(k) == "string" and (type(unknown) ~= "string" or k < unknown)) then
+        unknown = k
+      end
     end
   end
+  if unknown ~= nil then error(unknown_option(unknown, opts[unknown]), level + 1) end
   local names = opts.layers
   if type(names) == "string" then names = { names } end
   if names ~= nil then
@@ -385,6 +548,14 @@ local function check_options(opts, level)
   kind("tile_property", "string")
   kind("filter", "function")
   kind("strict", "boolean")
+  local points = opts.points
+  if points == nil then points = "list" end
+  if points ~= "list" and points ~= "add" then
+    error(format('obb.tiled: options.points must be "list" or "add", got %s: "list" (the default) returns ' ..
+      "point objects in their own list (the last result), out of the world; \"add\" adds each as a box " ..
+      "of zero size", describe_value(points)), level + 1)
+  end
+  local classes = check_classes(opts.classes, level + 1)
   -- The limits of obb.mapdata's readers; max_depth also bounds the
   -- nesting of group layers in a map table.
   local limits = {}
@@ -403,6 +574,8 @@ local function check_options(opts, level)
     property = opts.property,
     filter = opts.filter,
     strict = opts.strict,
+    points = points,
+    classes = classes,
     tile_property = opts.tile_property or "collidable",
     max_bytes = limits.max_bytes, max_depth = limits.max_depth, max_values = limits.max_values,
     max_tables = limits.max_tables,
@@ -615,7 +788,7 @@ Load.__index = Load
 -- Adds an item's box, or raises naming the place: a box whose numbers
 -- overflow (a width of 1e308 at x = 1e308) or that the world refuses is
 -- the map's fault, and the map's place says where.
-function Load:add(item, where, cx, cy, hx, hy, angle)
+function Load:add(item, where, cx, cy, hx, hy, angle, class)
   if not (finite(cx) and finite(cy) and finite(hx) and finite(hy) and finite(angle)) then
     fail("%s: its box is not finite (center %s, %s, half sizes %s, %s): its numbers are too large",
       where, tostring(cx), tostring(cy), tostring(hx), tostring(hy))
@@ -623,6 +796,62 @@ function Load:add(item, where, cx, cy, hx, hy, angle)
   local ok, err = pcall(self.world.add, self.world, item, cx, cy, hx, hy, angle)
   if not ok then fail("%s: the world refused its box: %s", where, tostring(err)) end
   self.items[#self.items + 1] = item
+  -- every new item is of class 0: only another is set
+  if class ~= nil and class ~= 0 then self.world:set_class(item, class) end
+end
+
+-- A point kept out of the world (options.points = "list", the default):
+-- listed, with where it is.
+function Load:point(item, where)
+  if not (finite(item.cx) and finite(item.cy)) then
+    fail("%s: its point is not finite (%s, %s): its numbers are too large", where,
+      tostring(item.cx), tostring(item.cy))
+  end
+  self.points[#self.points + 1] = item
+end
+
+-- The type of an object or a tile (`type`, or `class` as Tiled 1.9 wrote
+-- it), checked to be a string when options.classes reads it.
+local function checked_type(t, where)
+  local key = t.type ~= nil and "type" or "class"
+  local v = t[key]
+  if v ~= nil and type(v) ~= "string" then
+    fail("%s.%s must be a string, got %s", where, key, describe_value(v))
+  end
+  return v
+end
+
+-- The obb class of an item (options.classes): by its own type, else (a
+-- tile object's) its tile's type, else the class of its layer or of the
+-- nearest group around it that has one; a type classes does not name is
+-- class 0, or raises with strict. nil without options.classes.
+function Load:class(own, tile_type, where)
+  local classes = self.opts.classes
+  if classes == nil then return nil end
+  local key, from = "", nil
+  if own ~= nil and own ~= "" then key, from = own, "its type"
+  elseif tile_type ~= nil and tile_type ~= "" then key, from = tile_type, "its tile's type"
+  elseif self.layer_class ~= nil then key, from = self.layer_class, "its layer's class" end
+  local c = classes[key]
+  if c ~= nil then return c end
+  if key ~= "" and self.opts.strict then
+    local shown = #key > 60 and format("%q... (%d bytes)", key:sub(1, 50), #key) or format("%q", key)
+    local entry = #key <= 60 and key:match("^[%a_][%w_]*$") or format("[%s]", shown)
+    fail("%s: %s %s is not in options.classes: add it (%s = 0 keeps class 0), or leave strict off " ..
+      "(a type that options.classes does not name is class 0)", where, from, shown, entry)
+  end
+  return 0
+end
+
+-- The type of a tile object's tile (nil for a tileset in an external
+-- file, whose tiles the map does not hold).
+function Load:tile_type_of(object, where)
+  local gwhere = at(where, ".gid")
+  local gid = split_gid(object.gid, gwhere)
+  local ts, id, tswhere = self.find(gid, gwhere)
+  if external(ts) then return nil end
+  local tile = tile_of(self.tile_index, ts, id, tswhere)
+  return tile and checked_type(tile, at(tswhere, format(" tile %d", id)))
 end
 
 function Load:skip(item, reason, where)
@@ -662,11 +891,22 @@ function Load:objects(layer, name, dx, dy, where)
     end
     local cx, cy, hx, hy, angle = object_box(object, owhere, self.find)
     local item = object_item(object, name)
+    local point = cx ~= nil and object.gid == nil and object.shape == "point"
+    if point then item.cx, item.cy = cx + dx, cy + dy end
     if self:keep(item, layer) then
       if cx == nil then
         self:skip(item, cy, owhere)
+      elseif point and self.opts.points == "list" then
+        self:point(item, owhere)
       else
-        self:add(item, owhere, cx + dx, cy + dy, hx, hy, angle)
+        local class
+        if self.opts.classes then
+          local own = checked_type(object, owhere)
+          local tile_type
+          if (own == nil or own == "") and object.gid ~= nil then tile_type = self:tile_type_of(object, owhere) end
+          class = self:class(own, tile_type, owhere)
+        end
+        self:add(item, owhere, cx + dx, cy + dy, hx, hy, angle, class)
       end
     end
   end
@@ -721,6 +961,7 @@ function Load:cell(layer, name, raw, col, row, dx, dy, where)
   local x = col * self.tw + ox + dx
   local y = (row + 1) * self.th - th + oy + dy
   local fh, fv, fd = flags >= FLIP_H, flags % FLIP_H >= FLIP_V, flags % FLIP_V >= FLIP_D
+  local class -- the cell's obb class, found when a shape of it is added
   for _, s in ipairs(shapes) do
     local item = {
       layer = name, col = col, row = row, x = x, y = y, width = tw, height = th,
@@ -730,23 +971,33 @@ function Load:cell(layer, name, raw, col, row, dx, dy, where)
       shape = s.object and (s.object.shape or "rectangle") or "rectangle", object = s.object,
     }
     item.class = tile and tile.class or item.type
+    local reason, cx, cy, hx, hy, deg = s.reason, nil, nil, nil, nil, nil
+    if reason == nil and fd and tw ~= th then
+      reason = format("a %gx%g tile flipped diagonally (turned a quarter): only square tiles are turned", tw, th)
+    elseif reason == nil then
+      -- Tiled flips the tile image: first across its diagonal (x and y
+      -- swapped), then horizontally, then vertically. A flip mirrors a
+      -- shape, so its rotation changes sign; the diagonal flip also
+      -- swaps the box's half extents (the box turned by -deg with its
+      -- axes exchanged covers the mirrored shape).
+      cx, cy, hx, hy, deg = s[1], s[2], s[3], s[4], s[5]
+      if fd then cx, cy, hx, hy, deg = cy, cx, hy, hx, -deg end
+      if fh then cx, deg = tw - cx, -deg end
+      if fv then cy, deg = th - cy, -deg end
+      cx, cy = x + cx, y + cy
+    end
+    local point = reason == nil and item.shape == "point"
+    if point then item.cx, item.cy = cx, cy end
     if self:keep(item, layer) then
-      if s.reason then
-        self:skip(item, s.reason, where)
-      elseif fd and tw ~= th then
-        self:skip(item, format("a %gx%g tile flipped diagonally (turned a quarter): only square tiles are turned",
-          tw, th), where)
+      if reason then
+        self:skip(item, reason, where)
+      elseif point and self.opts.points == "list" then
+        self:point(item, where)
       else
-        -- Tiled flips the tile image: first across its diagonal (x and y
-        -- swapped), then horizontally, then vertically. A flip mirrors a
-        -- shape, so its rotation changes sign; the diagonal flip also
-        -- swaps the box's half extents (the box turned by -deg with its
-        -- axes exchanged covers the mirrored shape).
-        local cx, cy, hx, hy, deg = s[1], s[2], s[3], s[4], s[5]
-        if fd then cx, cy, hx, hy, deg = cy, cx, hy, hx, -deg end
-        if fh then cx, deg = tw - cx, -deg end
-        if fv then cy, deg = th - cy, -deg end
-        self:add(item, where, x + cx, y + cy, hx, hy, deg == 0 and 0 or rad(deg))
+        if class == nil and self.opts.classes then
+          class = self:class(nil, tile and checked_type(tile, at(tswhere, format(" tile %d", id))), where)
+        end
+        self:add(item, where, cx, cy, hx, hy, deg == 0 and 0 or rad(deg), class)
       end
     end
   end
@@ -810,7 +1061,7 @@ function Load:walk(layers, n)
   local seen = { [self.map] = "map" } -- group tables met so far -> their place
   local on_path = { [self.map] = true } -- the groups around the current layer
   local frame = { list = layers, n = n, i = 0, where = at("map", ".layers"),
-    dx = 0, dy = 0, named = false, has = false, depth = 0 }
+    dx = 0, dy = 0, named = false, has = false, depth = 0, class = nil }
   while frame do
     local i = frame.i + 1
     frame.i = i
@@ -839,6 +1090,15 @@ function Load:walk(layers, n)
       local lx = frame.dx + number(layer, "offsetx", lwhere, 0)
       local ly = frame.dy + number(layer, "offsety", lwhere, 0)
       local chosen = (opts.names == nil or named) and (opts.property == nil or has)
+      -- the layer's class (Tiled 1.9+), or its group's, for options.classes
+      local class = frame.class
+      if opts.classes then
+        local c = layer.class
+        if c ~= nil and type(c) ~= "string" then
+          fail("%s.class must be a string, got %s", lwhere, describe_value(c))
+        end
+        if c ~= nil and c ~= "" then class = c end
+      end
       local kind = layer.type
       if kind == "group" then
         if on_path[layer] then
@@ -852,10 +1112,12 @@ function Load:walk(layers, n)
         local sub, count = list_field(layer, "layers", lwhere)
         seen[layer], on_path[layer] = lwhere, true
         frame = { parent = frame, list = sub, n = count, i = 0, where = at(lwhere, ".layers"),
-          dx = lx, dy = ly, named = named, has = has, depth = frame.depth + 1, group = layer }
+          dx = lx, dy = ly, named = named, has = has, depth = frame.depth + 1, group = layer, class = class }
       elseif chosen and kind == "objectgroup" then
+        self.layer_class = class
         self:objects(layer, name, lx, ly, lwhere)
       elseif chosen and kind == "tilelayer" then
+        self.layer_class = class
         self:tiles(layer, name, lx, ly, lwhere)
       elseif kind ~= "objectgroup" and kind ~= "tilelayer" and kind ~= "imagelayer" then
         fail("%s.type must be \"objectgroup\", \"tilelayer\", \"imagelayer\" or \"group\", got %s",
@@ -884,7 +1146,7 @@ local function add(world, map, opts, level)
   end
   local self = setmetatable({
     world = world, map = map, opts = opts, orientation = orientation,
-    find = tileset_index(map), items = {}, skipped = {},
+    find = tileset_index(map), items = {}, skipped = {}, points = {},
     shape_cache = {}, tile_index = {}, reported = {},
   }, Load)
   -- A call that raises (a bad map, strict, a filter's error) takes out
@@ -906,22 +1168,24 @@ local function add(world, map, opts, level)
     for _, item in ipairs(self.items) do world:remove(item) end
     error(err, 0)
   end
-  return self.items, self.skipped
+  return self.items, self.skipped, self.points
 end
 
--- tiled.add(world, map [, options]) -> items, skipped
--- Adds the map's collision shapes to an obb.world2 (see docs/tiled.md).
+-- tiled.add(world, map [, options]) -> items, skipped, points
+-- Adds the map's collision shapes to an obb.world2 (see docs/tiled.md);
+-- point objects are listed in `points`, not added (options.points = "add"
+-- adds them).
 function M.add(world, map, opts)
-  local items, skipped = add(world, map, opts, 2) -- not a tail call: error levels count this frame
-  return items, skipped
+  local items, skipped, points = add(world, map, opts, 2) -- not a tail call: error levels count this frame
+  return items, skipped, points
 end
 
--- tiled.load(map [, options]) -> world, items, skipped
+-- tiled.load(map [, options]) -> world, items, skipped, points
 -- The same into a new obb.world2().
 function M.load(map, opts)
   local world = obb.world2()
-  local items, skipped = add(world, map, opts, 2)
-  return world, items, skipped
+  local items, skipped, points = add(world, map, opts, 2)
+  return world, items, skipped, points
 end
 
 -- tiled.box(object [, map]) -> cx, cy, hx, hy, angle, or nil, reason
