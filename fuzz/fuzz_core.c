@@ -38,6 +38,9 @@
 **     bouncing, turning or not, ends between them; a crate turning about
 **     the vertical, or a point, slides over the seam of flush tiles (thick
 **     or segments) to its goal;
+**   - a move that stops to ask its filter (obb_world_move_start, resumed
+**     one answer at a time) ends exactly as the same move answered in C:
+**     the same end, count and records, bit for bit;
 **   - the queries keep their documented promises (a point that contains
 **     accepts is its own closest point, signed distance <= 0 exactly
 **     inside, penetration, contacts and a still sweep exactly when
@@ -1263,6 +1266,84 @@ done:
   obb_world_free(w);
 }
 
+/* A move that asks (obb_world_move_start) against the same move whose
+** filter answers in C: the answers, given one question at a time, give
+** the same end, the same count and the same records, bit for bit. */
+typedef struct asked {
+  int answer[8];         /* by id */
+  obb_move_hit hits[64]; /* the reports, in order */
+  int n;
+} asked;
+
+static int answer_from(void *ctx, int item, const obb_move_hit *hit) {
+  (void)item;
+  return ((const asked *)ctx)->answer[hit->other];
+}
+
+static int ask_later(void *ctx, int item, const obb_move_hit *hit) {
+  (void)ctx;
+  (void)item;
+  (void)hit;
+  return OBB_ASK;
+}
+
+static void keep_hit(void *ctx, const obb_move_hit *hit) {
+  asked *a = (asked *)ctx;
+  if (a->n < 64) a->hits[a->n] = *hit;
+  a->n++;
+}
+
+static void asking(reader *r) {
+  int dim = 2 + byte(r) % 2, n = 2 + byte(r) % 6, i, q, got, want, turns;
+  double goal[3], turn[3] = {0, 0, 0};
+  static double state[4096];
+  anybox_f end1, end2;
+  asked a, b;
+  obb_world *w;
+  if (obb_move_state_size() > sizeof state) FAIL("obb_move_state_size");
+  w = obb_world_new(dim, 0.25, NULL, NULL);
+  if (w == NULL) return;
+  memset(&a, 0, sizeof a);
+  for (i = 0; i < n; i++) {
+    double c[3], e[3];
+    anybox_f box;
+    for (q = 0; q < 3; q++) {
+      c[q] = clamped(r, -8, 8);
+      e[q] = clamped(r, 0, 4);
+    }
+    init_box(dim, &box, c, e);
+    if (obb_world_add(w, &box) != i) goto done;
+    a.answer[i] = byte(r) % 5; /* OBB_IGNORE .. OBB_BOUNCE */
+  }
+  for (q = 0; q < dim; q++) goal[q] = clamped(r, -20, 20);
+  turns = byte(r) % 2;
+  if (turns) for (q = 0; q < (dim == 2 ? 1 : 3); q++) turn[q] = clamped(r, -3, 3);
+  b = a;
+  want = obb_world_move_turning(w, 0, goal, turn, answer_from, keep_hit, &a,
+                                &end1);
+  got = obb_world_move_start(state, w, 0, goal, turns ? turn : NULL,
+                             ask_later, keep_hit, &b, &end2);
+  for (i = 0; got == OBB_MOVE_ASKING; i++) {
+    obb_move_hit hit;
+    int kept = obb_world_move_question(state, &hit);
+    if (kept < 0 || kept > b.n || hit.other <= 0 || hit.other >= n || i > 64)
+      FAIL("a move that asks asked wrongly");
+    b.n = kept;
+    got = obb_world_move_resume(state, b.answer[hit.other], &end2);
+  }
+  if (got != want || a.n != b.n ||
+      memcmp(&end1, &end2, dim == 2 ? sizeof(obb2) : sizeof(obb3)) != 0 ||
+      memcmp(a.hits, b.hits, (size_t)(a.n < 64 ? a.n : 64) *
+                                 sizeof(obb_move_hit)) != 0) {
+    fprintf(stderr, "dim %d n %d turns %d: got %d want %d, %d and %d hits, "
+            "ends %a %a and %a %a\n", dim, n, turns, got, want, b.n, a.n,
+            end2.b2.c[0], end2.b2.c[1], end1.b2.c[0], end1.b2.c[1]);
+    FAIL("a move that asks ends otherwise than one answered in C");
+  }
+done:
+  obb_world_free(w);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -1270,7 +1351,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   r.p = data;
   r.n = size;
   while (r.n > 0) {
-    switch (byte(&r) % 9) {
+    switch (byte(&r) % 10) {
       case 0: pair2(&r); break;
       case 1: transform2(&r); break;
       case 2: fit2(&r); break;
@@ -1279,7 +1360,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       case 5: clip(&r); break;
       case 6: fit3(&r); break;
       case 7: corridor(&r); break;
-      default: seam(&r); break;
+      case 8: seam(&r); break;
+      default: asking(&r); break;
     }
   }
   return 0;

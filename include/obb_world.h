@@ -225,6 +225,12 @@ typedef int (*obb_move_filter_fn)(void *ctx, int item, const obb_move_hit *hit);
 ** record ends pointing the way the mover went. */
 typedef void (*obb_move_report_fn)(void *ctx, const obb_move_hit *hit);
 
+/* A filter's answer that leaves the question to the caller: a move started
+** with obb_world_move_start stops and returns OBB_MOVE_ASKING (any other
+** move takes it as a negative answer: it aborts). */
+#define OBB_ASK (-4)
+#define OBB_MOVE_ASKING (-4)
+
 /* Moves item id's center toward goal (2 or 3 numbers), keeping its
 ** rotation, resolving what it meets (docs/reference.md, "Moving boxes": an other the
 ** mover already overlaps is a plane it may not go deeper along; slides
@@ -290,6 +296,32 @@ OBB_API int obb_world_move_turning(obb_world *w, int id, const double *goal,
 enum { OBB_TIES_EACH = 0, OBB_TIES_FIRST = 1 };
 OBB_API int obb_world_set_ties(obb_world *w, int ties);
 OBB_API int obb_world_ties(const obb_world *w);
+
+/* A move that may stop to ask: obb_world_move_turning (turn NULL, or
+** zeros, for a move without a turn, exactly obb_world_move's), whose
+** filter may answer OBB_ASK for an other it cannot answer from C (a
+** scripting layer's filter, asked from its own side). The move then stops
+** before anything of the leg that met that other is done, and returns
+** OBB_MOVE_ASKING; obb_world_move_question gives the question (the other
+** and what the filter would have been told) and how many collisions were
+** reported so far (a report callback that keeps them in order drops the
+** ones after that: they are made again); obb_world_move_resume(state,
+** response) answers it (a negative response aborts: -2) and goes on from
+** the start of that leg, the answer kept for the move, until the move ends
+** or asks again. state is the caller's buffer of obb_move_state_size()
+** bytes, which holds the move between the calls; nothing else may move
+** in, or change, the world meanwhile (not even a move of another item:
+** the mover's scratch buffers are the world's). Each returns as
+** obb_world_move_turning, and writes end (an obb2 or obb3) when the move
+** ends: where the item ends, as obb_world_move_turning writes it. */
+OBB_API size_t obb_move_state_size(void);
+OBB_API int obb_world_move_start(void *state, obb_world *w, int id,
+                                 const double *goal, const double *turn,
+                                 obb_move_filter_fn filter,
+                                 obb_move_report_fn report, void *ctx,
+                                 void *end);
+OBB_API int obb_world_move_resume(void *state, int response, void *end);
+OBB_API int obb_world_move_question(const void *state, obb_move_hit *hit);
 
 /* The mover's way out of what it overlaps: repeatedly moves item id by the
 ** penetration normal times the depth of the deepest other it overlaps by

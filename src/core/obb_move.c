@@ -120,6 +120,7 @@ static met *add_met(mover *m, int id) {
   m->met[m->nmet].reported = 0;
   m->met[m->nmet].plane = 0;
   m->met[m->nmet].slid = 0;
+  m->met[m->nmet].pending = 0;
   m->nmet++;
   if (m->slot != NULL) index_met(m, m->nmet - 1);
   else if (m->nmet > LINEAR_MET && !reindex_met(m)) return NULL;
@@ -145,13 +146,21 @@ static met *respond(mover *m, const cand *c) {
   met *e = find_met(m, c->id);
   obb_move_hit hit;
   int resp;
-  if (e != NULL) return e;
+  if (e != NULL) {
+    e->pending = 0;
+    return e;
+  }
   e = add_met(m, c->id);
   if (e == NULL) return NULL;
   e->response = OBB_SLIDE;
   if (m->filter == NULL) return e;
   hit_of(m, c, OBB_SLIDE, &hit);
   resp = m->filter(m->ctx, m->self, &hit);
+  if (resp == OBB_ASK && m->snap != NULL) { /* undone, then asked */
+    m->question = hit;
+    m->asked = 1;
+    return NULL;
+  }
   if (resp < 0) {
     m->aborted = 1;
     return NULL;
@@ -302,7 +311,8 @@ static void on_candidate(mover *m, int id) {
   const met *e;
   cand c;
   e = find_met(m, id);
-  if (e != NULL && (e->response == OBB_IGNORE || e->response == OBB_CROSS))
+  if (e != NULL && (e->response == OBB_IGNORE || e->response == OBB_CROSS) &&
+      !e->pending)
     return;
   if (m->wl != 0 && !m->point) {
     cand c2;
@@ -690,9 +700,12 @@ static inline int start(mover *m, obb_world *w, int id,
   return m->cands != NULL && m->met != NULL && m->near != NULL;
 }
 
-static int finish(mover *m, const double *from, double *actual) {
+/* The center where the move ends into actual (where it started when it
+** failed); the count of collisions, or -1 (memory), -2 (the filter
+** aborted). */
+static int finish(mover *m, double *actual) {
   if (m->oom || m->aborted) {
-    copy_point(m->dim, actual, from);
+    copy_point(m->dim, actual, m->from);
     return m->aborted ? -2 : -1;
   }
   copy_point(m->dim, actual, m->pos);
@@ -703,7 +716,7 @@ static int finish(mover *m, const double *from, double *actual) {
 ** legs ran out with some of it left (out), its turn stopped short, what
 ** it met changed where it ends, or it went all the way (to goal with the
 ** whole turn). */
-static void note_end(mover *m, const double *goal, int out) {
+static void note_end(mover *m, int out) {
   double rest[4] = {0, 0, 0, 0};
   int why;
   if (out) {
@@ -712,7 +725,7 @@ static void note_end(mover *m, const double *goal, int out) {
     rest[3] = m->wl;
   } else if (m->turned != m->turn0) {
     why = OBB_END_TURN;
-  } else if (memcmp(m->pos, goal, (size_t)m->dim * sizeof(double)) != 0) {
+  } else if (memcmp(m->pos, m->goal, (size_t)m->dim * sizeof(double)) != 0) {
     why = OBB_END_BLOCKED;
   } else {
     why = OBB_END_GOAL;
@@ -720,35 +733,85 @@ static void note_end(mover *m, const double *goal, int out) {
   obb_world_set_move_end(m->w, why, rest);
 }
 
-/* The move's legs from m's start toward goal; writes the center where it
-** ends to actual (from, the start, when it fails). */
-static int run_move(mover *m, const double *goal, double *actual) {
-  double from[3] = {0, 0, 0};
-  int legs = 0, restarts = 0, st = LEG_DONE;
-  memcpy(from, m->pos, sizeof from);
+/* Keeps what a leg may change before its filter asks (the mover, and its
+** others met, whose flags the leg sets) in m->snap, so that a leg that
+** asks is undone and run again once answered: the leg's first
+** candidates are reported and met before a later one asks. */
+static int keep_leg(mover *m) {
+  met *kept = (met *)obb_world_scratch(m->w, OBB_SCRATCH_MET_KEPT,
+                                       (size_t)(m->nmet + 1) * sizeof(met));
+  if (kept == NULL) {
+    m->oom = 1;
+    return 0;
+  }
+  memcpy(kept, m->met, (size_t)m->nmet * sizeof(met));
+  m->met_kept = kept;
+  *m->snap = *m;
+  return 1;
+}
+
+/* Undoes a leg that asked: the mover as keep_leg kept it, with the
+** buffers as they are now (they may have grown, and moved), and the
+** question. No leg runs make_room (the one change to the others near)
+** before all its answers are known. */
+static void undo_leg(mover *m) {
+  met *mt = m->met;
+  cand *cands = m->cands;
+  int *near = m->near, *slot = m->slot, met_cap = m->met_cap;
+  int cand_cap = m->cand_cap, near_cap = m->near_cap;
+  obb_move_hit q = m->question;
+  *m = *m->snap;
+  m->met = mt;
+  m->met_cap = met_cap;
+  m->cands = cands;
+  m->cand_cap = cand_cap;
+  m->near = near;
+  m->near_cap = near_cap;
+  memcpy(m->met, m->met_kept, (size_t)m->nmet * sizeof(met));
+  if (m->slot != NULL) { /* entries the leg added are in the index */
+    m->slot = slot;
+    reindex_met(m);
+  }
+  m->question = q;
+  m->asked = 1;
+}
+
+/* Sets the move toward goal up: 0, -1 (memory: the others near) or -3
+** (goal - start overflows). */
+static int begin(mover *m, const double *goal) {
+  memcpy(m->from, m->pos, sizeof m->from);
+  copy_point(m->dim, m->goal, goal);
+  m->goal[2] = m->dim == 3 ? goal[2] : 0;
   copy_point(m->dim, m->dest, goal);
   aim(m);
   memcpy(m->primal, m->r, sizeof m->primal);
-  if (!obb_all_finite(m->r, 3)) { /* goal - start overflows */
-    copy_point(m->dim, actual, from);
-    return -3;
-  }
-  if (!find_near(m)) return finish(m, from, actual);
+  if (!obb_all_finite(m->r, 3)) return -3;
+  return find_near(m) ? 0 : -1;
+}
+
+/* The move's legs until it ends, then why it ended; OBB_MOVE_ASKING
+** (the leg undone) when a filter answered OBB_ASK. */
+static int run_legs(mover *m) {
+  int st = LEG_DONE;
   for (;;) {
     if (m->r[0] == 0 && m->r[1] == 0 && m->r[2] == 0 && m->wl == 0) break;
-    if (legs == OBB_MOVE_MAX_LEGS) break;
+    if (m->legs == OBB_MOVE_MAX_LEGS) break;
+    if (m->snap != NULL && !keep_leg(m)) return 0;
     st = leg(m);
+    if (st == LEG_FAILED && m->asked) {
+      undo_leg(m);
+      return OBB_MOVE_ASKING;
+    }
     if (st == LEG_FAILED || st == LEG_DONE) break;
     if (st == LEG_AGAIN) {
-      if (++restarts > MAX_RESTARTS) break;
+      if (++m->restarts > MAX_RESTARTS) break;
     } else {
-      legs++;
+      m->legs++;
     }
   }
   if (st != LEG_FAILED && !m->oom && !m->aborted)
-    note_end(m, goal, m->r[0] != 0 || m->r[1] != 0 || m->r[2] != 0 ||
-                          m->wl != 0);
-  return finish(m, from, actual);
+    note_end(m, m->r[0] != 0 || m->r[1] != 0 || m->r[2] != 0 || m->wl != 0);
+  return 0;
 }
 
 /* A failed start: the item's center (zeros for a dead id) into actual. */
@@ -771,10 +834,17 @@ int obb_world_move(obb_world *w, int id, const double *goal,
                    obb_move_filter_fn filter, obb_move_report_fn report,
                    void *ctx, double *actual) {
   mover m;
+  int rc;
   clear_end(w);
   if (!start(&m, w, id, filter, ctx)) return failed_start(w, id, actual);
   m.report = report;
-  return run_move(&m, goal, actual);
+  rc = begin(&m, goal);
+  if (rc == -3) {
+    copy_point(m.dim, actual, m.from);
+    return -3;
+  }
+  if (rc == 0) run_legs(&m);
+  return finish(&m, actual);
 }
 
 /* box with its center at c (the world's dimension) into out. */
@@ -790,10 +860,19 @@ static void box_at(int dim, const void *box, const double *c, void *out) {
   }
 }
 
-/* The turn's angle (2D: turn[0]; 3D: |turn|, its axis into m->axis); 0
-** when it is not finite. */
+/* Whether the turn (the world's dimension's numbers) is none at all. */
+static int no_turn(int dim, const double *turn) {
+  return turn == NULL ||
+         (turn[0] == 0 && (dim == 2 || (turn[1] == 0 && turn[2] == 0)));
+}
+
+/* The turn's angle (2D: turn[0]; 3D: |turn|, its axis into m->axis) for a
+** turning move; 0 when it is not finite. */
 static int set_turn(mover *m, const double *turn) {
   int q;
+  m->turning = 1;
+  m->item0 = m->item;
+  m->point = is_point(m->dim, extents(m->dim, &m->item));
   if (m->dim == 2) {
     m->turn_goal = turn[0];
   } else {
@@ -803,7 +882,41 @@ static int set_turn(mover *m, const double *turn) {
     m->turn_goal = big * sqrt(obb_dot3(m->axis, m->axis));
     obb_normalize3(m->axis);
   }
+  m->turn0 = m->turn_goal;
   return obb_finite(m->turn_goal);
+}
+
+/* The box where a move started at m's start ends into end (as it started
+** when it failed), and the move's answer. */
+static int conclude(mover *m, void *end) {
+  double actual[3];
+  int n = finish(m, actual);
+  if (n >= 0 && m->turning) {
+    set_center(m); /* the axes at the turn done */
+    box_at(m->dim, &m->item, actual, end);
+  } else {
+    box_at(m->dim, box_of(m, m->self), actual, end);
+  }
+  return n;
+}
+
+/* The move of m (started) toward goal, turning by turn (NULL or none: a
+** translation), to its end or its first OBB_ASK; -3 for a goal or a turn
+** that is not finite (end: the item's box). */
+static int move_from(mover *m, const double *goal, const double *turn,
+                     void *end) {
+  int rc;
+  if (!no_turn(m->dim, turn) && !set_turn(m, turn)) {
+    box_at(m->dim, box_of(m, m->self), center(m), end);
+    return -3;
+  }
+  rc = begin(m, goal);
+  if (rc == -3) {
+    box_at(m->dim, box_of(m, m->self), m->from, end);
+    return -3;
+  }
+  if (rc == 0 && run_legs(m) == OBB_MOVE_ASKING) return OBB_MOVE_ASKING;
+  return conclude(m, end);
 }
 
 int obb_world_move_turning(obb_world *w, int id, const double *goal,
@@ -812,11 +925,9 @@ int obb_world_move_turning(obb_world *w, int id, const double *goal,
   mover m;
   const void *box = obb_world_box(w, id);
   double actual[3] = {0, 0, 0};
-  int dim = obb_world_dim(w), q, n, still = 1;
+  int dim = obb_world_dim(w), n;
   clear_end(w);
-  for (q = 0; q < (dim == 2 ? 1 : 3); q++)
-    if (turn[q] != 0) still = 0;
-  if (still || box == NULL) { /* a translation: obb_world_move's, exactly */
+  if (no_turn(dim, turn) || box == NULL) { /* obb_world_move's, exactly */
     n = obb_world_move(w, id, goal, filter, report, ctx, actual);
     if (box != NULL) box_at(dim, box, actual, end);
     return n;
@@ -826,22 +937,60 @@ int obb_world_move_turning(obb_world *w, int id, const double *goal,
     return -1;
   }
   m.report = report;
-  m.turning = 1;
-  m.item0 = m.item;
-  m.point = is_point(dim, extents(dim, &m.item));
-  if (!set_turn(&m, turn)) {
-    box_at(dim, box, center_of(dim, box), end);
-    return -3;
+  return move_from(&m, goal, turn, end);
+}
+
+/* ---- moves that ask: a filter answered from outside C ----------------- */
+
+/* The state of a move that may ask: the mover and its copy as the leg
+** began. */
+typedef struct move_state {
+  mover m, snap;
+} move_state;
+
+size_t obb_move_state_size(void) { return sizeof(move_state); }
+
+int obb_world_move_start(void *state, obb_world *w, int id,
+                         const double *goal, const double *turn,
+                         obb_move_filter_fn filter, obb_move_report_fn report,
+                         void *ctx, void *end) {
+  move_state *s = (move_state *)state;
+  mover *m = &s->m;
+  const void *box = obb_world_box(w, id);
+  clear_end(w);
+  m->asked = 0;
+  if (box == NULL) return -1;
+  if (!start(m, w, id, filter, ctx)) {
+    box_at(obb_world_dim(w), box, center_of(obb_world_dim(w), box), end);
+    return -1;
   }
-  m.turn0 = m.turn_goal;
-  n = run_move(&m, goal, actual);
-  if (n < 0) {
-    box_at(dim, box, center_of(dim, box), end);
-    return n;
+  m->report = report;
+  m->snap = &s->snap;
+  return move_from(m, goal, turn, end);
+}
+
+int obb_world_move_resume(void *state, int response, void *end) {
+  mover *m = &((move_state *)state)->m;
+  met *e;
+  if (!m->asked) return -1;
+  m->asked = 0;
+  if (response < 0) {
+    m->aborted = 1;
+    return conclude(m, end);
   }
-  set_center(&m); /* the axes at the turn done */
-  box_at(dim, &m.item, actual, end);
-  return n;
+  e = add_met(m, m->question.other);
+  if (e == NULL) return conclude(m, end);
+  e->response = response > OBB_BOUNCE ? OBB_SLIDE : response;
+  e->pending = 1;
+  if (run_legs(m) == OBB_MOVE_ASKING) return OBB_MOVE_ASKING;
+  return conclude(m, end);
+}
+
+int obb_world_move_question(const void *state, obb_move_hit *hit) {
+  const mover *m = &((const move_state *)state)->m;
+  if (!m->asked) return -1;
+  *hit = m->question;
+  return m->nreported;
 }
 
 /* ---- push ------------------------------------------------------------- */
@@ -865,12 +1014,12 @@ int obb_world_push(obb_world *w, int id, double max_dist,
                    obb_move_filter_fn filter, void *ctx, double *actual,
                    double *moved, int *inside) {
   mover m;
-  double from[3] = {0, 0, 0}, done = 0;
+  double done = 0;
   int steps, q;
   *moved = 0;
   *inside = 0;
   if (!start(&m, w, id, filter, ctx)) return failed_start(w, id, actual);
-  memcpy(from, m.pos, sizeof from);
+  memcpy(m.from, m.pos, sizeof m.from);
   if (!(max_dist >= 0)) max_dist = 0; /* NaN pushes nothing */
   for (steps = 0;; steps++) {
     double bounds[6], step;
@@ -899,7 +1048,7 @@ int obb_world_push(obb_world *w, int id, double max_dist,
     for (q = 0; q < m.dim; q++) m.pos[q] += deepest->n[q] * step;
     done += step;
   }
-  q = finish(&m, from, actual);
+  q = finish(&m, actual);
   if (q < 0) return q;
   *moved = done;
   return steps;

@@ -58,7 +58,9 @@ typedef struct cand {
 /* An other met in this move: its response (the filter is asked once). */
 typedef struct met {
   int id, response, reported, plane;
-  int slid; /* a turning leg: it blocked a leg as a slide or bounce */
+  int slid;    /* a turning leg: it blocked a leg as a slide or bounce */
+  int pending; /* answered from outside (obb_world_move_resume), not yet
+               ** met again: a leg meets it even when it is crossed */
 } met;
 
 /* start zeroes every field up to pos: the counters, flags, turns and
@@ -67,7 +69,8 @@ typedef struct met {
 ** start sets, or are written before they are read (the planes up to
 ** nplanes, item0 and axis by a turning move): most of the mover's size,
 ** which a move per item and frame would clear for nothing. */
-typedef struct mover {
+typedef struct mover mover;
+struct mover {
   int turning;      /* 1: the move turns (obb_world_move_turning) */
   int point;        /* a turning move of a point (no extents): its turn
                     ** changes nothing it can meet, so its legs are
@@ -76,6 +79,10 @@ typedef struct mover {
   int nmet;         /* the others met, in met */
   int oom;
   int nreported, aborted;
+  int legs, restarts; /* the legs run, and those run again */
+  int asked;        /* the filter answered OBB_ASK: question holds it */
+  mover *snap;      /* a move that may ask (obb_world_move_start): the
+                    ** mover as the leg began, to undo a leg that asks */
   int *slot;        /* met by id: open addressing, 1 + index (0: empty), at
                     ** least twice met_cap slots, so finding an other met
                     ** (once per other and leg) is O(1), not O(nmet);
@@ -119,8 +126,13 @@ typedef struct mover {
                     ** starts), in the world's records */
   anybox item0;     /* a turning move: the item's box as the move found it */
   double axis[3];   /* 3D: the turn's unit axis */
+  double from[3];   /* where the move started */
+  double goal[3];   /* the goal it was given */
+  obb_move_hit question; /* what the filter was asked when it answered
+                    ** OBB_ASK */
+  met *met_kept;    /* the others met as the leg began (snap's) */
   double planes[MAX_PLANES][3];
-} mover;
+};
 
 /* ---- small helpers both files use ------------------------------------ */
 
