@@ -467,6 +467,8 @@ describe("the FFI fast path", function()
             w:move("a", 2, 0, 0.3); w:check("a", 4, 0, 0.5, "slide", out); w:move("a", 1, 0, -0.2, set, out)
             w:cast(box, 4, 0, out); w:cast_turning(box, 4, 0, 1, out)
             w:query_box(obb.new2(3, 0, 3, 1), out); w:query_point(3, 0, out, nil)
+            w:cast(box, 4, 0, out, set); w:cast_turning(box, 4, 0, 1, out, set)
+            w:query_box(obb.new2(3, 0, 3, 1), out, set); w:query_point(3, 0, out, set)
           else
             w:add("a", 0, 0, 0, 1, 1, 1); w:add("b", 5, 0, 0, 1, 1, 1, 0, 0, 0.6, 0.8)
             w:update("a", 0, 1, 0, 1, 1, 1); w:update("a", 0, 0, 0, 1, 1, 1, 0, 0, 0, 1)
@@ -477,6 +479,8 @@ describe("the FFI fast path", function()
             w:move("a", 1, 0, 0, 0.1, 0, 0, 1, set, out)
             w:cast(box, 4, 0, 0, out); w:cast_turning(box, 4, 0, 0, 0, 0, 1, out)
             w:query_box(obb.new3(3, 0, 0, 3, 1, 1), out); w:query_point(3, 0, 0, out, nil)
+            w:cast(box, 4, 0, 0, out, set); w:cast_turning(box, 4, 0, 0, 0, 0, 1, out, set)
+            w:query_box(obb.new3(3, 0, 0, 3, 1, 1), out, set); w:query_point(3, 0, 0, out, set)
           end
           w:close()
         end
@@ -620,7 +624,9 @@ describe("the FFI fast path", function()
           end
           if cast then
             put("OUT")
-            if r.int(1, 6) == 1 then put(function() return true end) end
+            local k = r.int(1, 6)
+            if k == 1 then put(function() return true end)
+            elseif k == 2 then put(RESPONSES[r.int(9, 11)]) end -- a set
           else
             local k = r.int(1, 10)
             if k <= 6 then put(RESPONSES[r.int(1, #RESPONSES)]) ; if r.int(1, 3) > 1 then put("OUT") end
@@ -671,6 +677,7 @@ describe("the FFI fast path", function()
         local item = made
         if k == 1 then item = "item" .. made elseif k == 2 then item = {} elseif k == 3 then item = made + 0.5 end
         w:add(item, numbers())
+        if r.int(1, 2) == 1 then w:set_class(item, r.int(0, 3)) end -- for a set's answers
         live[#live + 1] = item
       end
       -- now and then enough items and moves that a query compacts the tree
@@ -710,7 +717,10 @@ describe("the FFI fast path", function()
     -- the out table): valid mostly; now and then a box or a point of the
     -- other dimension, a hostile value (NaN, an infinity, a string, a
     -- userdata dressed as a box...), no out table or another value, a
-    -- filter, a trailing nil or one argument too many.
+    -- filter (a function, or a response set, which takes the fast path), a
+    -- trailing nil or one argument too many.
+    local QUERY_SETS = { obb.responses({ [1] = false }), obb.responses({ default = false, [2] = "touch" }),
+                         obb.responses({ [0] = false, [3] = "cross" }) }
     local function query_args(dim, name)
       local args = { n = 0 }
       local function put(x) args.n = args.n + 1; args[args.n] = x end
@@ -732,6 +742,8 @@ describe("the FFI fast path", function()
       elseif k == 4 then put("OUT"); put(nil)
       elseif k == 5 then put("OUT"); put(nil); put(nil)
       elseif k == 6 then put("OUT"); put(r.int(0, 1) == 0 and {} or 1)
+      elseif k <= 12 then put("OUT"); put(QUERY_SETS[r.int(1, #QUERY_SETS)])
+      elseif k == 13 then put("OUT"); put(QUERY_SETS[1]); put(1)
       else put("OUT") end
       return args
     end

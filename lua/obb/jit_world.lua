@@ -452,8 +452,19 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
   F.check = mover(false, "check")
 end
 
--- cast and cast_turning without a filter into F.
-local function build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, getmt)
+-- The response set a query or cast was given in filter's place, for the
+-- C side: nil for none, the set (a userdata carrying the sets' real
+-- metatable mtr, whose tag C checks), or false for anything else (a filter
+-- function, a forgery, a wrong type: the classic method answers it).
+local function query_set(filter, mtr, getmt)
+  if filter == nil then return nil end
+  if type(filter) == "userdata" and getmt(filter) == mtr then return filter end
+  return false
+end
+
+-- cast and cast_turning without a filter function into F: the filter nil
+-- or a response set (C leaves out the items whose class it answers false).
+local function build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, mtr, getmt)
   local cast_c = lib.lobb_ffi_world_cast
   local goal = ffi.new("double[3]")
   local REC = lib.LOBB_FFI_CAST_RECORD
@@ -487,11 +498,12 @@ local function build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, get
       local dim, dst, filter = 2, a, b
       if num(a) then dim, dst, filter = 3, b, c end
       local mt = dim == 2 and mt2 or mt3
-      if type(dst) == "table" and filter == nil and n <= dim + 4
+      local set = query_set(filter, mtr, getmt)
+      if type(dst) == "table" and set ~= false and n <= dim + 4
           and getmt(box) == mt then
         local g = gen + 1; gen = g
         goal[0], goal[1], goal[2] = dx, dy, dim == 3 and a or 0
-        local r = cast_result(cast_c(w, box, goal, dim, hits, cap), g, dst, rawget(holder, 2), dim)
+        local r = cast_result(cast_c(w, box, goal, dim, set, hits, cap), g, dst, rawget(holder, 2), dim)
         if r then return r end
       end
     end
@@ -511,7 +523,8 @@ local function build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, get
     if holder and type(box) == "userdata" and num(dx) and num(dy) and num(a) then
       local dim, dst, filter, most = 2, b, c, 7
       if num(b) then dim, dst, filter, most = 3, e, f, 10 end
-      if type(dst) == "table" and filter == nil and n <= most
+      local set = query_set(filter, mtr, getmt)
+      if type(dst) == "table" and set ~= false and n <= most
           and (dim == 2 or (num(c) and num(d)))
           and getmt(box) == (dim == 2 and mt2 or mt3) then
         local g = gen + 1; gen = g
@@ -520,7 +533,7 @@ local function build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, get
         else
           goal[0], goal[1], goal[2], turn[0], turn[1], turn[2] = dx, dy, a, b, c, d
         end
-        local r = cast_result(cast_turning_c(w, box, goal, turn, dim, hits, cap), g, dst,
+        local r = cast_result(cast_turning_c(w, box, goal, turn, dim, set, hits, cap), g, dst,
                               rawget(holder, 2), dim)
         if r then return r end
       end
@@ -529,8 +542,9 @@ local function build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, get
   end
 end
 
--- query_box and query_point without a filter function into F.
-local function build_queries(ffi, lib, F, CW, holder_of, mt2, mt3, getmt)
+-- query_box and query_point without a filter function into F: the filter
+-- nil or a response set, as for the casts.
+local function build_queries(ffi, lib, F, CW, holder_of, mt2, mt3, mtr, getmt)
   local query_box_c, query_point_c = lib.lobb_ffi_world_query_box, lib.lobb_ffi_world_query_point
   -- The ids of a query's items (its own buffer: a query may find many
   -- more items than a move has collisions; more than IDS, and the classic
@@ -567,36 +581,38 @@ local function build_queries(ffi, lib, F, CW, holder_of, mt2, mt3, getmt)
     if gen == g then return count end
   end
 
-  -- w:query_box(box, dst): a box of either type (C checks its tag and the
-  -- world's dimension).
+  -- w:query_box(box, dst [, set]): a box of either type (C checks its tag
+  -- and the world's dimension).
   function F.query_box(...)
     local w, box, dst, filter = ...
     local holder = holder_of(w)
-    if holder and type(box) == "userdata" and type(dst) == "table" and filter == nil
+    local set = query_set(filter, mtr, getmt)
+    if holder and type(box) == "userdata" and type(dst) == "table" and set ~= false
         and select("#", ...) <= 4 then
       local mt = getmt(box)
       local dim = mt == mt2 and 2 or mt == mt3 and 3 or nil
       if dim then
         local g = gen + 1; gen = g
-        local r = ids_result(query_box_c(w, box, dim, ids, IDS), g, dst, rawget(holder, 2))
+        local r = ids_result(query_box_c(w, box, dim, set, ids, IDS), g, dst, rawget(holder, 2))
         if r then return r end
       end
     end
     return CW.query_box(...)
   end
 
-  -- w:query_point(x, y[, z], dst): a number after y is z (a 2D world then
-  -- refuses it in C).
+  -- w:query_point(x, y[, z], dst [, set]): a number after y is z (a 2D
+  -- world then refuses it in C).
   function F.query_point(...)
     local w, x, y, a, b, c = ...
     local holder = holder_of(w)
     if holder and num(x) and num(y) then
       local dim, dst, filter = 2, a, b
       if num(a) then dim, dst, filter = 3, b, c end
-      if type(dst) == "table" and filter == nil and select("#", ...) <= dim + 3 then
+      local set = query_set(filter, mtr, getmt)
+      if type(dst) == "table" and set ~= false and select("#", ...) <= dim + 3 then
         local g = gen + 1; gen = g
         pt[0], pt[1], pt[2] = x, y, dim == 3 and a or 0
-        local r = ids_result(query_point_c(w, pt, dim, ids, IDS), g, dst, rawget(holder, 2))
+        local r = ids_result(query_point_c(w, pt, dim, set, ids, IDS), g, dst, rawget(holder, 2))
         if r then return r end
       end
     end
@@ -620,8 +636,8 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
   local hits = ffi.new("double[?]", HITS * lib.LOBB_FFI_MOVE_RECORD)
   build_items(ffi, lib, F, CW, holder_of, id_of, ffi_add)
   build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, getmt)
-  build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, getmt)
-  build_queries(ffi, lib, F, CW, holder_of, mt2, mt3, getmt)
+  build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, mtr, getmt)
+  build_queries(ffi, lib, F, CW, holder_of, mt2, mt3, mtr, getmt)
   return F, CW
 end
 
