@@ -146,6 +146,17 @@ LOBB_API int lobb_ffi_world_cast_turning(void *world, const void *box,
                                          int dim, const void *responses,
                                          double *hits, int cap);
 
+/* w:raycast(o, d, max_t, out) with no filter function: each item the ray
+** o + t d, t in [0, maxt], hits as 5 doubles, id, t, nx, ny, nz, nearest
+** first (the classic method's order), at most cap of them; returns their
+** count, or -1 (o or d not finite, d zero, maxt NaN or negative, the world
+** not usable or not of dimension dim, responses not a genuine set, more
+** than cap hits, memory). */
+LOBB_API int lobb_ffi_world_raycast(void *world, const double *o,
+                                    const double *d, double maxt, int dim,
+                                    const void *responses, double *hits,
+                                    int cap);
+
 /* w:query_box(box, out) with no filter function: the ids of the items whose box
 ** intersects box, one double each, in the order the classic method writes
 ** the items (the core's, obb_world_query_box), at most cap of them;

@@ -7,9 +7,9 @@
 -- gives (pairs: function(a, b) return set[w:class(a)] and set[w:class(b)]
 -- end), the same items in the same order, the numbers bit for bit. The set
 -- is read in C (no Lua call per item); on LuaJIT's FFI path query_box,
--- query_point, cast and cast_turning take it without the classic method,
--- and the function filter always takes the classic one, so there the two
--- paths are compared too.
+-- query_point, raycast, cast and cast_turning take it without the classic
+-- method, and the function filter always takes the classic one, so there
+-- the two paths are compared too.
 local obb = require "obb"
 local H = require "spec.helpers"
 
@@ -26,7 +26,7 @@ for _, name in ipairs({ "query_box", "query_point", "raycast", "cast", "cast_tur
   CLASSIC[name] = CW[name] or WM[name]
 end
 local function classic(name) return CLASSIC[name] end
-local FAST = { query_box = true, query_point = true, cast = true, cast_turning = true }
+local FAST = { query_box = true, query_point = true, raycast = true, cast = true, cast_turning = true }
 
 -- Equal as values, numbers bit for bit (the sign of a zero too).
 local function same(x, y)
@@ -327,7 +327,7 @@ describe("a response set as a query's filter", function()
   end)
 
   if ffi_path then
-    it("takes the FFI path on LuaJIT for query_box, query_point, cast and cast_turning", function()
+    it("takes the FFI path on LuaJIT for query_box, query_point, raycast, cast and cast_turning", function()
       local w2, w3 = obb.world2(), obb.world3()
       for i = 1, 20 do
         w2:add(i, i % 5, math.floor(i / 5), 1, 1):set_class(i, i % 3)
@@ -339,6 +339,8 @@ describe("a response set as a query's filter", function()
         for _ = 1, 100 do
           assert.is_true(w2:query_box(obb.new2(2, 2, 2, 2), out, set) > 1)
           assert.is_true(w2:query_point(2, 2, out, set) > 0)
+          assert.is_true(w2:raycast(-3, 2, 1, 0, nil, out, set) > 1)
+          assert.is_true(w3:raycast(-3, 2, 0, 1, 0, 0, 50, out, set) > 1)
           assert.is_true(w2:cast(obb.new2(-3, 2, 0.5, 0.5), 10, 0, out, set) > 1)
           assert.is_true(w2:cast_turning(obb.new2(-3, 2, 0.5, 0.5), 10, 0, 1, out, set) > 1)
           assert.is_true(w3:query_box(obb.new3(2, 2, 0, 2, 2, 2), out, set) > 1)

@@ -91,6 +91,10 @@ int lobb_ffi_world_cast_turning(void *world, const void *box,
                                          const double *d, const double *turn,
                                          int dim, const void *responses,
                                          double *hits, int cap);
+int lobb_ffi_world_raycast(void *world, const double *o,
+                                    const double *d, double maxt, int dim,
+                                    const void *responses, double *hits,
+                                    int cap);
 int lobb_ffi_world_query_box(void *world, const void *box, int dim,
                                       const void *responses, double *ids,
                                       int cap);

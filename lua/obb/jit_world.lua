@@ -462,8 +462,9 @@ local function query_set(filter, mtr, getmt)
   return false
 end
 
--- cast and cast_turning without a filter function into F: the filter nil
--- or a response set (C leaves out the items whose class it answers false).
+-- cast, cast_turning and raycast without a filter function into F: the
+-- filter nil or a response set (C leaves out the items whose class it
+-- answers false).
 local function build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, mtr, getmt)
   local cast_c = lib.lobb_ffi_world_cast
   local goal = ffi.new("double[3]")
@@ -539,6 +540,62 @@ local function build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, mtr
       end
     end
     return CW.cast_turning(...)
+  end
+
+  -- w:raycast(ox, oy, dx, dy, max_t, dst) (2D) or
+  -- w:raycast(ox, oy, oz, dx, dy, dz, max_t, dst) (3D), max_t a number or
+  -- nil: a table after the 2D form's max_t makes it the 2D form, a number
+  -- there the 3D form (C refuses a form not of the world's dimension).
+  -- Its hits have their own buffer: a ray may cross more of a world than
+  -- a cast meets (more than RAYS: the classic method).
+  local raycast_c = lib.lobb_ffi_world_raycast
+  local RAYS = 512
+  local rays = ffi.new("double[?]", RAYS * REC)
+  local o, d = ffi.new("double[3]"), ffi.new("double[3]")
+  local huge = 1 / 0
+  -- The count of hits, written as cast_result writes a cast's; nil as
+  -- cast_result answers it.
+  local function ray_result(count, g, dst, byid, dim)
+    if count < 0 or gen ~= g then return nil end
+    local k = 0
+    for i = 0, count - 1 do
+      local h = REC * i
+      rawset(dst, k + 1, rawget(byid, rays[h] + 1))
+      rawset(dst, k + 2, rays[h + 1])
+      rawset(dst, k + 3, rays[h + 2])
+      rawset(dst, k + 4, rays[h + 3])
+      if dim == 3 then rawset(dst, k + 5, rays[h + 4]) end
+      k = k + dim + 2
+    end
+    clear_tail(dst, k)
+    if gen == g then return count end
+  end
+  function F.raycast(...)
+    local w, ox, oy, a, b, c, e, f, g, h = ...
+    local n = select("#", ...)
+    local holder = holder_of(w)
+    if holder and num(ox) and num(oy) and num(a) and num(b) then
+      local dim, maxt, dst, filter, most
+      if type(e) == "table" and (c == nil or num(c)) then
+        dim, maxt, dst, filter, most = 2, c, e, f, 8
+      elseif num(c) and num(e) and (f == nil or num(f)) then
+        dim, maxt, dst, filter, most = 3, f, g, h, 10
+      end
+      local set = query_set(filter, mtr, getmt)
+      if dim and type(dst) == "table" and set ~= false and n <= most then
+        local gn = gen + 1; gen = gn
+        if dim == 2 then
+          o[0], o[1], o[2], d[0], d[1], d[2] = ox, oy, 0, a, b, 0
+        else
+          o[0], o[1], o[2], d[0], d[1], d[2] = ox, oy, a, b, c, e
+        end
+        if maxt == nil then maxt = huge end
+        local r = ray_result(raycast_c(w, o, d, maxt, dim, set, rays, RAYS), gn, dst,
+                             rawget(holder, 2), dim)
+        if r then return r end
+      end
+    end
+    return CW.raycast(...)
   end
 end
 
@@ -627,7 +684,7 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
                            mt3, mtr)
   local CW, F = {}, {}
   for _, name in ipairs({ "add", "update", "get", "move", "check", "cast", "cast_turning",
-                          "query_box", "query_point" }) do
+                          "raycast", "query_box", "query_point" }) do
     CW[name] = WM[name]
   end
   local holder_of, id_of = world_items(mtw, getmt, getfenv)

@@ -316,23 +316,11 @@ static int ffi_keep(const void *responses, const unsigned char **keep) {
 
 /* ---- casts: phase 1 and the sort of the classic ones, no phase 2 -------- */
 
-/* turn NULL for w:cast, else w:cast_turning's turn. */
-static int ffi_cast(void *world, const void *box, const double *d,
-                    const double *turn, int dim, const void *responses,
-                    double *hits, int cap) {
-  lworld *lw = dim == 2 || dim == 3 ? lobb_world_usable(world, dim) : NULL;
-  const unsigned char *keep;
-  const ray_rec *r;
-  size_t i, n;
+/* The n hits r into hits (at most cap); their count, or -1. */
+static int ffi_hits_out(const ray_rec *r, size_t n, double *hits, int cap) {
+  size_t i;
   int k;
-  if (lw == NULL || cap < 0 || !obb_all_finite(d, (size_t)dim) ||
-      (turn != NULL && !obb_all_finite(turn, dim == 2 ? 1 : 3)))
-    return -1;
-  if (!ffi_isbox(box, dim) || !ffi_keep(responses, &keep)) return -1;
-  /* the box is the userdata's first field */
-  if (lobb_world_casthits(lw, box, d, turn, keep, &r, &n) != 0 ||
-      n > (size_t)cap)
-    return -1;
+  if (n > (size_t)cap) return -1;
   for (i = 0; i < n; i++, r++) {
     double *h = hits + LOBB_FFI_CAST_RECORD * i; /* 3D's layout in 2D too */
     h[0] = r->id;
@@ -340,6 +328,23 @@ static int ffi_cast(void *world, const void *box, const double *d,
     for (k = 0; k < 3; k++) h[2 + k] = r->n[k];
   }
   return (int)n;
+}
+
+/* turn NULL for w:cast, else w:cast_turning's turn. */
+static int ffi_cast(void *world, const void *box, const double *d,
+                    const double *turn, int dim, const void *responses,
+                    double *hits, int cap) {
+  lworld *lw = dim == 2 || dim == 3 ? lobb_world_usable(world, dim) : NULL;
+  const unsigned char *keep;
+  const ray_rec *r;
+  size_t n;
+  if (lw == NULL || cap < 0 || !obb_all_finite(d, (size_t)dim) ||
+      (turn != NULL && !obb_all_finite(turn, dim == 2 ? 1 : 3)))
+    return -1;
+  if (!ffi_isbox(box, dim) || !ffi_keep(responses, &keep)) return -1;
+  /* the box is the userdata's first field */
+  if (lobb_world_casthits(lw, box, d, turn, keep, &r, &n) != 0) return -1;
+  return ffi_hits_out(r, n, hits, cap);
 }
 
 int lobb_ffi_world_cast(void *world, const void *box, const double *d,
@@ -353,6 +358,27 @@ int lobb_ffi_world_cast_turning(void *world, const void *box,
                                 const void *responses, double *hits,
                                 int cap) {
   return ffi_cast(world, box, d, turn, dim, responses, hits, cap);
+}
+
+/* ---- raycast: phase 1 and the sort of the classic one, no phase 2 ------- */
+
+int lobb_ffi_world_raycast(void *world, const double *o, const double *d,
+                           double maxt, int dim, const void *responses,
+                           double *hits, int cap) {
+  lworld *lw = dim == 2 || dim == 3 ? lobb_world_usable(world, dim) : NULL;
+  const unsigned char *keep;
+  const ray_rec *r;
+  size_t n;
+  int i, zero = 1;
+  if (lw == NULL || cap < 0 || !obb_all_finite(o, (size_t)dim) ||
+      !obb_all_finite(d, (size_t)dim) || !(maxt >= 0) ||
+      !ffi_keep(responses, &keep))
+    return -1;
+  for (i = 0; i < dim; i++)
+    if (d[i] != 0.0) zero = 0;
+  if (zero) return -1; /* the classic method's "direction must not be zero" */
+  if (lobb_world_rayhits(lw, o, d, maxt, keep, &r, &n) != 0) return -1;
+  return ffi_hits_out(r, n, hits, cap);
 }
 
 /* ---- queries: phase 1 straight into the caller's buffer ---------------- */

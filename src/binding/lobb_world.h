@@ -174,6 +174,12 @@ int lobb_world_fill(lua_State *L);
 int lobb_world_casthits(lworld *lw, const void *box, const double *d,
                         const double *turn, const unsigned char *keep,
                         const ray_rec **hits, size_t *n);
+/* For the FFI's raycast: w:raycast's first phase and sort, as
+** lobb_world_casthits does them for a cast (o, d of the world's dimension,
+** d not zero; maxt >= 0, maybe infinite). */
+int lobb_world_rayhits(lworld *lw, const double *o, const double *d,
+                       double maxt, const unsigned char *keep,
+                       const ray_rec **hits, size_t *n);
 
 /* ---- lobb_bump.c, lobb_bump_run.c ---- */
 

@@ -18,8 +18,9 @@
 ** while another fills its results (from a filter, or from a finalizer)
 ** uses a buffer of its own, freed after. The FFI's casts
 ** (lobb_ffi_world.c) share the first phase and the sort
-** (lobb_world_casthits); the FFI's queries read a set as the first phase
-** here does (lobb_world_keeps).
+** (lobb_world_casthits), and its raycast the ray's (lobb_world_rayhits);
+** the FFI's queries read a set as the first phase here does
+** (lobb_world_keeps).
 */
 #include <limits.h>
 #include <stdlib.h>
@@ -177,6 +178,21 @@ int lobb_world_casthits(lworld *lw, const void *box, const double *d,
   search_init(&q, lw, &lw->buf, sizeof(ray_rec));
   q.keep = keep;
   if (cast_search(&q, box, d, turn) < 0 || q.oom || q.n > INT_MAX)
+    return -1;
+  sort_hits(&q);
+  *hits = (const ray_rec *)q.s->p; /* NULL when none was ever found */
+  *n = q.n;
+  return 0;
+}
+
+int lobb_world_rayhits(lworld *lw, const double *o, const double *d,
+                       double maxt, const unsigned char *keep,
+                       const ray_rec **hits, size_t *n) {
+  search q;
+  search_init(&q, lw, &lw->buf, sizeof(ray_rec));
+  q.keep = keep;
+  if (obb_world_raycast(lw->w, o, d, maxt, on_ray, &q) != 0 || q.oom ||
+      q.n > INT_MAX)
     return -1;
   sort_hits(&q);
   *hits = (const ray_rec *)q.s->p; /* NULL when none was ever found */
