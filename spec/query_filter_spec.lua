@@ -165,7 +165,7 @@ describe("a response set as a query's filter", function()
   for _, dim in ipairs({ 2, 3 }) do
     it(dim .. "D: gives what the function filter it stands for gives, in the same order, bit for bit", function()
       local r = H.rng(dim == 2 and 40401 or 40403)
-      local worlds = LIGHT and 8 or 40
+      local worlds = LIGHT and 8 or 25
       local found, left_out, calls = {}, 0, 0
       for _, name in ipairs(METHODS) do found[name] = 0 end
       local fallbacks = counting(function()
@@ -310,7 +310,7 @@ describe("a response set as a query's filter", function()
     local set = obb.responses({ [1] = false, [2] = "touch" })
     local b2, b3 = obb.new2(3, 2, 2, 1.5, 0.3), obb.new3(3, 2, 0, 2, 1.5, 1)
     local o2, o3 = {}, {}
-    local rounds = LIGHT and 300 or 3000
+    local rounds = LIGHT and 100 or 1000
     local function calls()
       for _ = 1, rounds do
         w2:query_box(b2, o2, set); w2:query_point(3, 2, o2, set)
@@ -490,6 +490,38 @@ describe("a query's filter argument", function()
     assert.is_false(ok1 or ok2 or ok3 or ok4 or ok5 or ok6)
     assert.same({ "keep" }, out)
     fake:close()
+  end)
+
+  it("refuses a table or a proxy that looks like a set (no debug library needed)", function()
+    local w = world(2)
+    local set = obb.responses({ [1] = false })
+    local looks = { setmetatable({}, { __metatable = false, __index = function(_, k) return set[k] end }) }
+    local newproxy = rawget(_G, "newproxy")
+    if newproxy then
+      local p = newproxy(true)
+      local mt = getmetatable(p)
+      mt.__index = function(_, k) return set[k] end
+      mt.__metatable = false
+      looks[2] = p
+    end
+    for _, fake in ipairs(looks) do
+      assert.equal(set[1], fake[1])
+      local out = { "keep" }
+      for _, query in ipairs({
+        function() return w:query_box(obb.new2(3, 0, 3, 1), out, fake) end,
+        function() return w:query_point(3, 0, out, fake) end,
+        function() return w:raycast(0, 0, 1, 0, nil, out, fake) end,
+        function() return w:cast(obb.new2(0, 0, 1, 1), 5, 0, out, fake) end,
+        function() return w:cast_turning(obb.new2(0, 0, 1, 1), 5, 0, 1, out, fake) end,
+        function() return w:pairs(out, fake) end,
+        function() return w:collisions(3, out, fake) end,
+      }) do
+        local ok, err = pcall(query)
+        assert.is_false(ok)
+        assert.truthy(tostring(err):find("function, obb.responses or nil expected, got " .. type(fake), 1, true), err)
+      end
+      assert.same({ "keep" }, out)
+    end
   end)
 
   it("is not kept by the world: a set used and dropped is collected", function()
