@@ -138,8 +138,8 @@ LOBB_API int lobb_ffi_world_cast(void *world, const void *box,
                                  const void *responses, double *hits,
                                  int cap);
 
-/* w:cast_turning(box, d, turn) with no filter function: as lobb_ffi_world_cast,
-** the box turning by turn (2D: 1 number, the angle; 3D: 3, the rotation
+/* w:cast_turning(box, d, turn) with no filter function: as
+** lobb_ffi_world_cast, the box turning by turn (2D: 1 number, the angle; 3D: 3, the rotation
 ** vector) as it moves; -1 also for a turn that is not finite. */
 LOBB_API int lobb_ffi_world_cast_turning(void *world, const void *box,
                                          const double *d, const double *turn,
@@ -157,18 +157,18 @@ LOBB_API int lobb_ffi_world_raycast(void *world, const double *o,
                                     const void *responses, double *hits,
                                     int cap);
 
-/* w:query_box(box, out) with no filter function: the ids of the items whose box
-** intersects box, one double each, in the order the classic method writes
-** the items (the core's, obb_world_query_box), at most cap of them;
-** returns their count, or -1 (box not a genuine box of dimension dim, the
-** world not usable or not of dimension dim, responses not a genuine set,
-** more than cap items, memory). */
+/* w:query_box(box, out) with no filter function: the ids of the items
+** whose box intersects box, one double each, in the order the classic
+** method writes the items (the core's, obb_world_query_box), at most cap
+** of them; returns their count, or -1 (box not a genuine box of dimension
+** dim, the world not usable or not of dimension dim, responses not a
+** genuine set, more than cap items, memory). */
 LOBB_API int lobb_ffi_world_query_box(void *world, const void *box, int dim,
                                       const void *responses, double *ids,
                                       int cap);
 
-/* w:query_point(x, y[, z], out) with no filter function: as lobb_ffi_world_query_box
-** for the items whose box contains the point p (dim numbers; -1 also when
+/* w:query_point(x, y[, z], out) with no filter function: as
+** lobb_ffi_world_query_box for the items whose box contains the point p (dim numbers; -1 also when
 ** one is not finite). */
 LOBB_API int lobb_ffi_world_query_point(void *world, const double *p,
                                         int dim, const void *responses,
