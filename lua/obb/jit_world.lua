@@ -470,24 +470,33 @@ local function build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, mtr
   local goal = ffi.new("double[3]")
   local REC = lib.LOBB_FFI_CAST_RECORD
   local cap = HITS * lib.LOBB_FFI_MOVE_RECORD / REC -- the hits buffer holds that many
-  -- A cast's count of hits, its hits (id, t, nx, ny, nz each) written
-  -- into dst, raw: item, t, nx, ny[, nz] per hit, as the classic methods
-  -- write them; or nil when the C side refused, or a finalizer used the
-  -- buffer meanwhile (generation g no longer the last).
-  local function cast_result(count, g, dst, byid, dim)
-    if count < 0 or gen ~= g then return nil end
+  -- A cast's or a ray's count of hits, its hits in buf (id, t, nx, ny, nz
+  -- each) written into dst, raw: item, t, nx, ny[, nz] per hit, as the
+  -- classic methods write them; or nil when the C side refused, or a
+  -- finalizer used the buffer meanwhile (generation g no longer the last)
+  -- or took an item out of the world (no item for its id). As a query's
+  -- ids_result, it gives up before writing any of a record that is not
+  -- this call's, so dst holds whole records of this call without a hole,
+  -- for the classic method to write over and clear after.
+  local function hits_result(buf, count, g, dst, byid, dim)
+    if count < 0 then return nil end
     local k = 0
     for i = 0, count - 1 do
       local h = REC * i
-      rawset(dst, k + 1, rawget(byid, hits[h] + 1))
-      rawset(dst, k + 2, hits[h + 1])
-      rawset(dst, k + 3, hits[h + 2])
-      rawset(dst, k + 4, hits[h + 3])
-      if dim == 3 then rawset(dst, k + 5, hits[h + 4]) end
+      local item, t, nx, ny, nz = rawget(byid, buf[h] + 1), buf[h + 1], buf[h + 2], buf[h + 3], buf[h + 4]
+      if item == nil or gen ~= g then return nil end
+      rawset(dst, k + 1, item)
+      rawset(dst, k + 2, t)
+      rawset(dst, k + 3, nx)
+      rawset(dst, k + 4, ny)
+      if dim == 3 then rawset(dst, k + 5, nz) end
       k = k + dim + 2
     end
     clear_tail(dst, k)
     if gen == g then return count end
+  end
+  local function cast_result(count, g, dst, byid, dim)
+    return hits_result(hits, count, g, dst, byid, dim)
   end
 
   -- w:cast(box, dx, dy[, dz], dst): item, t, nx, ny[, nz] per hit.
@@ -553,23 +562,6 @@ local function build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, mtr
   local rays = ffi.new("double[?]", RAYS * REC)
   local o, d = ffi.new("double[3]"), ffi.new("double[3]")
   local huge = 1 / 0
-  -- The count of hits, written as cast_result writes a cast's; nil as
-  -- cast_result answers it.
-  local function ray_result(count, g, dst, byid, dim)
-    if count < 0 or gen ~= g then return nil end
-    local k = 0
-    for i = 0, count - 1 do
-      local h = REC * i
-      rawset(dst, k + 1, rawget(byid, rays[h] + 1))
-      rawset(dst, k + 2, rays[h + 1])
-      rawset(dst, k + 3, rays[h + 2])
-      rawset(dst, k + 4, rays[h + 3])
-      if dim == 3 then rawset(dst, k + 5, rays[h + 4]) end
-      k = k + dim + 2
-    end
-    clear_tail(dst, k)
-    if gen == g then return count end
-  end
   function F.raycast(...)
     local w, ox, oy, a, b, c, e, f, g, h = ...
     local n = select("#", ...)
@@ -590,8 +582,8 @@ local function build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, mtr
           o[0], o[1], o[2], d[0], d[1], d[2] = ox, oy, a, b, c, e
         end
         if maxt == nil then maxt = huge end
-        local r = ray_result(raycast_c(w, o, d, maxt, dim, set, rays, RAYS), gn, dst,
-                             rawget(holder, 2), dim)
+        local r = hits_result(rays, raycast_c(w, o, d, maxt, dim, set, rays, RAYS), gn, dst,
+                              rawget(holder, 2), dim)
         if r then return r end
       end
     end
