@@ -1,6 +1,6 @@
 -- obb.jit_world: the world methods of the LuaJIT FFI fast path
 -- (lua/obb/jit.lua, docs/love.md "The FFI fast path"): add, update and get
--- by numbers, and move, check, cast, cast_turning, query_box and
+-- by numbers, and move, check, cast, cast_turning, raycast, query_box and
 -- query_point without a filter function. obb.jit's install calls
 -- build_world once, with the entry points (include/lobb_ffi.h) bound, and
 -- puts what it returns in the world's method table. Each replacement has
@@ -28,8 +28,8 @@ local gen = 0
 -- ---- the world methods ------------------------------------------------------
 -- The world's methods are replaced (build_world) for add, update and get
 -- by numbers, the calls a game makes per item and frame, and for the
--- movers, casts and queries (query_box, query_point) without a filter
--- function. The item's id comes
+-- movers, casts, raycast and queries (query_box, query_point) without a
+-- filter function (a response set is read in C). The item's id comes
 -- from the world's item table, its first user value (under LuaJIT the
 -- userdata's environment, read with debug.getfenv); the C side
 -- (include/lobb_ffi.h) checks the world and the id as the classic method
