@@ -7,8 +7,9 @@
 -- (obb.so and benchc.so); the Makefile sets both. Sections, in order: the C
 -- core (bench/core_bench.c, its lines turned into rows here), the pair test
 -- from Lua and memory (bench/pairs.lua), the sweeps from Lua, turning and
--- not (bench/sweeps.lua), then the worlds (bench/world.lua)
--- and moving boxes through a world (bench/move.lua; it reads bump.lua from
+-- not (bench/sweeps.lua), then the worlds (bench/world.lua), a query's
+-- filter, a response set against a function (bench/query.lua), and moving
+-- boxes through a world (bench/move.lua; it reads bump.lua from
 -- $OBB_BENCH_BUMP), turning ones on the racing track (bench/move_turning.lua),
 -- obb.bump (bench/bump.lua): each, when it exists, is run as a chunk and
 -- prints its own rows with require "report".
@@ -39,7 +40,8 @@ report.header()
 if core then run_core(core) end
 require("pairs").run()
 require("sweeps").run()
-for _, chunk in ipairs({ "bench/world.lua", "bench/move.lua", "bench/move_turning.lua", "bench/bump.lua" }) do
+for _, chunk in ipairs({ "bench/world.lua", "bench/query.lua", "bench/move.lua", "bench/move_turning.lua",
+                         "bench/bump.lua" }) do
   local f = io.open(chunk, "r")
   if f then
     f:close()

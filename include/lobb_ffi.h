@@ -124,34 +124,55 @@ LOBB_API int lobb_ffi_world_filter_unlock(void *world, int serial);
 ** the classic method then moves the item again. */
 LOBB_API int lobb_ffi_world_commit(void *world, double id, double stamp);
 
-/* w:cast(box, d) with no filter: each item the box touches as 5 doubles,
-** id, t, nx, ny, nz, first met first (ties: nearer centers, then lower
-** ids), at most cap of them; returns their count, or -1 (box not a genuine
-** box of the world's dimension, more than cap hits, memory). */
+/* w:cast(box, d) with no filter function: each item the box touches as 5
+** doubles, id, t, nx, ny, nz, first met first (ties: nearer centers, then
+** lower ids), at most cap of them; returns their count, or -1 (box not a
+** genuine box of the world's dimension, responses not a genuine set, more
+** than cap hits, memory). responses NULL (no filter) or a response set
+** (obb.responses: the payload of a userdata carrying the set's real
+** metatable, recognised by its tag), which leaves out every item whose
+** class it answers false (OBB_IGNORE), as the classic method's filter does;
+** the same for the casts and queries below. */
 LOBB_API int lobb_ffi_world_cast(void *world, const void *box,
-                                 const double *d, int dim, double *hits,
+                                 const double *d, int dim,
+                                 const void *responses, double *hits,
                                  int cap);
 
-/* w:cast_turning(box, d, turn) with no filter: as lobb_ffi_world_cast,
-** the box turning by turn (2D: 1 number, the angle; 3D: 3, the rotation
+/* w:cast_turning(box, d, turn) with no filter function: as
+** lobb_ffi_world_cast, the box turning by turn (2D: 1 number, the angle; 3D: 3, the rotation
 ** vector) as it moves; -1 also for a turn that is not finite. */
 LOBB_API int lobb_ffi_world_cast_turning(void *world, const void *box,
                                          const double *d, const double *turn,
-                                         int dim, double *hits, int cap);
+                                         int dim, const void *responses,
+                                         double *hits, int cap);
 
-/* w:query_box(box, out) with no filter: the ids of the items whose box
-** intersects box, one double each, in the order the classic method writes
-** the items (the core's, obb_world_query_box), at most cap of them;
-** returns their count, or -1 (box not a genuine box of dimension dim, the
-** world not usable or not of dimension dim, more than cap items, memory). */
+/* w:raycast(o, d, max_t, out) with no filter function: each item the ray
+** o + t d, t in [0, maxt], hits as 5 doubles, id, t, nx, ny, nz, nearest
+** first (the classic method's order), at most cap of them; returns their
+** count, or -1 (o or d not finite, d zero, maxt NaN or negative, the world
+** not usable or not of dimension dim, responses not a genuine set, more
+** than cap hits, memory). */
+LOBB_API int lobb_ffi_world_raycast(void *world, const double *o,
+                                    const double *d, double maxt, int dim,
+                                    const void *responses, double *hits,
+                                    int cap);
+
+/* w:query_box(box, out) with no filter function: the ids of the items
+** whose box intersects box, one double each, in the order the classic
+** method writes the items (the core's, obb_world_query_box), at most cap
+** of them; returns their count, or -1 (box not a genuine box of dimension
+** dim, the world not usable or not of dimension dim, responses not a
+** genuine set, more than cap items, memory). */
 LOBB_API int lobb_ffi_world_query_box(void *world, const void *box, int dim,
-                                      double *ids, int cap);
+                                      const void *responses, double *ids,
+                                      int cap);
 
-/* w:query_point(x, y[, z], out) with no filter: as lobb_ffi_world_query_box
-** for the items whose box contains the point p (dim numbers; -1 also when
+/* w:query_point(x, y[, z], out) with no filter function: as
+** lobb_ffi_world_query_box for the items whose box contains the point p (dim numbers; -1 also when
 ** one is not finite). */
 LOBB_API int lobb_ffi_world_query_point(void *world, const double *p,
-                                        int dim, double *ids, int cap);
+                                        int dim, const void *responses,
+                                        double *ids, int cap);
 
 /* obb.bump's C half (src/binding/lobb_bump.h), for the 2D world under an
 ** obb.bump world. bump_rect sets item id's rectangle (x, y, w, h: w, h

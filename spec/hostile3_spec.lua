@@ -111,6 +111,7 @@ local function world_calls(dim)
       { "cast", w, obb.new2(0, 0, 1, 1), 1, 1, {} },
       { "cast_turning", w, obb.new2(0, 0, 1, 1), 1, 1, 0.5, {} },
       { "query_box", w, obb.new2(0, 0, 1, 1), {} }, { "query_point", w, 0, 0, {} },
+      { "raycast", w, -2, 0, 1, 0, nil, {} },
     }
   end
   w:add("a", 0, 0, 0, 1, 1, 1)
@@ -122,6 +123,7 @@ local function world_calls(dim)
     { "cast", w, obb.new3(0, 0, 0, 1, 1, 1), 1, 1, 1, {} },
     { "cast_turning", w, obb.new3(0, 0, 0, 1, 1, 1), 1, 1, 1, 0, 0, 0.5, {} },
     { "query_box", w, obb.new3(0, 0, 0, 1, 1, 1), {} }, { "query_point", w, 0, 0, 0, {} },
+    { "raycast", w, -2, 0, 0, 1, 0, 0, 5, {} },
   }
 end
 
@@ -156,7 +158,7 @@ describe("values dressed with __metatable", function()
     for name, f in pairs(J.classic[MW]) do
       if MW[name] ~= f then
         assert.truthy(({ add = true, update = true, get = true, move = true,
-                         check = true, cast = true, cast_turning = true,
+                         check = true, cast = true, cast_turning = true, raycast = true,
                          query_box = true, query_point = true })[name], name)
       end
     end

@@ -393,7 +393,7 @@ describe("hostile scripts", function()
         { "remove", { "nobody" }, 1, "item is not in the world" },
         { "query_box", { obb.new3(0, 0, 0, 1, 1, 1), out }, 1, "obb.obb2 expected, got obb.obb3" },
         { "query_box", { obb.new2(0, 0, 1, 1), true }, 2, "table expected, got boolean" },
-        { "query_box", { obb.new2(0, 0, 1, 1), out, 5 }, 3, "function expected, got number" },
+        { "query_box", { obb.new2(0, 0, 1, 1), out, 5 }, 3, "function, obb.responses or nil expected, got number" },
         { "query_point", { 0, 0 / 0, out }, 2, "finite number expected, got nan" },
         { "raycast", { 0, 0, 0, 0, 1, out }, 3, "direction must not be zero" },
         { "raycast", { 0, 0, 1, 0, -1, out }, 5, "max_t must be >= 0, got -1.0" },

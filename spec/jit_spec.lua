@@ -128,7 +128,7 @@ describe("the FFI fast path", function()
     for _, name in ipairs(FAST2) do listed[name] = true end
     for _, name in ipairs(FAST3) do listed[name] = true end
     for _, name in ipairs({ "add", "update", "get", "move", "check", "cast", "cast_turning",
-                            "query_box", "query_point" }) do
+                            "raycast", "query_box", "query_point" }) do
       listed[name] = true
     end
     assert.are.same(listed, documented)
@@ -431,9 +431,9 @@ describe("the FFI fast path", function()
     local CW = J.classic[WM]
 
     local REPLACED = { add = true, update = true, get = true, move = true,
-                       check = true, cast = true, cast_turning = true,
+                       check = true, cast = true, cast_turning = true, raycast = true,
                        query_box = true, query_point = true }
-    it("replaces add, update, get, move, check, cast, cast_turning and the queries, and nothing else", function()
+    it("replaces add, update, get, move, check, the casts, raycast and the queries, and nothing else", function()
       assert.is_table(CW)
       for name in pairs(REPLACED) do
         assert.is_false(is_c(WM[name]), name)
@@ -467,6 +467,9 @@ describe("the FFI fast path", function()
             w:move("a", 2, 0, 0.3); w:check("a", 4, 0, 0.5, "slide", out); w:move("a", 1, 0, -0.2, set, out)
             w:cast(box, 4, 0, out); w:cast_turning(box, 4, 0, 1, out)
             w:query_box(obb.new2(3, 0, 3, 1), out); w:query_point(3, 0, out, nil)
+            w:cast(box, 4, 0, out, set); w:cast_turning(box, 4, 0, 1, out, set)
+            w:query_box(obb.new2(3, 0, 3, 1), out, set); w:query_point(3, 0, out, set)
+            w:raycast(-3, 0, 1, 0, nil, out); w:raycast(-3, 0, 1, 0.1, 20, out, set)
           else
             w:add("a", 0, 0, 0, 1, 1, 1); w:add("b", 5, 0, 0, 1, 1, 1, 0, 0, 0.6, 0.8)
             w:update("a", 0, 1, 0, 1, 1, 1); w:update("a", 0, 0, 0, 1, 1, 1, 0, 0, 0, 1)
@@ -477,6 +480,9 @@ describe("the FFI fast path", function()
             w:move("a", 1, 0, 0, 0.1, 0, 0, 1, set, out)
             w:cast(box, 4, 0, 0, out); w:cast_turning(box, 4, 0, 0, 0, 0, 1, out)
             w:query_box(obb.new3(3, 0, 0, 3, 1, 1), out); w:query_point(3, 0, 0, out, nil)
+            w:cast(box, 4, 0, 0, out, set); w:cast_turning(box, 4, 0, 0, 0, 0, 1, out, set)
+            w:query_box(obb.new3(3, 0, 0, 3, 1, 1), out, set); w:query_point(3, 0, 0, out, set)
+            w:raycast(-3, 0, 0, 1, 0, 0, nil, out); w:raycast(-3, 0, 0, 1, 0.1, 0, 20, out, set)
           end
           w:close()
         end
@@ -484,7 +490,7 @@ describe("the FFI fast path", function()
       for name, f in pairs(saved) do CW[name] = f end
       assert(ok, err)
       assert.are.same({ add = 0, update = 0, get = 0, move = 0, check = 0, cast = 0, cast_turning = 0,
-                        query_box = 0, query_point = 0 }, calls)
+                        raycast = 0, query_box = 0, query_point = 0 }, calls)
     end)
 
     -- Two worlds of the same items, one driven by the fast methods and one
@@ -620,7 +626,9 @@ describe("the FFI fast path", function()
           end
           if cast then
             put("OUT")
-            if r.int(1, 6) == 1 then put(function() return true end) end
+            local k = r.int(1, 6)
+            if k == 1 then put(function() return true end)
+            elseif k == 2 then put(RESPONSES[r.int(9, 11)]) end -- a set
           else
             local k = r.int(1, 10)
             if k <= 6 then put(RESPONSES[r.int(1, #RESPONSES)]) ; if r.int(1, 3) > 1 then put("OUT") end
@@ -671,6 +679,7 @@ describe("the FFI fast path", function()
         local item = made
         if k == 1 then item = "item" .. made elseif k == 2 then item = {} elseif k == 3 then item = made + 0.5 end
         w:add(item, numbers())
+        if r.int(1, 2) == 1 then w:set_class(item, r.int(0, 3)) end -- for a set's answers
         live[#live + 1] = item
       end
       -- now and then enough items and moves that a query compacts the tree
@@ -710,7 +719,10 @@ describe("the FFI fast path", function()
     -- the out table): valid mostly; now and then a box or a point of the
     -- other dimension, a hostile value (NaN, an infinity, a string, a
     -- userdata dressed as a box...), no out table or another value, a
-    -- filter, a trailing nil or one argument too many.
+    -- filter (a function, or a response set, which takes the fast path), a
+    -- trailing nil or one argument too many.
+    local QUERY_SETS = { obb.responses({ [1] = false }), obb.responses({ default = false, [2] = "touch" }),
+                         obb.responses({ [0] = false, [3] = "cross" }) }
     local function query_args(dim, name)
       local args = { n = 0 }
       local function put(x) args.n = args.n + 1; args[args.n] = x end
@@ -718,6 +730,21 @@ describe("the FFI fast path", function()
       local d = r.int(1, 20) == 1 and 5 - dim or dim
       if name == "query_box" then
         put(bad and hostile() or query_box_of(d))
+      elseif name == "raycast" then
+        -- the origin, the direction (zero now and then), max_t (a number,
+        -- nil, or now and then none, negative or NaN)
+        for i = 1, 2 * d do
+          local x = r.int(1, 3) == 1 and r.int(-7, 7) or r.range(-9, 9)
+          if i > d then x = r.int(1, 8) == 1 and 0 or r.range(-1, 1) end
+          put(bad and r.int(1, 2 * d) == 1 and hostile() or x)
+        end
+        local k = r.int(1, 12)
+        if k == 1 then put(nil)
+        elseif k == 2 then put(-1)
+        elseif k == 3 then put(0 / 0)
+        elseif k == 4 then put(math.huge)
+        elseif k == 5 then put(0)
+        elseif k ~= 6 then put(r.range(0, 20)) end -- 6: none, out in its place
       else
         for i = 1, d do
           local x = r.int(1, 3) == 1 and r.int(-7, 7) or r.range(-9, 9)
@@ -732,6 +759,8 @@ describe("the FFI fast path", function()
       elseif k == 4 then put("OUT"); put(nil)
       elseif k == 5 then put("OUT"); put(nil); put(nil)
       elseif k == 6 then put("OUT"); put(r.int(0, 1) == 0 and {} or 1)
+      elseif k <= 12 then put("OUT"); put(QUERY_SETS[r.int(1, #QUERY_SETS)])
+      elseif k == 13 then put("OUT"); put(QUERY_SETS[1]); put(1)
       else put("OUT") end
       return args
     end
@@ -786,7 +815,8 @@ describe("the FFI fast path", function()
     end
 
     for _, dim in ipairs({ 2, 3 }) do
-      it(dim .. "D: query_box and query_point answer as the classic methods, items in the same order", function()
+      it(dim .. "D: query_box, query_point and raycast answer as the classic methods, items in the same order",
+         function()
         debug.setmetatable(fake2, mt2)
         debug.setmetatable(fake3, mt3)
         local found, fast_calls = 0, 0
@@ -796,7 +826,7 @@ describe("the FFI fast path", function()
             local w = query_world(dim)
             local outA, outB = {}, {}
             for _ = 1, 40 do
-              local name = r.int(0, 1) == 0 and "query_box" or "query_point"
+              local name = ({ "query_box", "query_point", "raycast" })[r.int(1, 3)]
               leftovers(outA, outB)
               local res = compare_query(w, name, query_args(dim, name), outA, outB)
               if res[1] then
@@ -806,8 +836,10 @@ describe("the FFI fast path", function()
             end
             if r.int(1, 4) == 1 then -- closed: both refuse alike
               w:close()
-              for _, name in ipairs({ "query_box", "query_point" }) do
+              for _, name in ipairs({ "query_box", "query_point", "raycast" }) do
                 local args = name == "query_box" and { n = 2, query_box_of(dim), "OUT" }
+                  or name == "raycast" and (dim == 2 and { n = 6, 1, 2, 1, 0, nil, "OUT" }
+                                            or { n = 8, 1, 2, 3, 0, 1, 0, 5, "OUT" })
                   or (dim == 2 and { n = 3, 1, 2, "OUT" } or { n = 4, 1, 2, 3, "OUT" })
                 local res = compare_query(w, name, args, outA, outB)
                 assert.is_false(res[1])
@@ -1012,6 +1044,7 @@ describe("the FFI fast path", function()
         for _ = 1, rounds do
           w2:query_box(b2, o2); w2:query_point(3, 2, o2)
           w3:query_box(b3, o3); w3:query_point(3, 2, 0, o3)
+          w2:raycast(-1, 0.5, 1, 0.2, nil, o2); w3:raycast(-1, 0.5, 0, 1, 0.2, 0, 30, o3)
         end
       end
       assert.is_true(w2:query_box(b2, o2) > 1 and w3:query_box(b3, o3) > 1)

@@ -367,7 +367,8 @@ describe("world queries", function()
 
   it("checks the out table and the filter", function()
     H.assert_argerror(3, "query_box", "table expected, got no value", w.query_box, w, obb.new2(0, 0, 1, 1))
-    H.assert_argerror(4, "query_box", "function expected, got number", w.query_box, w, obb.new2(0, 0, 1, 1), {}, 1)
+    H.assert_argerror(4, "query_box", "function, obb.responses or nil expected, got number",
+      w.query_box, w, obb.new2(0, 0, 1, 1), {}, 1)
     H.assert_argerror(5, "query_box", "no value expected, got number", w.query_box, w, obb.new2(0, 0, 1, 1), {}, nil, 1)
     H.assert_argerror(2, "query_box", "obb.obb2 expected, got obb.obb3", w.query_box, w, obb.new3(0, 0, 0, 1, 1, 1), {})
     H.assert_argerror(3, "query_point", "finite number expected, got nan", w.query_point, w, 0, 0 / 0, {})

@@ -84,15 +84,23 @@ int lobb_ffi_world_filter_lock(void *world);
 int lobb_ffi_world_filter_unlock(void *world, int serial);
 int lobb_ffi_world_commit(void *world, double id, double stamp);
 int lobb_ffi_world_cast(void *world, const void *box,
-                                 const double *d, int dim, double *hits,
+                                 const double *d, int dim,
+                                 const void *responses, double *hits,
                                  int cap);
 int lobb_ffi_world_cast_turning(void *world, const void *box,
                                          const double *d, const double *turn,
-                                         int dim, double *hits, int cap);
+                                         int dim, const void *responses,
+                                         double *hits, int cap);
+int lobb_ffi_world_raycast(void *world, const double *o,
+                                    const double *d, double maxt, int dim,
+                                    const void *responses, double *hits,
+                                    int cap);
 int lobb_ffi_world_query_box(void *world, const void *box, int dim,
-                                      double *ids, int cap);
+                                      const void *responses, double *ids,
+                                      int cap);
 int lobb_ffi_world_query_point(void *world, const double *p,
-                                        int dim, double *ids, int cap);
+                                        int dim, const void *responses,
+                                        double *ids, int cap);
 enum {
   OBB_IGNORE = 0,
   OBB_TOUCH,

@@ -1,6 +1,6 @@
 -- obb.jit_world: the world methods of the LuaJIT FFI fast path
 -- (lua/obb/jit.lua, docs/love.md "The FFI fast path"): add, update and get
--- by numbers, and move, check, cast, cast_turning, query_box and
+-- by numbers, and move, check, cast, cast_turning, raycast, query_box and
 -- query_point without a filter function. obb.jit's install calls
 -- build_world once, with the entry points (include/lobb_ffi.h) bound, and
 -- puts what it returns in the world's method table. Each replacement has
@@ -28,8 +28,8 @@ local gen = 0
 -- ---- the world methods ------------------------------------------------------
 -- The world's methods are replaced (build_world) for add, update and get
 -- by numbers, the calls a game makes per item and frame, and for the
--- movers, casts and queries (query_box, query_point) without a filter
--- function. The item's id comes
+-- movers, casts, raycast and queries (query_box, query_point) without a
+-- filter function (a response set is read in C). The item's id comes
 -- from the world's item table, its first user value (under LuaJIT the
 -- userdata's environment, read with debug.getfenv); the C side
 -- (include/lobb_ffi.h) checks the world and the id as the classic method
@@ -452,30 +452,51 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
   F.check = mover(false, "check")
 end
 
--- cast and cast_turning without a filter into F.
-local function build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, getmt)
+-- The response set a query or cast was given in filter's place, for the
+-- C side: nil for none, the set (a userdata carrying the sets' real
+-- metatable mtr, whose tag C checks), or false for anything else (a filter
+-- function, a forgery, a wrong type: the classic method answers it).
+local function query_set(filter, mtr, getmt)
+  if filter == nil then return nil end
+  if type(filter) == "userdata" and getmt(filter) == mtr then return filter end
+  return false
+end
+
+-- cast, cast_turning and raycast without a filter function into F: the
+-- filter nil or a response set (C leaves out the items whose class it
+-- answers false).
+local function build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, mtr, getmt)
   local cast_c = lib.lobb_ffi_world_cast
   local goal = ffi.new("double[3]")
   local REC = lib.LOBB_FFI_CAST_RECORD
   local cap = HITS * lib.LOBB_FFI_MOVE_RECORD / REC -- the hits buffer holds that many
-  -- A cast's count of hits, its hits (id, t, nx, ny, nz each) written
-  -- into dst, raw: item, t, nx, ny[, nz] per hit, as the classic methods
-  -- write them; or nil when the C side refused, or a finalizer used the
-  -- buffer meanwhile (generation g no longer the last).
-  local function cast_result(count, g, dst, byid, dim)
-    if count < 0 or gen ~= g then return nil end
+  -- A cast's or a ray's count of hits, its hits in buf (id, t, nx, ny, nz
+  -- each) written into dst, raw: item, t, nx, ny[, nz] per hit, as the
+  -- classic methods write them; or nil when the C side refused, or a
+  -- finalizer used the buffer meanwhile (generation g no longer the last)
+  -- or took an item out of the world (no item for its id). As a query's
+  -- ids_result, it gives up before writing any of a record that is not
+  -- this call's, so dst holds whole records of this call without a hole,
+  -- for the classic method to write over and clear after.
+  local function hits_result(buf, count, g, dst, byid, dim)
+    if count < 0 then return nil end
     local k = 0
     for i = 0, count - 1 do
       local h = REC * i
-      rawset(dst, k + 1, rawget(byid, hits[h] + 1))
-      rawset(dst, k + 2, hits[h + 1])
-      rawset(dst, k + 3, hits[h + 2])
-      rawset(dst, k + 4, hits[h + 3])
-      if dim == 3 then rawset(dst, k + 5, hits[h + 4]) end
+      local item, t, nx, ny, nz = rawget(byid, buf[h] + 1), buf[h + 1], buf[h + 2], buf[h + 3], buf[h + 4]
+      if item == nil or gen ~= g then return nil end
+      rawset(dst, k + 1, item)
+      rawset(dst, k + 2, t)
+      rawset(dst, k + 3, nx)
+      rawset(dst, k + 4, ny)
+      if dim == 3 then rawset(dst, k + 5, nz) end
       k = k + dim + 2
     end
     clear_tail(dst, k)
     if gen == g then return count end
+  end
+  local function cast_result(count, g, dst, byid, dim)
+    return hits_result(hits, count, g, dst, byid, dim)
   end
 
   -- w:cast(box, dx, dy[, dz], dst): item, t, nx, ny[, nz] per hit.
@@ -487,11 +508,12 @@ local function build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, get
       local dim, dst, filter = 2, a, b
       if num(a) then dim, dst, filter = 3, b, c end
       local mt = dim == 2 and mt2 or mt3
-      if type(dst) == "table" and filter == nil and n <= dim + 4
+      local set = query_set(filter, mtr, getmt)
+      if type(dst) == "table" and set ~= false and n <= dim + 4
           and getmt(box) == mt then
         local g = gen + 1; gen = g
         goal[0], goal[1], goal[2] = dx, dy, dim == 3 and a or 0
-        local r = cast_result(cast_c(w, box, goal, dim, hits, cap), g, dst, rawget(holder, 2), dim)
+        local r = cast_result(cast_c(w, box, goal, dim, set, hits, cap), g, dst, rawget(holder, 2), dim)
         if r then return r end
       end
     end
@@ -511,7 +533,8 @@ local function build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, get
     if holder and type(box) == "userdata" and num(dx) and num(dy) and num(a) then
       local dim, dst, filter, most = 2, b, c, 7
       if num(b) then dim, dst, filter, most = 3, e, f, 10 end
-      if type(dst) == "table" and filter == nil and n <= most
+      local set = query_set(filter, mtr, getmt)
+      if type(dst) == "table" and set ~= false and n <= most
           and (dim == 2 or (num(c) and num(d)))
           and getmt(box) == (dim == 2 and mt2 or mt3) then
         local g = gen + 1; gen = g
@@ -520,17 +543,57 @@ local function build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, get
         else
           goal[0], goal[1], goal[2], turn[0], turn[1], turn[2] = dx, dy, a, b, c, d
         end
-        local r = cast_result(cast_turning_c(w, box, goal, turn, dim, hits, cap), g, dst,
+        local r = cast_result(cast_turning_c(w, box, goal, turn, dim, set, hits, cap), g, dst,
                               rawget(holder, 2), dim)
         if r then return r end
       end
     end
     return CW.cast_turning(...)
   end
+
+  -- w:raycast(ox, oy, dx, dy, max_t, dst) (2D) or
+  -- w:raycast(ox, oy, oz, dx, dy, dz, max_t, dst) (3D), max_t a number or
+  -- nil: a table after the 2D form's max_t makes it the 2D form, a number
+  -- there the 3D form (C refuses a form not of the world's dimension).
+  -- Its hits have their own buffer: a ray may cross more of a world than
+  -- a cast meets (more than RAYS: the classic method).
+  local raycast_c = lib.lobb_ffi_world_raycast
+  local RAYS = 512
+  local rays = ffi.new("double[?]", RAYS * REC)
+  local o, d = ffi.new("double[3]"), ffi.new("double[3]")
+  local huge = 1 / 0
+  function F.raycast(...)
+    local w, ox, oy, a, b, c, e, f, g, h = ...
+    local n = select("#", ...)
+    local holder = holder_of(w)
+    if holder and num(ox) and num(oy) and num(a) and num(b) then
+      local dim, maxt, dst, filter, most
+      if type(e) == "table" and (c == nil or num(c)) then
+        dim, maxt, dst, filter, most = 2, c, e, f, 8
+      elseif num(c) and num(e) and (f == nil or num(f)) then
+        dim, maxt, dst, filter, most = 3, f, g, h, 10
+      end
+      local set = query_set(filter, mtr, getmt)
+      if dim and type(dst) == "table" and set ~= false and n <= most then
+        local gn = gen + 1; gen = gn
+        if dim == 2 then
+          o[0], o[1], o[2], d[0], d[1], d[2] = ox, oy, 0, a, b, 0
+        else
+          o[0], o[1], o[2], d[0], d[1], d[2] = ox, oy, a, b, c, e
+        end
+        if maxt == nil then maxt = huge end
+        local r = hits_result(rays, raycast_c(w, o, d, maxt, dim, set, rays, RAYS), gn, dst,
+                              rawget(holder, 2), dim)
+        if r then return r end
+      end
+    end
+    return CW.raycast(...)
+  end
 end
 
--- query_box and query_point without a filter function into F.
-local function build_queries(ffi, lib, F, CW, holder_of, mt2, mt3, getmt)
+-- query_box and query_point without a filter function into F: the filter
+-- nil or a response set, as for the casts.
+local function build_queries(ffi, lib, F, CW, holder_of, mt2, mt3, mtr, getmt)
   local query_box_c, query_point_c = lib.lobb_ffi_world_query_box, lib.lobb_ffi_world_query_point
   -- The ids of a query's items (its own buffer: a query may find many
   -- more items than a move has collisions; more than IDS, and the classic
@@ -567,36 +630,38 @@ local function build_queries(ffi, lib, F, CW, holder_of, mt2, mt3, getmt)
     if gen == g then return count end
   end
 
-  -- w:query_box(box, dst): a box of either type (C checks its tag and the
-  -- world's dimension).
+  -- w:query_box(box, dst [, set]): a box of either type (C checks its tag
+  -- and the world's dimension).
   function F.query_box(...)
     local w, box, dst, filter = ...
     local holder = holder_of(w)
-    if holder and type(box) == "userdata" and type(dst) == "table" and filter == nil
+    local set = query_set(filter, mtr, getmt)
+    if holder and type(box) == "userdata" and type(dst) == "table" and set ~= false
         and select("#", ...) <= 4 then
       local mt = getmt(box)
       local dim = mt == mt2 and 2 or mt == mt3 and 3 or nil
       if dim then
         local g = gen + 1; gen = g
-        local r = ids_result(query_box_c(w, box, dim, ids, IDS), g, dst, rawget(holder, 2))
+        local r = ids_result(query_box_c(w, box, dim, set, ids, IDS), g, dst, rawget(holder, 2))
         if r then return r end
       end
     end
     return CW.query_box(...)
   end
 
-  -- w:query_point(x, y[, z], dst): a number after y is z (a 2D world then
-  -- refuses it in C).
+  -- w:query_point(x, y[, z], dst [, set]): a number after y is z (a 2D
+  -- world then refuses it in C).
   function F.query_point(...)
     local w, x, y, a, b, c = ...
     local holder = holder_of(w)
     if holder and num(x) and num(y) then
       local dim, dst, filter = 2, a, b
       if num(a) then dim, dst, filter = 3, b, c end
-      if type(dst) == "table" and filter == nil and select("#", ...) <= dim + 3 then
+      local set = query_set(filter, mtr, getmt)
+      if type(dst) == "table" and set ~= false and select("#", ...) <= dim + 3 then
         local g = gen + 1; gen = g
         pt[0], pt[1], pt[2] = x, y, dim == 3 and a or 0
-        local r = ids_result(query_point_c(w, pt, dim, ids, IDS), g, dst, rawget(holder, 2))
+        local r = ids_result(query_point_c(w, pt, dim, set, ids, IDS), g, dst, rawget(holder, 2))
         if r then return r end
       end
     end
@@ -611,7 +676,7 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
                            mt3, mtr)
   local CW, F = {}, {}
   for _, name in ipairs({ "add", "update", "get", "move", "check", "cast", "cast_turning",
-                          "query_box", "query_point" }) do
+                          "raycast", "query_box", "query_point" }) do
     CW[name] = WM[name]
   end
   local holder_of, id_of = world_items(mtw, getmt, getfenv)
@@ -620,8 +685,8 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
   local hits = ffi.new("double[?]", HITS * lib.LOBB_FFI_MOVE_RECORD)
   build_items(ffi, lib, F, CW, holder_of, id_of, ffi_add)
   build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, getmt)
-  build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, getmt)
-  build_queries(ffi, lib, F, CW, holder_of, mt2, mt3, getmt)
+  build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, mtr, getmt)
+  build_queries(ffi, lib, F, CW, holder_of, mt2, mt3, mtr, getmt)
   return F, CW
 end
 

@@ -302,22 +302,25 @@ static int ffi_isbox(const void *box, int dim) {
                   : ((const lobb_ud3 *)box)->tag == LOBB_TAG3;
 }
 
+/* A query's response set: 1 with its answers at *keep (NULL for no set),
+** or 0 when responses, behind a userdata carrying the sets' real metatable
+** (jit_world.lua checked), is no genuine set (its tag). */
+static int ffi_keep(const void *responses, const unsigned char **keep) {
+  const lobb_responses *set = (const lobb_responses *)responses;
+  *keep = NULL;
+  if (set == NULL) return 1;
+  if (set->tag != LOBB_TAG_RESPONSES) return 0;
+  *keep = set->r;
+  return 1;
+}
+
 /* ---- casts: phase 1 and the sort of the classic ones, no phase 2 -------- */
 
-/* turn NULL for w:cast, else w:cast_turning's turn. */
-static int ffi_cast(void *world, const void *box, const double *d,
-                    const double *turn, int dim, double *hits, int cap) {
-  lworld *lw = dim == 2 || dim == 3 ? lobb_world_usable(world, dim) : NULL;
-  const ray_rec *r;
-  size_t i, n;
+/* The n hits r into hits (at most cap); their count, or -1. */
+static int ffi_hits_out(const ray_rec *r, size_t n, double *hits, int cap) {
+  size_t i;
   int k;
-  if (lw == NULL || cap < 0 || !obb_all_finite(d, (size_t)dim) ||
-      (turn != NULL && !obb_all_finite(turn, dim == 2 ? 1 : 3)))
-    return -1;
-  if (!ffi_isbox(box, dim)) return -1;
-  /* the box is the userdata's first field */
-  r = lobb_world_casthits(lw, box, d, turn, &n);
-  if (r == NULL || n > (size_t)cap) return -1;
+  if (n > (size_t)cap) return -1;
   for (i = 0; i < n; i++, r++) {
     double *h = hits + LOBB_FFI_CAST_RECORD * i; /* 3D's layout in 2D too */
     h[0] = r->id;
@@ -327,29 +330,74 @@ static int ffi_cast(void *world, const void *box, const double *d,
   return (int)n;
 }
 
+/* turn NULL for w:cast, else w:cast_turning's turn. */
+static int ffi_cast(void *world, const void *box, const double *d,
+                    const double *turn, int dim, const void *responses,
+                    double *hits, int cap) {
+  lworld *lw = dim == 2 || dim == 3 ? lobb_world_usable(world, dim) : NULL;
+  const unsigned char *keep;
+  const ray_rec *r;
+  size_t n;
+  if (lw == NULL || cap < 0 || !obb_all_finite(d, (size_t)dim) ||
+      (turn != NULL && !obb_all_finite(turn, dim == 2 ? 1 : 3)))
+    return -1;
+  if (!ffi_isbox(box, dim) || !ffi_keep(responses, &keep)) return -1;
+  /* the box is the userdata's first field */
+  if (lobb_world_casthits(lw, box, d, turn, keep, &r, &n) != 0) return -1;
+  return ffi_hits_out(r, n, hits, cap);
+}
+
 int lobb_ffi_world_cast(void *world, const void *box, const double *d,
-                        int dim, double *hits, int cap) {
-  return ffi_cast(world, box, d, NULL, dim, hits, cap);
+                        int dim, const void *responses, double *hits,
+                        int cap) {
+  return ffi_cast(world, box, d, NULL, dim, responses, hits, cap);
 }
 
 int lobb_ffi_world_cast_turning(void *world, const void *box,
                                 const double *d, const double *turn, int dim,
-                                double *hits, int cap) {
-  return ffi_cast(world, box, d, turn, dim, hits, cap);
+                                const void *responses, double *hits,
+                                int cap) {
+  return ffi_cast(world, box, d, turn, dim, responses, hits, cap);
+}
+
+/* ---- raycast: phase 1 and the sort of the classic one, no phase 2 ------- */
+
+int lobb_ffi_world_raycast(void *world, const double *o, const double *d,
+                           double maxt, int dim, const void *responses,
+                           double *hits, int cap) {
+  lworld *lw = dim == 2 || dim == 3 ? lobb_world_usable(world, dim) : NULL;
+  const unsigned char *keep;
+  const ray_rec *r;
+  size_t n;
+  int i, zero = 1;
+  if (lw == NULL || cap < 0 || !obb_all_finite(o, (size_t)dim) ||
+      !obb_all_finite(d, (size_t)dim) || !(maxt >= 0) ||
+      !ffi_keep(responses, &keep))
+    return -1;
+  for (i = 0; i < dim; i++)
+    if (d[i] != 0.0) zero = 0;
+  if (zero) return -1; /* the classic method's "direction must not be zero" */
+  if (lobb_world_rayhits(lw, o, d, maxt, keep, &r, &n) != 0) return -1;
+  return ffi_hits_out(r, n, hits, cap);
 }
 
 /* ---- queries: phase 1 straight into the caller's buffer ---------------- */
 
 /* The ids the core reports, in the order it reports them (the order the
 ** classic method's phase 1 records them and its phase 2 writes them), the
-** first cap of them kept; n counts on to cap + 1, which means too many. */
+** first cap of them kept; n counts on to cap + 1, which means too many.
+** The items a response set leaves out are not reported (lobb_world_keeps,
+** as the classic method's phase 1 leaves them out). */
 typedef struct ffi_ids {
   double *ids;
   int n, cap;
+  const lworld *lw;
+  const unsigned char *keep;
 } ffi_ids;
 
 static void ffi_on_id(void *ctx, int id) {
   ffi_ids *f = (ffi_ids *)ctx;
+  if (!lobb_world_keeps(f->lw, f->keep, id)) return;
   if (f->n < f->cap) f->ids[f->n] = id;
   if (f->n <= f->cap) f->n++;
 }
@@ -359,25 +407,34 @@ static int ffi_ids_count(int rc, const ffi_ids *f) {
   return rc != 0 || f->n > f->cap ? -1 : f->n;
 }
 
+/* Starts f for lw's query into ids (cap of them) with the set responses
+** (or NULL); 0 when it is no genuine set. */
+static int ffi_ids_init(ffi_ids *f, const lworld *lw, const void *responses,
+                        double *ids, int cap) {
+  f->ids = ids;
+  f->n = 0;
+  f->cap = cap;
+  f->lw = lw;
+  return ffi_keep(responses, &f->keep);
+}
+
 int lobb_ffi_world_query_box(void *world, const void *box, int dim,
-                             double *ids, int cap) {
+                             const void *responses, double *ids, int cap) {
   lworld *lw = dim == 2 || dim == 3 ? lobb_world_usable(world, dim) : NULL;
   ffi_ids f;
-  if (lw == NULL || cap < 0 || !ffi_isbox(box, dim)) return -1;
-  f.ids = ids;
-  f.n = 0;
-  f.cap = cap;
+  if (lw == NULL || cap < 0 || !ffi_isbox(box, dim) ||
+      !ffi_ids_init(&f, lw, responses, ids, cap))
+    return -1;
   /* the box is the userdata's first field */
   return ffi_ids_count(obb_world_query_box(lw->w, box, ffi_on_id, &f), &f);
 }
 
 int lobb_ffi_world_query_point(void *world, const double *p, int dim,
-                               double *ids, int cap) {
+                               const void *responses, double *ids, int cap) {
   lworld *lw = dim == 2 || dim == 3 ? lobb_world_usable(world, dim) : NULL;
   ffi_ids f;
-  if (lw == NULL || cap < 0 || !obb_all_finite(p, (size_t)dim)) return -1;
-  f.ids = ids;
-  f.n = 0;
-  f.cap = cap;
+  if (lw == NULL || cap < 0 || !obb_all_finite(p, (size_t)dim) ||
+      !ffi_ids_init(&f, lw, responses, ids, cap))
+    return -1;
   return ffi_ids_count(obb_world_query_point(lw->w, p, ffi_on_id, &f), &f);
 }

@@ -78,6 +78,14 @@ static inline int lobb_world_class(const lworld *lw, int id) {
   return (size_t)id < lw->nclasses ? lw->classes[id] : 0;
 }
 
+/* Whether a query given a response set's answers keep (its r, by class;
+** NULL: no set, every item) keeps item id: it keeps every item whose
+** class the set answers anything but OBB_IGNORE (false). */
+static inline int lobb_world_keeps(const lworld *lw, const unsigned char *keep,
+                                   int id) {
+  return keep == NULL || keep[lobb_world_class(lw, id)] != OBB_IGNORE;
+}
+
 /* A ray or cast hit of a query's first phase; also a contact (t unused). */
 typedef struct ray_rec {
   double t, n[3];
@@ -159,11 +167,19 @@ int lobb_world_collisions(lua_State *L);
 int lobb_world_fill(lua_State *L);
 /* For the FFI's casts: w:cast's first phase (turn NULL) or
 ** w:cast_turning's into lw's own buffer (lw as lobb_world_usable gives it,
-** so that buffer is free), and their sort: the hits, first met first,
-** their count at *n; NULL when the core refused or memory ran out. */
-const ray_rec *lobb_world_casthits(lworld *lw, const void *box,
-                                   const double *d, const double *turn,
-                                   size_t *n);
+** so that buffer is free), without the items a response set leaves out
+** (keep: its answers, lobb_world_keeps; NULL: none), and their sort: the
+** hits, first met first, at *hits and their count at *n (0 hits: *hits
+** may be NULL); returns 0, or -1 when the core refused or memory ran out. */
+int lobb_world_casthits(lworld *lw, const void *box, const double *d,
+                        const double *turn, const unsigned char *keep,
+                        const ray_rec **hits, size_t *n);
+/* For the FFI's raycast: w:raycast's first phase and sort, as
+** lobb_world_casthits does them for a cast (o, d of the world's dimension,
+** d not zero; maxt >= 0, maybe infinite). */
+int lobb_world_rayhits(lworld *lw, const double *o, const double *d,
+                       double maxt, const unsigned char *keep,
+                       const ray_rec **hits, size_t *n);
 
 /* ---- lobb_bump.c, lobb_bump_run.c ---- */
 

@@ -10,15 +10,22 @@
 ** lobb_world_pcall runs with the world locked: a filter that tries to
 ** add, update, remove or close gets a clear error, and the lock is
 ** released whatever happens (even a filter error) before the error goes
-** on. The scratch buffer belongs to the world and grows as needed, so a
-** query in a steady state allocates nothing; a query made while another
-** fills its results (from a filter, or from a finalizer) uses a buffer of
-** its own, freed after. The FFI's casts (lobb_ffi_world.c) share the
-** first phase and the sort (lobb_world_casthits).
+** on. A response set in the filter's place (obb.responses) is read in the
+** first phase instead: an item whose class the set answers OBB_IGNORE
+** (false) is never recorded (a pair, unless the set keeps both), and no
+** Lua runs per item. The scratch buffer belongs to the world and grows as
+** needed, so a query in a steady state allocates nothing; a query made
+** while another fills its results (from a filter, or from a finalizer)
+** uses a buffer of its own, freed after. The FFI's casts
+** (lobb_ffi_world.c) share the first phase and the sort
+** (lobb_world_casthits), and its raycast the ray's (lobb_world_rayhits);
+** the FFI's queries read a set as the first phase here does
+** (lobb_world_keeps).
 */
 #include <limits.h>
 #include <stdlib.h>
 
+#include "lobb_responses.h"
 #include "lobb_world.h"
 
 /* ---- phase 1, the search into a scratch buffer ------------------------- */
@@ -31,6 +38,8 @@ typedef struct search {
   size_t n, size; /* records so far, bytes per record */
   int oom;
   int self;         /* collisions: the item's own id, skipped */
+  const unsigned char *keep; /* a response set's answers, or NULL: every
+                             ** item (lobb_world_keeps) */
   const void *box;  /* collisions: the item's box */
 } search;
 
@@ -42,6 +51,7 @@ static void search_init(search *q, lworld *lw, scratch *s, size_t size) {
   q->size = size;
   q->oom = 0;
   q->self = -1;
+  q->keep = NULL;
 }
 
 static void *next_rec(search *q) {
@@ -61,19 +71,34 @@ static void *next_rec(search *q) {
   return q->s->p + q->n++ * q->size;
 }
 
+/* Whether the search keeps item id (its response set's answer). */
+static int keeps(const search *q, int id) {
+  return lobb_world_keeps(q->lw, q->keep, id);
+}
+
 static void on_id(void *ctx, int id) {
-  int *r = (int *)next_rec((search *)ctx);
+  search *q = (search *)ctx;
+  int *r;
+  if (!keeps(q, id)) return;
+  r = (int *)next_rec(q);
   if (r != NULL) *r = id;
 }
 
+/* A pair is kept when the set keeps both items. */
 static void on_pair(void *ctx, int a, int b) {
-  int *r = (int *)next_rec((search *)ctx);
+  search *q = (search *)ctx;
+  int *r;
+  if (!keeps(q, a) || !keeps(q, b)) return;
+  r = (int *)next_rec(q);
   if (r != NULL) { r[0] = a; r[1] = b; }
 }
 
 static double on_ray(void *ctx, int id, double t, const double n[3],
                      double maxt) {
-  ray_rec *r = (ray_rec *)next_rec((search *)ctx);
+  search *q = (search *)ctx;
+  ray_rec *r;
+  if (!keeps(q, id)) return maxt;
+  r = (ray_rec *)next_rec(q);
   if (r != NULL) {
     r->t = t; r->id = id; r->dist = 0;
     r->n[0] = n[0]; r->n[1] = n[1]; r->n[2] = n[2];
@@ -89,8 +114,10 @@ static void on_cast(void *ctx, int id, double t, const double n[3]) {
   const void *other = obb_world_box(q->lw->w, id);
   const double *b = q->lw->dim == 2 ? ((const obb2 *)other)->c
                                     : ((const obb3 *)other)->c;
-  ray_rec *r = (ray_rec *)next_rec(q);
+  ray_rec *r;
   int i;
+  if (!keeps(q, id)) return;
+  r = (ray_rec *)next_rec(q);
   if (r == NULL) return;
   r->t = t; r->id = id; r->dist = 0;
   for (i = 0; i < 3; i++) r->n[i] = n[i];
@@ -105,7 +132,7 @@ static void on_contact(void *ctx, int id) {
   ray_rec *r;
   double n[3] = {0, 0, 0}, depth = 0;
   int i;
-  if (id == q->self) return;
+  if (id == q->self || !keeps(q, id)) return;
   other = obb_world_box(q->lw->w, id);
   if (q->lw->dim == 2) {
     if (!obb2_penetration((const obb2 *)q->box, (const obb2 *)other, n, &depth))
@@ -144,16 +171,33 @@ static int cast_search(search *q, const void *box, const double *d,
              : obb_world_cast_turning(q->lw->w, box, d, turn, on_cast, q);
 }
 
-const ray_rec *lobb_world_casthits(lworld *lw, const void *box,
-                                   const double *d, const double *turn,
-                                   size_t *n) {
+int lobb_world_casthits(lworld *lw, const void *box, const double *d,
+                        const double *turn, const unsigned char *keep,
+                        const ray_rec **hits, size_t *n) {
   search q;
   search_init(&q, lw, &lw->buf, sizeof(ray_rec));
+  q.keep = keep;
   if (cast_search(&q, box, d, turn) < 0 || q.oom || q.n > INT_MAX)
-    return NULL;
+    return -1;
   sort_hits(&q);
+  *hits = (const ray_rec *)q.s->p; /* NULL when none was ever found */
   *n = q.n;
-  return (const ray_rec *)q.s->p;
+  return 0;
+}
+
+int lobb_world_rayhits(lworld *lw, const double *o, const double *d,
+                       double maxt, const unsigned char *keep,
+                       const ray_rec **hits, size_t *n) {
+  search q;
+  search_init(&q, lw, &lw->buf, sizeof(ray_rec));
+  q.keep = keep;
+  if (obb_world_raycast(lw->w, o, d, maxt, on_ray, &q) != 0 || q.oom ||
+      q.n > INT_MAX)
+    return -1;
+  sort_hits(&q);
+  *hits = (const ray_rec *)q.s->p; /* NULL when none was ever found */
+  *n = q.n;
+  return 0;
 }
 
 /* ---- phase 2, results into the caller's table -------------------------- */
@@ -259,18 +303,24 @@ static int finish(lua_State *L, lworld *lw, search *q, int kind, int out,
   return 1;
 }
 
-/* Checks out (a table) and filter (a function or nil) at out, out + 1,
-** and prepares the search; returns the filter's index or 0. */
+/* Checks out (a table) and filter (a function, a response set or nil) at
+** out, out + 1, and prepares the search (a set's answers in q->keep: the
+** set stays on the caller's stack for the whole call); returns the
+** filter function's index, or 0. */
 static int begin(lua_State *L, lworld *lw, search *q, scratch *own, int out,
                  size_t size) {
+  const lobb_responses *set = lobb_toresponses(L, out + 1);
   luaL_checktype(L, out, LUA_TTABLE);
   lobb_checknargs(L, out + 1);
-  if (!lua_isnoneornil(L, out + 1)) luaL_checktype(L, out + 1, LUA_TFUNCTION);
+  if (set == NULL && !lua_isnoneornil(L, out + 1) &&
+      lua_type(L, out + 1) != LUA_TFUNCTION)
+    lobb_typeerror(L, out + 1, "function, obb.responses or nil");
   own->p = NULL;
   own->cap = 0;
   /* the world's buffer is in use */
   search_init(q, lw, lw->lock > 0 ? own : &lw->buf, size);
-  return lua_isnoneornil(L, out + 1) ? 0 : out + 1;
+  q->keep = set != NULL ? set->r : NULL;
+  return set != NULL || lua_isnoneornil(L, out + 1) ? 0 : out + 1;
 }
 
 /* w:query_box(box, out [, filter]) -> n */
