@@ -216,7 +216,9 @@ void lobb_open_jit(lua_State *L, int lib, int mt2, int mt3, int mtw,
     }
     lua_pop(L, 1);
   }
-  lua_getglobal(L, "jit"); /* Lua 5.1 is 501 too: not LuaJIT, as obb.jit says */
+  /* globals read raw, as obb.jit reads them: no __index of _G runs here */
+  lua_pushliteral(L, "jit"); /* Lua 5.1 is 501 too: not LuaJIT, as obb.jit says */
+  lua_rawget(L, LUA_GLOBALSINDEX);
   if (lua_isnil(L, -1)) {
     lua_pushliteral(L, "classic: not LuaJIT");
     lua_setfield(L, lib, "jit_status");
@@ -224,7 +226,8 @@ void lobb_open_jit(lua_State *L, int lib, int mt2, int mt3, int mtw,
     return;
   }
   lua_pop(L, 1);
-  lua_getglobal(L, "require");
+  lua_pushliteral(L, "require");
+  lua_rawget(L, LUA_GLOBALSINDEX);
   if (!lua_isfunction(L, -1)) {
     lua_pushliteral(L, "no function require");
     jit_unavailable(L, lib, 0);
