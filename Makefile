@@ -7,6 +7,7 @@
 #   make check-ffi    obb.jit's C declarations against include/obb.h
 #   make demo         run examples/demo.lua and write demo.svg, demo3d.svg
 #   make install      install under $(DESTDIR)$(PREFIX)
+#   make rock         the rockspecs' build on Unix (LuaRocks runs it)
 #
 # Every value below can be overridden on the command line, e.g.
 #   make test LUA=lua5.3     make CC=clang CFLAGS='-O3 -g'
