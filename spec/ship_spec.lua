@@ -260,7 +260,15 @@ describe("a game without one of obb's Lua files", function()
       end
       assert_loads(g, name .. ".lua raising")
       assert_classic_because(g, "this " .. name .. ".lua is broken", name .. ".lua raising")
-      if name ~= "jit" then -- a table without what obb.jit needs of it
+      if name ~= "jit" then
+        -- an error without a position: the reason names the module
+        f = assert(io.open(dir .. "/obb/" .. name .. ".lua", "w"))
+        f:write("error('broken', 0)\n")
+        f:close()
+        g = game(dir)
+        assert_loads(g, name .. ".lua raising at level 0")
+        assert_classic_because(g, "error loading module 'obb." .. name .. "': broken", name .. ".lua at level 0")
+        -- a table without what obb.jit needs of it
         f = assert(io.open(dir .. "/obb/" .. name .. ".lua", "w"))
         f:write("return {}\n")
         f:close()

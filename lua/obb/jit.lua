@@ -98,7 +98,12 @@ local function need(name, fields)
     if type(loaded) == "table" and type(rawget(loaded, name)) ~= "table" then
       loaded[name] = nil
     end
-    load_error = load_error or tostring(mod)
+    local msg = tostring(mod)
+    -- an error raised without a position (error(x, 0)) names no file
+    if not msg:find(name:match("[^.]+$"), 1, true) then
+      msg = ("error loading module '%s': %s"):format(name, msg)
+    end
+    load_error = load_error or msg
     return {}
   end
   for field, kind in pairs(fields) do
