@@ -7,6 +7,7 @@
 #   make check-ffi    obb.jit's C declarations against include/obb.h
 #   make demo         run examples/demo.lua and write demo.svg, demo3d.svg
 #   make install      install under $(DESTDIR)$(PREFIX)
+#   make rock         the rockspecs' build on Unix (LuaRocks runs it)
 #
 # Every value below can be overridden on the command line, e.g.
 #   make test LUA=lua5.3     make CC=clang CFLAGS='-O3 -g'
@@ -132,6 +133,17 @@ install: $(MODULE)
 uninstall:
 	rm -f $(DESTDIR)$(INST_LIBDIR)/obb.so
 	rm -rf $(DESTDIR)$(INST_LUADIR)/obb $(DESTDIR)$(INST_INCDIR)
+
+# The rockspecs' build on Unix (their "make" build type): LuaRocks runs
+# `make rock CC=... CFLAGS=... LUA_INCDIR=...` and installs
+# build/luarocks/obb.so and lua/obb/ itself. So a rock gets every flag
+# `make` gives the module (-ffp-contract=off: docs/precision.md), which
+# LuaRocks' builtin type cannot pass. From scratch each time: the same
+# folder may be built for another Lua next.
+.PHONY: rock
+rock:
+	rm -rf build/luarocks
+	$(MAKE) all BUILD=build/luarocks
 
 # ---- LOVE -----------------------------------------------------------------
 #   make love-test    the LOVE demo (examples/love/) headless under Xvfb for

@@ -26,6 +26,12 @@ test = {
    script = "test/luarocks_test.lua",
 }
 build = {
+   -- On Unix LuaRocks runs the Makefile (`make rock`, the "make" build type
+   -- of the unix override below), so that the module gets the flags `make`
+   -- gives it, -ffp-contract=off among them (the same answers, bit for bit,
+   -- on every platform: docs/precision.md), which the builtin type has no
+   -- field for; CC, CFLAGS and LUA_INCDIR are LuaRocks' own. Elsewhere
+   -- (Windows: untested) the builtin type builds it from this list.
    type = "builtin",
    modules = {
       obb = {
@@ -75,27 +81,41 @@ build = {
          },
          incdirs = { "include", "src/core", "src/binding" },
       },
-      ["obb.svg"] = "lua/obb/svg.lua",
-      -- Tiled maps (Lua or JSON export, read as data) into worlds (docs/tiled.md)
-      ["obb.tiled"] = "lua/obb/tiled.lua",
-      ["obb.mapdata"] = "lua/obb/mapdata.lua",
-      -- LuaJIT's FFI fast path and the LOVE drawing helper (docs/love.md)
-      ["obb.jit"] = "lua/obb/jit.lua",
-      ["obb.jit_sigs"] = "lua/obb/jit_sigs.lua",
-      ["obb.jit_world"] = "lua/obb/jit_world.lua",
-      ["obb.jit_bump"] = "lua/obb/jit_bump.lua",
-      ["obb.love"] = "lua/obb/love.lua",
-      -- loads the C module in a shipped LOVE game (docs/love.md)
-      ["obb.loader"] = "lua/obb/loader.lua",
-      -- bump.lua's world API over an obb world (README, "Coming from bump.lua")
-      ["obb.bump"] = "lua/obb/bump.lua",
    },
-   -- libm is a library of its own only on Unix: MSVC has no m.lib
-   -- (LNK1181), MinGW links its math with the C runtime. A Windows DLL
-   -- exports only what OBB_API marks when OBB_BUILD_DLL is defined
-   -- (include/obb.h), as obb.so exports only the public API.
+   -- the Lua modules, on every platform: every file of lua/obb/
+   -- (spec/ship_spec.lua holds this list to the folder)
+   install = {
+      lua = {
+         -- bump.lua's world API over an obb world (README, "Coming from bump.lua")
+         ["obb.bump"] = "lua/obb/bump.lua",
+         -- LuaJIT's FFI fast path (docs/love.md)
+         ["obb.jit"] = "lua/obb/jit.lua",
+         ["obb.jit_bump"] = "lua/obb/jit_bump.lua",
+         ["obb.jit_sigs"] = "lua/obb/jit_sigs.lua",
+         ["obb.jit_world"] = "lua/obb/jit_world.lua",
+         -- loads the C module in a shipped LOVE game, and draws (docs/love.md)
+         ["obb.loader"] = "lua/obb/loader.lua",
+         ["obb.love"] = "lua/obb/love.lua",
+         -- Tiled maps (Lua or JSON export, read as data) into worlds (docs/tiled.md)
+         ["obb.mapdata"] = "lua/obb/mapdata.lua",
+         ["obb.svg"] = "lua/obb/svg.lua",
+         ["obb.tiled"] = "lua/obb/tiled.lua",
+      },
+   },
+   -- A Windows DLL exports only what OBB_API marks when OBB_BUILD_DLL is
+   -- defined (include/obb.h), as obb.so exports only the public API.
    platforms = {
-      unix = { modules = { obb = { libraries = { "m" } } } },
+      unix = {
+         type = "make",
+         build_target = "rock",
+         build_variables = {
+            CC = "$(CC)",
+            CFLAGS = "$(CFLAGS)",
+            LUA_INCDIR = "$(LUA_INCDIR)",
+         },
+         install_pass = false,
+         install = { lib = { obb = "build/luarocks/obb.so" } },
+      },
       windows = { modules = { obb = { defines = { "OBB_BUILD_DLL" } } } },
    },
 }

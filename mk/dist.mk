@@ -3,7 +3,8 @@
 #                     x86-64 and ARM64 (.tar.gz, the modules for LuaJIT and
 #                     Lua 5.4), Windows x86-64 for LuaJIT and LÖVE and for
 #                     Lua 5.4 (.zip); each with lua/obb/, README, LICENSE and
-#                     CHANGELOG
+#                     CHANGELOG, the modules stripped (--strip-unneeded, by
+#                     each platform's strip; test/dist.sh checks it)
 #   make dist-check   unpacks each and loads it on its platform: Linux x86-64
 #                     here, ARM64 under qemu, Windows under wine
 #                     (test/dist_check.sh)

@@ -19,5 +19,8 @@ local status = "-"
 if rawget(_G, "jit") then
   status = require("obb.jit").status
   assert(status == "ffi", "LuaJIT takes the FFI path: " .. tostring(status))
+  assert(obb.jit_status == "ffi", "obb.jit_status says so: " .. tostring(obb.jit_status))
+else
+  assert(obb.jit_status == "classic: not LuaJIT", "obb.jit_status: " .. tostring(obb.jit_status))
 end
 print(("dist: obb %s on %s, %s"):format(obb._VERSION, _VERSION, status))

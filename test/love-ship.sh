@@ -4,16 +4,22 @@
 # game with obb".
 #
 # Packs test/love-ship/ (main.lua loads obb with obb.loader) with obb's Lua
-# files in obb/, and runs it under xvfb-run, each time from a folder that
-# is not the game's (the case a plain require fails in):
+# files in obb/, exactly the files docs/love.md's table of "The files a
+# game ships" lists (spec/ship_spec.lua holds that table to lua/obb/), and
+# runs it under xvfb-run, each time from a folder that is not the game's
+# (the case a plain require fails in):
 #   1. a .love with the module inside, at lib/linux-x86_64/obb.so:
 #      `love game.love`; obb comes from a copy in the save directory;
 #      run twice, and the second run must not write the copy again;
 #   2. a fused executable (`cat love game.love > obb-ship`) with obb.so
 #      beside it, and no module inside;
-#   3. the same fused game with the module inside only.
+#   3. the same fused game with the module inside only;
+#   4. the .love without obb/jit_bump.lua (a game packed from an
+#      incomplete list): obb must load all the same, on the classic
+#      binding, and obb.jit.status must say that jit_bump was not found.
 # Each run must exit with status 0 (the game checks a world's answers and
-# that obb took the FFI path, unless OBB_NO_FFI is set), print where obb
+# that obb took the FFI path, unless OBB_NO_FFI is set, or for run 4 the
+# classic one and why), print where obb
 # came from (the expected place), and say that a plain require did not
 # find obb. Installs love, xvfb and Mesa's software OpenGL when missing
 # (.ci/love-deps.sh), builds obb for LuaJIT.
@@ -47,13 +53,21 @@ if [ "$(head -c 4 "$love_bin" | od -An -c | tr -d ' ')" != '177ELF' ]; then
   exit 1
 fi
 
-# The game: test/love-ship/ and obb's Lua files; the .love is a zip of it.
+# The game: test/love-ship/ and obb's Lua files, as docs/love.md lists
+# them (its table's rows "| `obb/NAME.lua` | ..."); the .love is a zip of it.
 cp test/love-ship/*.lua "$work/stage/"
-cp lua/obb/*.lua "$work/stage/obb/"
+files=$(sed -n 's/^| `obb\/\([a-z0-9_]*\.lua\)` |.*/\1/p' docs/love.md)
+[ "$(echo "$files" | wc -w)" -ge 10 ] ||
+  { echo "love-ship: docs/love.md lists no files to ship ('$files')" >&2; exit 1; }
+echo "love-ship: the files docs/love.md lists:" $files
+for f in $files; do cp "lua/obb/$f" "$work/stage/obb/"; done
 (cd "$work/stage" && zip -q -r -X ../game-nolib.love .)
 mkdir -p "$work/stage/lib/$platform"
 cp build/luajit/obb.so "$work/stage/lib/$platform/obb.so"
 (cd "$work/stage" && zip -q -r -X ../game.love .)
+# the same .love without obb/jit_bump.lua
+cp "$work/game.love" "$work/game-nobump.love"
+zip -q -d "$work/game-nobump.love" obb/jit_bump.lua
 
 # run NAME EXPECTED_FROM COMMAND...: runs the game from $work/elsewhere;
 # fails on a non-zero status, on obb loaded from elsewhere than
@@ -102,4 +116,11 @@ cat "$love_bin" "$work/game.love" >"$work/fused-lib/obb-ship"
 chmod +x "$work/fused-lib/obb-ship"
 run fused-lib "$XDG_DATA_HOME/obb-love-ship/obb-native/$platform-*/obb.so" "$work/fused-lib/obb-ship"
 
-echo "love-ship: ok (a .love twice, a fused game with obb.so beside it, a fused game with it inside)"
+# 4. the .love without obb/jit_bump.lua: loads obb, classic, and says why
+run love-nobump "$save_love/obb-native/$platform-*/obb.so" \
+  env LOVE_SHIP_CLASSIC="module 'obb.jit_bump' not found" love "$work/game-nobump.love"
+grep -q "^love-ship: obb path: classic: module 'obb.jit_bump' not found" "$work/love-nobump.log" ||
+  { echo "love-ship: love-nobump: obb.jit.status does not say that obb/jit_bump.lua is missing" >&2; exit 1; }
+
+echo "love-ship: ok (a .love twice, a fused game with obb.so beside it, a fused game with it inside;" \
+  "a .love without obb/jit_bump.lua on the classic binding, saying why)"

@@ -42,8 +42,13 @@
 -- library).
 --
 -- The classic path stays when OBB_NO_FFI is set to anything but "" or "0",
--- when package.loaded["obb.jit"] is false before require "obb", or without
--- the ffi module or debug.getmetatable. obb.jit.status says which.
+-- when package.loaded["obb.jit"] is false before require "obb", without
+-- the ffi module or debug.getmetatable, or when a file the fast path needs
+-- (jit_sigs.lua, jit_world.lua, jit_bump.lua) is missing, raises or is of
+-- another version. obb.jit.status says which ("classic: " and the reason,
+-- which obb.jit.reason holds alone), and so does the module's jit_status
+-- (src/binding/lobb_jit.c), which also says why when this file itself
+-- could not be loaded.
 
 -- Captured at load (see above).
 local type, select, rawget, rawequal, pairs, pcall, assert, tostring =
@@ -61,19 +66,64 @@ local getenv = type(os_lib) == "table" and rawget(os_lib, "getenv") or nil
 local huge = math.huge
 local has_jit = rawget(_G, "jit") ~= nil
 
+local package_lib = rawget(_G, "package")
+
 local M = {}
 
+-- "ffi" once installed, else why the classic path stays: "classic: " and
+-- the reason, which M.reason holds alone (nil once installed). Before
+-- install runs, "not installed" under LuaJIT, and on other Luas, which
+-- never install it, "classic: not LuaJIT".
+local function classic(why)
+  M.status, M.reason = "classic: " .. why, why
+end
+if has_jit then
+  M.status, M.reason = "not installed", "obb.jit.install has not run (require \"obb\" runs it)"
+else
+  classic("not LuaJIT")
+end
+
+-- The files of the fast path beside this one. A game shipped without one
+-- of them, or with one that raises or is of another version, still loads
+-- obb: install keeps the classic binding and M.status says which file and
+-- why (the first such). A module that raised leaves nothing behind in
+-- package.loaded (Lua 5.1's and LuaJIT's require leave a sentinel there,
+-- and a later require of it would raise "loop or previous error loading
+-- module" instead of why).
+local load_error
+local function need(name, fields)
+  local ok, mod = pcall(require, name)
+  if not ok then
+    local loaded = type(package_lib) == "table" and rawget(package_lib, "loaded")
+    if type(loaded) == "table" and type(rawget(loaded, name)) ~= "table" then
+      loaded[name] = nil
+    end
+    local msg = tostring(mod)
+    -- an error raised without a position (error(x, 0)) names no file
+    if not msg:find(name:match("[^.]+$"), 1, true) then
+      msg = ("error loading module '%s': %s"):format(name, msg)
+    end
+    load_error = load_error or msg
+    return {}
+  end
+  for field, kind in pairs(fields) do
+    if type(mod) ~= "table" or type(rawget(mod, field)) ~= kind then
+      load_error = load_error or ("module '%s' has no %s %s (a file of another version of obb?)")
+        :format(name, kind, field)
+      return {}
+    end
+  end
+  return mod
+end
 -- The C declarations and the rows of the box methods (obb.jit_sigs).
-local sigs = require "obb.jit_sigs"
+local sigs = need("obb.jit_sigs", { cdef = "string", KINDS = "table", signatures = "table" })
 -- The world methods (add, update, get, the movers, casts and queries).
-local jit_world = require("obb.jit_world")
-local build_world = jit_world.build_world
-local build_bump = require("obb.jit_bump").build_bump
+local jit_world = need("obb.jit_world", { build_world = "function", world_items = "function" })
+local build_world, world_items = jit_world.build_world, jit_world.world_items
+-- obb.bump's C half through the FFI.
+local build_bump = need("obb.jit_bump", { build_bump = "function" }).build_bump
 local KINDS = sigs.KINDS
 M.cdef = sigs.cdef
-
--- "ffi" once installed, else why the classic path stays.
-M.status = "not installed"
 
 -- The classic C functions each install replaced, by method table:
 -- M.classic[obb.obb2].intersects. The specs compare the two paths with it.
@@ -355,16 +405,17 @@ function M.install(obb, entries, mt2, mt3, mtw, ffi_add, mtr)
               and rawequal(installed_for[3], mtw) and rawequal(installed_for[4], mtr)) then
     return
   end
-  if disabled_by_env() then M.status = "classic: OBB_NO_FFI is set"; return end
-  if not has_jit then M.status = "classic: not LuaJIT"; return end
+  if disabled_by_env() then classic("OBB_NO_FFI is set"); return end
+  if not has_jit then classic("not LuaJIT"); return end
+  if load_error then classic(load_error); return end
   local has_ffi, ffi = pcall(require, "ffi")
-  if not has_ffi then M.status = "classic: no ffi module"; return end
+  if not has_ffi then classic("no ffi module"); return end
   if type(raw_getmetatable) ~= "function" then
-    M.status = "classic: no debug.getmetatable"
+    classic("no debug.getmetatable")
     return
   end
   if type(raw_getfenv) ~= "function" then
-    M.status = "classic: no debug.getfenv"
+    classic("no debug.getfenv")
     return
   end
   local ok, err = pcall(function()
@@ -385,9 +436,13 @@ function M.install(obb, entries, mt2, mt3, mtw, ffi_add, mtr)
     for k, f in pairs(F3) do T3[k] = f end
     for k, f in pairs(FW) do WM[k] = f end
     M.classic[T2], M.classic[T3], M.classic[WM] = C2, C3, CW
-    M.bump = build_bump(ffi, lib, jit_world.world_items, mtw, raw_getmetatable, raw_getfenv)
+    M.bump = build_bump(ffi, lib, world_items, mtw, raw_getmetatable, raw_getfenv)
   end)
-  M.status = ok and "ffi" or "classic: " .. tostring(err)
+  if ok then
+    M.status, M.reason = "ffi", nil
+  else
+    classic(tostring(err))
+  end
 end
 
 return M

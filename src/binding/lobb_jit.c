@@ -135,10 +135,61 @@ static void pin_self(void) {
 }
 #endif
 
+#if LUA_VERSION_NUM == 501
+/* Pushes "classic: " followed by the value at idx, if it is a string or a
+** number, or by what names it otherwise (an error object may be any
+** value), and then that reason alone: two strings. */
+static void push_classic(lua_State *L, int idx) {
+  idx = idx < 0 ? lua_gettop(L) + idx + 1 : idx;
+  if (lua_type(L, idx) == LUA_TSTRING || lua_type(L, idx) == LUA_TNUMBER) {
+    lua_pushvalue(L, idx);
+    (void)lua_tostring(L, -1); /* a number into a string, on the copy */
+  } else {
+    lua_pushfstring(L, "an error object of type %s",
+                    lua_typename(L, lua_type(L, idx)));
+  }
+  lua_pushliteral(L, "classic: ");
+  lua_pushvalue(L, -2);
+  lua_concat(L, 2);
+  lua_insert(L, -2); /* status, reason */
+}
+
+/* obb.jit could not be loaded (the reason at the top, popped): the
+** module's jit_status says why, and package.loaded["obb.jit"] (at loaded,
+** or 0 when there is no package.loaded) becomes a table with the same
+** status and reason, in place of whatever the failed require left there
+** (LuaJIT's require leaves a sentinel when a module raises, and a later
+** require("obb.jit") would then raise "loop or previous error loading
+** module" instead of saying why). */
+static void jit_unavailable(lua_State *L, int lib, int loaded) {
+  int why = lua_gettop(L);
+  push_classic(L, why); /* status, reason */
+  lua_pushvalue(L, -2);
+  lua_setfield(L, lib, "jit_status");
+  if (loaded != 0) {
+    lua_createtable(L, 0, 2);
+    lua_pushvalue(L, -3);
+    lua_setfield(L, -2, "status");
+    lua_pushvalue(L, -2);
+    lua_setfield(L, -2, "reason");
+    lua_pushliteral(L, "obb.jit");
+    lua_insert(L, -2);
+    lua_rawset(L, loaded);
+  }
+  lua_settop(L, why - 1);
+}
+#endif
+
 /* Under LuaJIT, obb.jit replaces the hot methods by FFI calls into this
 ** object, given the module table at lib and the entries above. obb.jit
 ** absent, or false in package.loaded, OBB_NO_FFI=1, no ffi, or any error
-** keeps the classic functions: nothing here can fail the require.
+** keeps the classic functions: nothing here can fail the require. The
+** module's field jit_status then says which path runs and why: obb.jit's
+** status ("ffi", or "classic: " and the reason), or, when obb.jit itself
+** could not be loaded (a shipped game without one of its files, or with
+** one that raises), "classic: " and that error, which obb.jit's stand-in
+** in package.loaded says too (jit_unavailable). On Lua 5.1 to 5.4 (no
+** global jit), "classic: not LuaJIT", and obb.jit is not loaded.
 **
 ** install also gets the real metatables (of boxes, worlds and, last,
 ** response sets; getmetatable gives only the method tables, and a script
@@ -151,34 +202,77 @@ static void pin_self(void) {
 void lobb_open_jit(lua_State *L, int lib, int mt2, int mt3, int mtw,
                    int mtr, int ffi_add) {
 #if LUA_VERSION_NUM == 501 /* LuaJIT's lua.h says 5.1 too */
-  int top = lua_gettop(L);
+  int top = lua_gettop(L), loaded = 0, jit;
   pin_self();
   lua_getfield(L, LUA_REGISTRYINDEX, "_LOADED"); /* package.loaded */
   if (lua_istable(L, -1)) {
-    lua_getfield(L, -1, "obb.jit"); /* false: the user said no */
+    loaded = lua_gettop(L);
+    lua_pushliteral(L, "obb.jit"); /* false: the user said no */
+    lua_rawget(L, loaded);
     if (lua_isboolean(L, -1) && !lua_toboolean(L, -1)) {
+      lua_pushliteral(L, "classic: package.loaded[\"obb.jit\"] is false");
+      lua_setfield(L, lib, "jit_status");
       lua_settop(L, top);
       return;
     }
+    lua_pop(L, 1);
   }
-  lua_getglobal(L, "require");
+  /* globals read raw, as obb.jit reads them: no __index of _G runs here */
+  lua_pushliteral(L, "jit"); /* Lua 5.1 is 501 too: not LuaJIT, as obb.jit says */
+  lua_rawget(L, LUA_GLOBALSINDEX);
+  if (lua_isnil(L, -1)) {
+    lua_pushliteral(L, "classic: not LuaJIT");
+    lua_setfield(L, lib, "jit_status");
+    lua_settop(L, top);
+    return;
+  }
+  lua_pop(L, 1);
+  lua_pushliteral(L, "require");
+  lua_rawget(L, LUA_GLOBALSINDEX);
+  if (!lua_isfunction(L, -1)) {
+    lua_pushliteral(L, "no function require");
+    jit_unavailable(L, lib, 0);
+    lua_settop(L, top);
+    return;
+  }
   lua_pushliteral(L, "obb.jit");
-  if (lua_isfunction(L, -2) && lua_pcall(L, 1, 1, 0) == 0 &&
-      lua_istable(L, -1)) {
-    lua_getfield(L, -1, "install");
-    lua_pushvalue(L, lib);
-    push_entries(L);
-    lua_pushvalue(L, mt2);
-    lua_pushvalue(L, mt3);
-    lua_pushvalue(L, mtw);
-    lua_pushvalue(L, ffi_add);
-    lua_pushvalue(L, mtr);
-    (void)lua_pcall(L, 7, 0, 0);
+  if (lua_pcall(L, 1, 1, 0) != 0) {
+    jit_unavailable(L, lib, loaded);
+    lua_settop(L, top);
+    return;
   }
+  if (!lua_istable(L, -1)) {
+    lua_pushfstring(L, "require(\"obb.jit\") gave a %s, not a table",
+                    lua_typename(L, lua_type(L, -1)));
+    jit_unavailable(L, lib, loaded);
+    lua_settop(L, top);
+    return;
+  }
+  jit = lua_gettop(L);
+  lua_getfield(L, jit, "install");
+  lua_pushvalue(L, lib);
+  push_entries(L);
+  lua_pushvalue(L, mt2);
+  lua_pushvalue(L, mt3);
+  lua_pushvalue(L, mtw);
+  lua_pushvalue(L, ffi_add);
+  lua_pushvalue(L, mtr);
+  if (lua_pcall(L, 7, 0, 0) != 0) { /* install never raises; a stranger might */
+    push_classic(L, -1);
+    lua_setfield(L, jit, "reason");
+    lua_setfield(L, jit, "status");
+    lua_pop(L, 1);
+  }
+  lua_getfield(L, jit, "status");
+  if (lua_type(L, -1) != LUA_TSTRING) {
+    lua_pop(L, 1);
+    lua_pushliteral(L, "classic: obb.jit.status is not a string");
+  }
+  lua_setfield(L, lib, "jit_status");
   lua_settop(L, top);
 #else
-  (void)L;
-  (void)lib;
+  lua_pushliteral(L, "classic: not LuaJIT");
+  lua_setfield(L, lib, "jit_status");
   (void)mt2;
   (void)mt3;
   (void)mtw;

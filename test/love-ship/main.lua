@@ -4,7 +4,10 @@
 -- folder). It prints whether a plain require found obb, where the loader
 -- found it and which path obb runs on, moves a box into another for a few
 -- frames, checks the world's answers, and quits with status 0; any error
--- or wrong answer quits with status 1 (not LÖVE's error screen).
+-- or wrong answer quits with status 1 (not LÖVE's error screen). The path
+-- must be the FFI one, unless OBB_NO_FFI is set or LOVE_SHIP_CLASSIC names
+-- a text its reason must hold (a game packed without one of the fast
+-- path's files: it must load obb all the same, and say why).
 love.errorhandler = function(msg)
   io.stderr:write("love-ship: ", tostring(msg), "\n", debug.traceback(), "\n")
   io.stderr:flush()
@@ -27,16 +30,25 @@ function love.load()
 
   local where
   obb, where = require("obb.loader").load()
-  local jit_mod = package.loaded["obb.jit"]
-  local status = jit_mod and jit_mod.status or "classic: no obb.jit"
+  -- the check docs/love.md tells a game to make: never raises
+  local jit_mod = require("obb.jit")
+  local status = jit_mod.status
   print("love-ship: obb loaded from: " .. where)
   print("love-ship: obb path: " .. status)
   print("love-ship: fused: " .. tostring(love.filesystem.isFused())
     .. ", current directory: " .. love.filesystem.getWorkingDirectory())
   check(require "obb" == obb and package.loaded.obb == obb, "require 'obb' gives the loaded module")
+  check(obb.jit_status == status, "obb.jit_status is obb.jit.status")
   local no_ffi = os.getenv("OBB_NO_FFI")
-  if no_ffi == nil or no_ffi == "" or no_ffi == "0" then
+  local classic_because = os.getenv("LOVE_SHIP_CLASSIC")
+  if classic_because and classic_because ~= "" then
+    check(status == "classic: " .. tostring(jit_mod.reason), "obb.jit.status is 'classic: ' and its reason")
+    check(status:find(classic_because, 1, true) ~= nil,
+          "obb.jit.status is " .. status .. ", without " .. classic_because)
+    check(debug.getinfo(obb.obb2.intersects, "S").what == "C", "the classic binding runs")
+  elseif no_ffi == nil or no_ffi == "" or no_ffi == "0" then
     check(status == "ffi", "obb.jit.status is " .. status .. ", not ffi")
+    check(debug.getinfo(obb.obb2.intersects, "S").what == "Lua", "the FFI path runs")
   end
 
   world = obb.world2()
