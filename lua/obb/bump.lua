@@ -358,7 +358,12 @@ do
     records = function() return { asks = {}, others = {}, cols = {}, names = {} } end,
   }
 end
-local newRecords = core.records
+local newRecords, itemOf = core.records, core.item
+
+-- Each world's record set while no call uses it (false while one does),
+-- kept here and not in the world table: no script reaches a record set
+-- (docs/hardening.md, "Round five").
+local records = setmetatable({}, { __mode = "k" })
 
 -- The item's rectangle r for the C loop (core.rect): one it does not take
 -- leaves the item to Lua's loop.
@@ -1149,9 +1154,8 @@ end
 -- The item the loop's ask q is about: from the classic check's others, or
 -- (the FFI's) by its id.
 local function otherOf(R, q)
-  local byid = R.byid
-  if byid then return byid[R.asks[(q - 1) * ASK + 1] + 1] end
-  return R.others[q]
+  if CLASSIC then return R.others[q] end
+  return itemOf(R, R.asks[(q - 1) * ASK + 1])
 end
 
 -- Col c of the loop's records (its ask's narrow phase and other), met on
@@ -1219,7 +1223,7 @@ local function finishInC(self, R, item, x, y, w, h, goalX, goalY, filter, allNam
   local cols, sx, sy, sgx, sgy = recordCols(R, len, item, x, y, w, h, goalX, goalY, allName)
   local hand = len < nc and recordCol(R, nc, item, w, h, allName, false, sx, sy, sgx, sgy)
   clearRecords(R, na)
-  self._rec = R
+  records[self] = R
   if not hand then return gx, gy, cols, len end
   return loopFrom(self, item, x, y, w, h, gx, gy, filter, visitedOf(self, item, cols, len), cols, len,
     nil, hand, nil, nil)
@@ -1255,7 +1259,7 @@ local function resumeInC(self, R, item, x0, y0, w, h, gx0, gy0, filter, allName,
     rest[#rest + 1] = otherOf(R, a)
   end
   clearRecords(R, na)
-  self._rec = R
+  records[self] = R
   for i = 1, #rest do
     consider(best, rects, item, x, y, w, h, goalX, goalY, filter, visited, rest[i])
   end
@@ -1278,10 +1282,10 @@ end
 -- answer fixed in the records), or nil when every guess was right; or
 -- false and the ask at which the world changed (the filter changed it).
 local function askInC(self, R, item, filter, nfixed, na, changes)
-  local A, names, responses, byid, others = R.asks, R.names, self.responses, R.byid, R.others
+  local A, names, responses, others = R.asks, R.names, self.responses, R.others
   for q = nfixed + 1, na do
     local k, other = (q - 1) * ASK
-    if byid then other = byid[A[k + 1] + 1] else other = others[q] end
+    if CLASSIC then other = others[q] else other = itemOf(R, A[k + 1]) end
     local name = filter(item, other)
     names[q] = name
     if self._changes ~= changes then return false, q end
@@ -1304,12 +1308,12 @@ end
 local function checkInC(self, item, x, y, w, h, goalX, goalY, filter, commit)
   local all, allName = -1, nil
   if filter == defaultFilter then all, allName = KIND[self.responses.slide] or OTHER, "slide" end
-  local R = self._rec
-  if R then self._rec = false else R = newRecords() end
+  local R = records[self]
+  if R then records[self] = false else R = newRecords() end
   local changes = self._changes
   local st, gx, gy, na, nc, committed = runInC(self, R, item, x, y, w, h, goalX, goalY, all, 0, commit)
   if st < 0 or na == 0 then -- refused (Lua's loop makes it), or met nothing: the common move
-    self._rec = R
+    records[self] = R
     if st < 0 then return nil end
     return gx, gy, {}, 0, committed
   end
@@ -1330,7 +1334,7 @@ local function checkInC(self, item, x, y, w, h, goalX, goalY, filter, commit)
   if nc == 0 or (nc == 1 and st == DONE) then -- the common cols: none, or one (no loop)
     local cols = nc == 0 and {} or { recordCol(R, 1, item, w, h, allName, true, x, y, goalX, goalY) }
     clearRecords(R, na)
-    self._rec = R
+    records[self] = R
     return gx, gy, cols, nc, committed
   end
   local ax, ay, cols, len = finishInC(self, R, item, x, y, w, h, goalX, goalY, filter, allName, st, gx, gy, na, nc)

@@ -1,0 +1,143 @@
+-- spec/hostile5_spec.lua: the fifth hostile round, against LuaJIT's FFI
+-- path and obb.bump, with what a plain script has (and, where said, the
+-- debug library): the C loop's record set of obb.bump reachable from the
+-- world table, a move committing another call's box, records with no item,
+-- a yielded move returning after its world was used, a crowd that made the
+-- filter-function protocol quadratic, items equal by __eq, a filter
+-- running code on a thread of its own, sweeps that overflow in obb.bump.
+-- docs/hardening.md, "Round five", says what holds. Specs about the FFI
+-- path run everywhere; where there is no FFI path what they check holds
+-- trivially (the classic binding has no such state), and they say so.
+local H = require "helpers"
+local obb = require "obb"
+local bump = require "obb.bump"
+
+local J = package.loaded["obb.jit"]
+local ffi_path = type(J) == "table" and J.status == "ffi"
+local WM = getmetatable(obb.world2())
+
+-- The classic C function a method stands for (itself on the classic path).
+local function classic_of(T, name)
+  local C = ffi_path and J.classic[T]
+  return C and C[name] or T[name]
+end
+
+-- Every value reachable from t through tables (keys and values, metatables
+-- too), t itself included; userdata and functions are not entered.
+local function reachable(t)
+  local seen, stack = {}, { t }
+  while #stack > 0 do
+    local v = table.remove(stack)
+    if type(v) == "table" and not seen[v] then
+      seen[v] = true
+      for k, x in next, v do
+        stack[#stack + 1] = k
+        stack[#stack + 1] = x
+      end
+      local mt = debug.getmetatable(v)
+      if mt then stack[#stack + 1] = mt end
+    elseif v ~= nil and type(v) ~= "table" then
+      seen[v] = true
+    end
+  end
+  return seen
+end
+
+-- The obb world's id -> item table (its second user value), where the
+-- debug library reaches it (LuaJIT and 5.1: the environment; 5.2 and 5.3:
+-- the user value table of the compat layer), else nil.
+local function byid_of(w)
+  local env = debug.getfenv and debug.getfenv(w)
+  if type(env) ~= "table" and debug.getuservalue then
+    local ok, v = pcall(debug.getuservalue, w, 2)
+    if ok and type(v) == "table" then return v end
+    env = debug.getuservalue(w)
+  end
+  return type(env) == "table" and rawget(env, 2) or nil
+end
+
+describe("round five: obb.bump's C loop state", function()
+  -- world._rec held the FFI record set: its buffers, their capacities and
+  -- the obb world's own id -> item table, and C wrote through the buffers
+  -- trusting the capacities: `world._rec.pa = nil` (a null buffer) or a
+  -- capacity larger than the buffer crashed the host, and
+  -- `world._rec.byid[2] = "ghost"` made a move report an item that does
+  -- not exist.
+  it("1. a script cannot reach the C loop's records from the world table, nor crash the host through them",
+    function()
+      local out, status = H.run_child([[
+        local bump = require "obb.bump"
+        local world = bump.newWorld(64)
+        world:add("player", 0, 0, 10, 10)
+        for i = 1, 100 do world:add("coin" .. i, 12, 2, 2, 2) end
+        local cross = function() return "cross" end
+        world:move("player", 5, 0, cross)
+        -- everything a script can do to what the world table holds
+        local function spoil(t, depth)
+          if depth > 3 then return end
+          for k, v in pairs(t) do
+            if type(v) == "table" then spoil(v, depth + 1)
+            elseif type(v) == "cdata" then pcall(function() t[k] = nil end)
+            elseif type(v) == "number" and k ~= "cellSize" and k ~= "_lock" and k ~= "_turned"
+                and k ~= "_npending" and k ~= "_changes" then
+              t[k] = 1e6
+            end
+          end
+        end
+        local rec = rawget(world, "_rec")
+        if type(rec) == "table" then
+          rec.pa = nil; rec.acap = 1e6; rec.ccap = 1e6
+          if type(rec.byid) == "table" then rec.byid[2] = "ghost" end
+        end
+        spoil(world._st, 0)
+        local x, y, cols, len = world:move("player", 40, 0, cross)
+        local ghost = false
+        for i = 1, len do if type(cols[i].other) ~= "string" or cols[i].other == "ghost" then ghost = true end end
+        print(x, y, len, ghost)
+      ]], 60)
+      assert.are.equal(0, status, out)
+      assert.are.equal("40\t0\t100\tfalse\n", out)
+      -- no record set, no buffer and not obb's id table among what the world
+      -- table reaches (obb's world itself is a userdata: not entered)
+      local world = bump.newWorld(64)
+      world:add("player", 0, 0, 10, 10); world:add("coin", 12, 2, 2, 2)
+      world:move("player", 5, 0, function() return "cross" end)
+      local seen = reachable(world)
+      local byid = byid_of(world._w)
+      assert.is_nil(rawget(world, "_rec"))
+      if byid then assert.is_nil(seen[byid], "obb's id table is reachable") end
+      for v in pairs(seen) do assert.not_equal("cdata", type(v)) end
+    end)
+
+  it("1. obb.jit.bump's check takes no record set but its own, and hands out no world's id table", function()
+    if not (ffi_path and type(J.bump) == "table") then
+      return -- no FFI path: obb.jit.bump does not exist (the classic obb._bump takes Lua tables)
+    end
+    local w = obb.world2()
+    w:add("player", 5, 5, 5, 5)
+    for i = 1, 100 do w:add(i, 13, 3, 1, 1) end
+    local B = J.bump
+    assert.is_true(B.rect(w, "player", 0, 0, 10, 10))
+    for i = 1, 100 do assert.is_true(B.rect(w, i, 12, 2, 2, 2)) end
+    local ffi = require "ffi"
+    -- a record set of the caller's making: refused, nothing written
+    local small = ffi.new("double[2]")
+    local fake = { pa = small, acap = 1e6, pc = small, ccap = 1e6, asks = small, cols = small,
+                   inb = ffi.new("double[6]"), out = ffi.new("double[5]"), names = {}, others = {} }
+    assert.are.equal(-1, B.check(w, "player", 0, 0, 10, 10, 40, 0, 2, 0, fake, false))
+    local cx, cy = w:get("player")
+    assert.are.same({ 5, 5 }, { cx, cy })
+    -- one of its own, its fields then spoiled: the check uses its own
+    local R = B.records()
+    for k, v in pairs(R) do
+      if type(v) == "number" then R[k] = 1e6 elseif type(v) == "cdata" then R[k] = small end
+    end
+    local st, gx, gy, na = B.check(w, "player", 0, 0, 10, 10, 40, 0, 2, 0, R, false)
+    assert.are.equal(0, st)
+    assert.are.same({ 40, 0 }, { gx, gy })
+    assert.is_true(na >= 100) -- (bump's loop asks about a crossed crowd again at each step)
+    local byid = byid_of(w)
+    local seen = reachable(R)
+    if byid then assert.is_nil(seen[byid], "the world's id table is handed out") end
+  end)
+end)
