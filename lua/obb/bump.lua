@@ -48,6 +48,9 @@ local obb = require "obb"
 local abs, floor, ceil, min, max = math.abs, math.floor, math.ceil, math.min, math.max
 local huge = math.huge
 local type, error, pairs, pcall, tostring, setmetatable = type, error, pairs, pcall, tostring, setmetatable
+-- Items are compared by identity, as bump.lua compares them: an item's
+-- class may have an __eq that calls two entities equal.
+local rawequal = rawequal
 local sort, format = table.sort, string.format
 
 local STRIDE = obb.MOVE_STRIDE2
@@ -484,7 +487,7 @@ local function newState(self)
   local names, responses = st.names, self.responses
   local rects = self.rects
   st.mapped = function(_, other)
-    if other == st.item then return nil end -- project's probe meets the item
+    if rawequal(other, st.item) then return nil end -- project's probe meets the item
     if rects[other] == nil then return nil end -- removed by a filter of this call
     local name = st.filter(st.item, other)
     if not name or rects[other] == nil then return nil end -- bump would not find its rect
@@ -779,7 +782,7 @@ local function projectWith(self, key, item, x, y, w, h, angle, goalX, goalY, fil
     ow:get(key, ib)
     for i = 0, n - 1 do
       local other, dx, dy = found[3 * i + 1], found[3 * i + 2], found[3 * i + 3]
-      if other ~= item and self.rects[other] ~= nil and ib:overlaps(ow:get(other, ob)) then
+      if not rawequal(other, item) and self.rects[other] ~= nil and ib:overlaps(ow:get(other, ob)) then
         local d = (dx * dx + dy * dy) ^ 0.5
         found[3 * m + 1], found[3 * m + 2], found[3 * m + 3] = other, dx / d, dy / d
         m = m + 1
@@ -849,7 +852,7 @@ local function projectBump(self, item, x, y, w, h, goalX, goalY, filter)
   local rects, cols, len = self.rects, {}, 0
   for i = 1, n do
     local other = found[i]
-    if other ~= item and rects[other] ~= nil then
+    if not rawequal(other, item) and rects[other] ~= nil then
       local name = filter(item, other)
       local o = rects[other] -- a filter may have removed it: no col then
       if name and o ~= nil then
@@ -979,7 +982,7 @@ end
 -- One other of projectFirst's: asked to the filter unless visited, and
 -- considered (considerAnswer).
 local function consider(best, rects, item, x, y, w, h, goalX, goalY, filter, visited, other)
-  if other == item or rects[other] == nil or visited[other] then return end
+  if rawequal(other, item) or rects[other] == nil or visited[other] then return end
   considerAnswer(best, rects, x, y, w, h, goalX, goalY, other, filter(item, other))
 end
 
