@@ -193,10 +193,14 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
   for name, r in pairs(RESPONSE) do NAME[r] = name end
   local REC = lib.LOBB_FFI_MOVE_RECORD
 
-  -- Record i of recs into dst after index k; the index after it.
+  -- Record i of recs into dst after index k; the index after it, or nil
+  -- (nothing written) when its other is no longer in the world (a
+  -- finalizer removed it).
   local function write_move(dst, byid, dim, recs, i, k)
     local h = REC * i
-    rawset(dst, k + 1, rawget(byid, recs[h] + 1))
+    local other = rawget(byid, recs[h] + 1)
+    if other == nil then return nil end
+    rawset(dst, k + 1, other)
     rawset(dst, k + 2, NAME[recs[h + 1]])
     rawset(dst, k + 3, recs[h + 2])
     rawset(dst, k + 4, recs[h + 3])
@@ -216,16 +220,23 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
   end
 
   -- The records into dst, the first outside a loop (most moves meet one
-  -- other or none: no loop in the caller's trace, clear_tail's reason).
+  -- other or none: no loop in the caller's trace, clear_tail's reason);
+  -- false when one's other is gone (dst then holds the records before it,
+  -- without a hole: the classic method writes its own over them).
   local function write_moves(dst, byid, dim, count, recs)
     local k = 0
     if count >= 1 then
       k = write_move(dst, byid, dim, recs, 0, 0)
+      if k == nil then return false end
       if count >= 2 then
-        for i = 1, count - 1 do k = write_move(dst, byid, dim, recs, i, k) end
+        for i = 1, count - 1 do
+          k = write_move(dst, byid, dim, recs, i, k)
+          if k == nil then return false end
+        end
       end
     end
     clear_tail(dst, k, dim == 2 and 8 or 10)
+    return true
   end
 
   -- ---- a filter function: the move in C guesses, Lua asks ----
@@ -376,11 +387,12 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
   end
 
   -- An asking move's set (its results in set.actual and set.hits) into
-  -- dst, then committed; false when the world changed meanwhile.
+  -- dst, then committed; false when the world changed meanwhile (an other
+  -- of its records gone, or its change count no longer the move's).
   local function finish_asked(w, id, commit, dst, count, set)
     local res = set.actual
-    if dst ~= nil then
-      write_moves(dst, rawget(holder_of(w), 2), res[8], count, set.hits)
+    if dst ~= nil and not write_moves(dst, rawget(holder_of(w), 2), res[8], count, set.hits) then
+      return false
     end
     return not commit or commit_c(w, id, res[7]) ~= 0
   end
@@ -418,10 +430,9 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
           -- before write_moves, they would be live values at each of its
           -- branches (LuaJIT's side traces there then do not compile);
           -- gen tells whether a finalizer used the buffers meanwhile
-          if count >= 0 and gen == gen1 then
-            if dst ~= nil then
-              write_moves(dst, rawget(holder_of(w), 2), actual[8], count, hits)
-            end
+          -- (an other gone while dst is written: the classic method)
+          if count >= 0 and gen == gen1
+              and (dst == nil or write_moves(dst, rawget(holder_of(w), 2), actual[8], count, hits)) then
             if gen == gen1 and (not commit or commit_c(w, id, actual[7]) ~= 0) and gen == gen1 then
               if nv == 2 then return actual[0], actual[1], count end
               if nv == 3 then return actual[0], actual[1], actual[2], count end
@@ -467,7 +478,9 @@ local function build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, get
     local k = 0
     for i = 0, count - 1 do
       local h = REC * i
-      rawset(dst, k + 1, rawget(byid, hits[h] + 1))
+      local item = rawget(byid, hits[h] + 1)
+      if item == nil or gen ~= g then return nil end -- gone: the classic method
+      rawset(dst, k + 1, item)
       rawset(dst, k + 2, hits[h + 1])
       rawset(dst, k + 3, hits[h + 2])
       rawset(dst, k + 4, hits[h + 3])
