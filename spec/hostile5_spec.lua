@@ -203,6 +203,60 @@ end
 
 local CHANGED = "obb: the world changed while a move asked its filter"
 
+describe("round five: a move commits the box it computed", function()
+  -- The FFI move parked its end box in the world (one per world) and
+  -- committed whatever was parked there: a finalizer's move or check with
+  -- a filter function, made while the move wrote its out table, parked its
+  -- own box, and the move returned its own center but committed the
+  -- finalizer's. A check of another item made a move with a filter
+  -- function raise "the world changed".
+  local function crowd()
+    local w = obb.world2()
+    w:add("p", 0, 0, 1, 1)
+    for k = 1, 8 do w:add(k, 12, 0, 1, 1) end
+    w:add("q", 0, 30, 1, 1)
+    return w
+  end
+  local cross = function() return "cross" end
+
+  for _, main in ipairs({ "cross", "a filter" }) do
+    for _, other in ipairs({ "cross", "a filter" }) do
+      it(("2. a move (%s) commits its own box while a check (%s) of the same item runs in between")
+        :format(main, other), function()
+        local w = crowd()
+        local out = {}
+        local done = during_write(out, function()
+          local ok = pcall(w.check, w, "p", -5, 40, other == "cross" and "cross" or cross)
+          assert(ok)
+        end)
+        local x, y, n = w:move("p", 25, 0, main == "cross" and "cross" or cross, out)
+        local ran = done()
+        assert.are.same({ 25, 0, 8 }, { x, y, n })
+        local gx, gy = w:get("p")
+        assert.are.same({ 25, 0 }, { gx, gy }, ran and "the check ran in between" or "nothing ran")
+        assert.are.equal(ffi_path, ran)
+      end)
+    end
+  end
+
+  it("2. a check of another item in between makes no move raise", function()
+    for _, via in ipairs({ "cross", "a filter" }) do
+      local w = crowd()
+      local out = {}
+      local done = during_write(out, function()
+        w:check("q", 0, 40, via == "cross" and "cross" or cross)
+      end)
+      local ok, x, y, n = pcall(w.move, w, "p", 25, 0, cross, out)
+      done()
+      assert(ok, x)
+      assert.are.same({ 25, 0, 8 }, { x, y, n })
+      assert.are.equal(64, #out)
+      local gx, gy = w:get("p")
+      assert.are.same({ 25, 0 }, { gx, gy })
+    end
+  end)
+end)
+
 describe("round five: no record without its item", function()
   -- The FFI cast, cast_turning, check and move wrote item nil into their
   -- records, within the count, when a finalizer removed items while they

@@ -184,9 +184,11 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
   -- halves, or anything the C side refuses: the classic method, with the
   -- same arguments.
   local move_c, commit_c = lib.lobb_ffi_world_move, lib.lobb_ffi_world_commit
+  local recommit_c = lib.lobb_ffi_world_recommit
   local args = ffi.new("double[7]") -- the numbers after the item
-  -- what the method returns, then the change count and the dimension
-  local actual = ffi.new("double[9]")
+  -- what the method returns, then the change count, the dimension, (the
+  -- asks of a filter function's move) and the ticket of the box kept
+  local actual = ffi.new("double[11]")
   local RESPONSE = { touch = lib.OBB_TOUCH, cross = lib.OBB_CROSS, slide = lib.OBB_SLIDE,
                      bounce = lib.OBB_BOUNCE }
   local NAME = {}
@@ -262,7 +264,7 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
     if npool == 0 then
       return { asks = ffi.new("double[?]", 16 * AREC), ask_cap = 16,
                hits = ffi.new("double[?]", HITS * REC), cap = HITS,
-               args = ffi.new("double[7]"), actual = ffi.new("double[10]") }
+               args = ffi.new("double[7]"), actual = ffi.new("double[11]") }
     end
     local set = pool[npool]
     pool[npool] = nil
@@ -388,13 +390,18 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
 
   -- An asking move's set (its results in set.actual and set.hits) into
   -- dst, then committed; false when the world changed meanwhile (an other
-  -- of its records gone, or its change count no longer the move's).
-  local function finish_asked(w, id, commit, dst, count, set)
+  -- of its records gone, or its change count no longer the move's). The
+  -- box kept for it is committed by its ticket; when another call (a
+  -- finalizer's move or check, while dst was written) has kept its own
+  -- since, the move is made again in C with the answers asked, and
+  -- committed in the same call (recommit).
+  local function finish_asked(w, id, nv, commit, dst, count, set)
     local res = set.actual
     if dst ~= nil and not write_moves(dst, rawget(holder_of(w), 2), res[8], count, set.hits) then
       return false
     end
-    return not commit or commit_c(w, id, res[7]) ~= 0
+    return not commit or commit_c(w, id, res[7], res[10]) ~= 0
+      or recommit_c(w, id, set.args, nv, set.asks, res[9], res[7]) ~= 0
   end
 
   -- w:move / w:check (item, gx, gy[, gz | angle | gz, qx, qy, qz, qw]
@@ -433,7 +440,8 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
           -- (an other gone while dst is written: the classic method)
           if count >= 0 and gen == gen1
               and (dst == nil or write_moves(dst, rawget(holder_of(w), 2), actual[8], count, hits)) then
-            if gen == gen1 and (not commit or commit_c(w, id, actual[7]) ~= 0) and gen == gen1 then
+            if gen == gen1 and (not commit or commit_c(w, id, actual[7], actual[10]) ~= 0)
+                and gen == gen1 then
               if nv == 2 then return actual[0], actual[1], count end
               if nv == 3 then return actual[0], actual[1], actual[2], count end
               return actual[0], actual[1], actual[2], actual[3], actual[4], actual[5], actual[6], count
@@ -445,7 +453,7 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
           local count, bad = asking(s, w, id, item, nv, filter, holder_of(w))
           if count == false then bad_answer(nv + 3, name, bad) end
           if count >= 0 then
-            if not finish_asked(w, id, commit, dst, count, s) then error(CHANGED, 0) end
+            if not finish_asked(w, id, nv, commit, dst, count, s) then error(CHANGED, 0) end
             local res = s.actual
             local r1, r2, r3, r4, r5, r6, r7 = res[0], res[1], res[2], res[3], res[4], res[5], res[6]
             give_set(s)

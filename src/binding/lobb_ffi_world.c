@@ -159,6 +159,7 @@ static void ffi_report(void *ctx, const obb_move_hit *h) {
   ffi_hits *f = (ffi_hits *)ctx;
   double *r;
   int q;
+  if (f->hits == NULL) return; /* a run that only commits (recommit) */
   if (f->n++ >= f->cap) return; /* counted: the caller then runs classic */
   r = f->hits + LOBB_FFI_MOVE_RECORD * (f->n - 1); /* 3D's layout in 2D too */
   r[0] = h->other;
@@ -214,12 +215,15 @@ static int ffi_move(lworld *lw, int k, const double *v, int turning,
                       (size_t)dim))
     return -1;
   lw->moved_id = k;
+  lw->moved_ticket = lw->moved_ticket < INT_MAX ? lw->moved_ticket + 1 : 1;
+  if (actual == NULL) return n;
   memcpy(actual, dim == 2 ? lw->moved.b2.c : lw->moved.b3.c,
          (size_t)dim * sizeof(double));
   if (dim == 2 && turning) actual[2] = obb2_angle(&lw->moved.b2);
   if (dim == 3 && turning) obb3_rotation(&lw->moved.b3, actual + 3);
   actual[7] = obb_world_changes(lw->w);
   actual[8] = dim;
+  actual[10] = lw->moved_ticket;
   return n;
 }
 
@@ -285,14 +289,38 @@ int lobb_ffi_world_filter_unlock(void *world, int serial) {
   return 1;
 }
 
-int lobb_ffi_world_commit(void *world, double id, double stamp) {
-  int k;
-  lworld *lw = lobb_world_usableid(world, 0, id, &k);
-  if (lw == NULL || lw->moved_id != k || obb_world_changes(lw->w) != stamp)
+/* Gives item k the box parked under ticket, when the world's change
+** count is still stamp; 0, having changed nothing, otherwise. */
+static int commit_parked(lworld *lw, int k, double stamp, double ticket) {
+  if (lw->moved_id != k || lw->moved_ticket != ticket ||
+      obb_world_changes(lw->w) != stamp)
     return 0;
   lw->moved_id = -1;
   lobb_world_setbox(lw, k, &lw->moved);
   return 1;
+}
+
+int lobb_ffi_world_commit(void *world, double id, double stamp,
+                          double ticket) {
+  int k;
+  lworld *lw = lobb_world_usableid(world, 0, id, &k);
+  return lw != NULL && commit_parked(lw, k, stamp, ticket);
+}
+
+int lobb_ffi_world_recommit(void *world, double id, const double *v, int nv,
+                            double *asks, int nasks, double stamp) {
+  int k, turning, n;
+  double turn[3];
+  lworld *lw = move_start(world, id, v, nv, &k, &turning, turn);
+  ffi_hits f;
+  if (lw == NULL || nasks < 0 || obb_world_changes(lw->w) != stamp) return 0;
+  hits_init(&f, lw, NULL, INT_MAX);
+  f.asks = asks;
+  f.ask_cap = nasks; /* a run that asks more than those aborts */
+  f.nfixed = nasks;
+  n = ffi_move(lw, k, v, turning, turn, &f, NULL);
+  if (n < 0 || f.wrong || f.nasks != nasks) return 0;
+  return commit_parked(lw, k, stamp, lw->moved_ticket);
 }
 
 /* Whether box, behind a userdata carrying the real metatable of dimension

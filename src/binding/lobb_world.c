@@ -210,6 +210,7 @@ static int new_world(lua_State *L, int dim) {
   lw->ticket = 0;
   lw->pending_ticket = 0;
   lw->moved_id = -1;
+  lw->moved_ticket = 0;
   lw->classes = NULL;
   lw->nclasses = 0;
   lw->guess = NULL;

@@ -60,6 +60,8 @@ typedef struct lworld {
   int pending_ticket; /* the ticket pending is for; 0: none */
   anybox moved;   /* the FFI move's end box, between its two halves */
   int moved_id;   /* the item moved is for; -1: none */
+  int moved_ticket; /* moved's ticket: each FFI move that parks a box
+                    ** takes a new one, which its commit must bring */
   unsigned char *classes; /* w:set_class's, by id; ids from nclasses on
                           ** (and every id when NULL) are of class 0 */
   size_t nclasses;
