@@ -280,13 +280,17 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
   -- the world's third user value, a weak table, so that a coroutine
   -- dropped inside a filter is collected.
   local weak_values = { __mode = "v" }
+  -- Names the thread running now the owner; returns the owners' table and
+  -- the owner before (for a lock then refused: put back).
   local function own(holder)
     local owner = rawget(holder, 3)
     if type(owner) ~= "table" then
       owner = setmetatable({}, weak_values)
       rawset(holder, 3, owner)
     end
+    local before = rawget(owner, 1)
     rawset(owner, 1, running() or true)
+    return owner, before
   end
 
   local function ask_once(filter, item, other, dim, asks, h)
@@ -301,9 +305,13 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
   -- were right, or false and a bad answer. Raises the filter's error as
   -- it raised it.
   local function ask(set, w, item, filter, holder, nfixed, nasks)
+    -- the owner first: whatever runs once the lock is taken finds it
+    local owner, before = own(holder)
     local serial = lock_c(w)
-    if serial < 0 then return -1 end
-    own(holder)
+    if serial < 0 then
+      rawset(owner, 1, before) -- (the lock is another's)
+      return -1
+    end
     local byid, asks, dim, wrong = rawget(holder, 2), set.asks, set.actual[8], nil
     for i = nfixed, nasks - 1 do
       local h = AREC * i

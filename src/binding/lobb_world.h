@@ -94,8 +94,10 @@ lworld *lobb_world_test(lua_State *L, int idx);
 /* The world at argument 1, open. */
 lworld *lobb_world_checkopen(lua_State *L);
 /* Takes back the FFI filter lock (flock) of the world at argument 1 when
-** the thread running now is not its owner: the owner yielded inside its
-** filter (or was collected there), and the world is used meanwhile. */
+** its owner has left its filter: it yielded there (or ended, or was
+** collected), and the world is used meanwhile. An owner that resumed the
+** thread running now (a coroutine its filter resumes, a coroutine.wrap
+** filter) keeps it: that code runs inside the filter. */
 void lobb_world_unstale(lua_State *L, lworld *lw);
 /* lobb_world_checkopen, and not locked by a query nor busy with an add
 ** ("cannot <what> items of a world during its query"). */
