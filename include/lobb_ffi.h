@@ -94,11 +94,13 @@ LOBB_API int lobb_ffi_world_move(void *world, double id, const double *v,
 ** doubles each, other's id, response, t, nx, ny, nz, depth, in the order
 ** the move asks them. The first nfixed are the filter's answers from the
 ** runs before (the same asks, which this run checks); every later one is
-** guessed (the filter's last answer about that other, else OBB_SLIDE)
-** and recorded, for Lua to ask the filter and run again from the first
-** wrong guess. At actual[9] the number of asks. Returns the number of
-** collisions; -2 for more asks than ask_cap, -3 for more collisions than
-** cap (run again with more room: nothing is asked twice); -1 when the
+** guessed (the filter's last answer about that other; for one it never
+** answered about, its last answer in this move, the nfixed-th; else
+** OBB_SLIDE) and recorded, for Lua to ask the filter and run again from the first
+** wrong guess. At actual[9] the number of asks, at actual[11] the number
+** of collisions. Returns the number of collisions; -2 for more asks than
+** ask_cap, -3 for more collisions than cap (the counts say how many: run
+** again with room for them; nothing is asked twice); -1 when the
 ** classic method must run, or when an answered record is not what this
 ** run asks (the world changed). Changes nothing in the world but the
 ** guesses. */

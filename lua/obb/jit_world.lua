@@ -264,7 +264,7 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
     if npool == 0 then
       return { asks = ffi.new("double[?]", 16 * AREC), ask_cap = 16,
                hits = ffi.new("double[?]", HITS * REC), cap = HITS,
-               args = ffi.new("double[7]"), actual = ffi.new("double[11]") }
+               args = ffi.new("double[7]"), actual = ffi.new("double[12]") }
     end
     local set = pool[npool]
     pool[npool] = nil
@@ -346,18 +346,34 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
     error(CHANGED, 0)
   end
 
+  -- A move whose guesses keep failing (a crowd the filter answers each
+  -- differently from the last) would run once per wrong guess, each run
+  -- through the whole move: once the runs have recorded more asks than
+  -- RUNS times a run's asks (and SPARE), the classic method finishes it,
+  -- the answers asked replayed (replaying): linear in the asks, not
+  -- quadratic, and each other still asked once.
+  local RUNS, SPARE, REPLAY = 8, 64, -4
+
   -- The asking move with set's args: its count, or -1 when no filter was
-  -- asked and the classic method must run; false and a bad answer.
+  -- asked and the classic method must run; false and a bad answer; REPLAY
+  -- and the number of answers asked when the classic method must finish it.
   local function asking(set, w, id, item, nv, filter, holder)
-    local nfixed = 0
+    local nfixed, work = 0, 0
     while true do
       local count = ask_c(w, id, set.args, nv, set.asks, set.ask_cap, nfixed, set.hits, set.cap, set.actual)
-      if count == -2 then
-        local asks = ffi.new("double[?]", 2 * set.ask_cap * AREC)
-        ffi.copy(asks, set.asks, nfixed * AREC * 8)
-        set.asks, set.ask_cap = asks, 2 * set.ask_cap
-      elseif count == -3 then
-        set.hits, set.cap = ffi.new("double[?]", 2 * set.cap * REC), 2 * set.cap
+      if count == -2 or count == -3 then -- room for all the asks and hits it counted
+        local need, have = set.actual[9], set.ask_cap
+        if need > have then
+          local n = need > 2 * have and need or 2 * have
+          local asks = ffi.new("double[?]", n * AREC)
+          ffi.copy(asks, set.asks, nfixed * AREC * 8)
+          set.asks, set.ask_cap = asks, n
+        end
+        need, have = set.actual[11], set.cap
+        if need > have then
+          local n = need > 2 * have and need or 2 * have
+          set.hits, set.cap = ffi.new("double[?]", n * REC), n
+        end
       elseif count < 0 then
         return refused(nfixed)
       else
@@ -367,7 +383,8 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
         if wrong == nil then return count end
         if wrong == false then return false, bad end
         if wrong < 0 then return refused(nfixed) end
-        nfixed = wrong
+        nfixed, work = wrong, work + nasks
+        if work > RUNS * nasks + SPARE then return REPLAY, nfixed end
       end
     end
   end
@@ -387,6 +404,24 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
     end
     -- at the method's caller's line, as LuaJIT's luaL_argerror places it
     error(("bad argument #%d to '%s' (%s)"):format(idx, ar and (ar.name or "?") or name, why), 3)
+  end
+
+  -- The filter as the classic method asks it, for a move the classic
+  -- method finishes: the first n questions (the asks of set, in the order
+  -- the move asks them, the world locked meanwhile) answered as the filter
+  -- answered them, the rest asked of it. A question not the one asked
+  -- before means the world changed in between: the move raises, as a rerun
+  -- would.
+  local function replaying(filter, byid, set, n)
+    local asks, i = set.asks, 0
+    return function(item, other, ...)
+      if i >= n then return filter(item, other, ...) end
+      local h = AREC * i
+      i = i + 1
+      if not rawequal(other, rawget(byid, asks[h] + 1)) then error(CHANGED, 0) end
+      local code = asks[h + 1]
+      return code ~= IGNORE and NAME[code]
+    end
   end
 
   -- The numbers after the item into v (nv of them: 2, 3 or 7).
@@ -460,6 +495,12 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
           put_args(s.args, nv, gx, gy, a, b, c, d, e)
           local count, bad = asking(s, w, id, item, nv, filter, holder_of(w))
           if count == false then bad_answer(nv + 3, name, bad) end
+          if count == REPLAY then -- the classic method, with the answers asked
+            local again = replaying(filter, rawget(holder_of(w), 2), s, bad)
+            if nv == 2 then return CW[name](w, item, gx, gy, again, dst) end
+            if nv == 3 then return CW[name](w, item, gx, gy, a, again, dst) end
+            return CW[name](w, item, gx, gy, a, b, c, d, e, again, dst)
+          end
           if count >= 0 then
             if not finish_asked(w, id, nv, commit, dst, count, s) then error(CHANGED, 0) end
             local res = s.actual

@@ -94,16 +94,22 @@ typedef struct ffi_hits {
   lworld *lw;
   double *asks; /* a filter function's asks (NULL: none; below) */
   int nasks, ask_cap, nfixed, wrong;
+  int last; /* the answer to the ask before, answered or guessed */
 } ffi_hits;
 
 /* The FFI path's guess of the filter function's answer about other: its
-** last answer about it, or OBB_SLIDE. */
-static int guessed(const lworld *lw, int other) {
-  return (size_t)other < lw->nguess ? lw->guess[other] : OBB_SLIDE;
+** last answer about it; for an other it never answered about, the answer
+** to the ask before in this move (OBB_SLIDE for the first). A crowd the
+** filter answers alike is then guessed right from its second other on:
+** one run more, not one per other. */
+static int guessed(const ffi_hits *f, int other) {
+  const lworld *lw = f->lw;
+  int g = (size_t)other < lw->nguess ? lw->guess[other] : 0;
+  return g != 0 ? g - 1 : f->last;
 }
 
 /* Keeps answer r about other as its next guess (none when memory runs
-** out: a guess is only a guess). */
+** out: a guess is only a guess); lw->guess holds r + 1, 0 for none. */
 static void remember(lworld *lw, int other, int r) {
   if ((size_t)other >= lw->nguess) {
     size_t n = lw->nguess < 64 ? 64 : lw->nguess;
@@ -111,24 +117,24 @@ static void remember(lworld *lw, int other, int r) {
     while (n <= (size_t)other) n *= 2;
     p = (unsigned char *)lw->alloc(lw->ud, lw->guess, lw->nguess, n);
     if (p == NULL) return;
-    memset(p + lw->nguess, OBB_SLIDE, n - lw->nguess);
+    memset(p + lw->nguess, 0, n - lw->nguess);
     lw->guess = p;
     lw->nguess = n;
   }
-  lw->guess[other] = (unsigned char)r;
+  lw->guess[other] = (unsigned char)(r + 1);
 }
 
 /* The i-th ask of a move: the first nfixed were asked of the filter in
 ** the runs before (their answers are in the records), the others are
-** guessed and recorded for Lua to ask (lobb_ffi.h). -1 aborts the run:
-** more asks than the buffer holds, or a record that is not the same ask
-** as before (f->wrong). */
+** guessed and recorded for Lua to ask (lobb_ffi.h); those beyond the
+** buffer only counted (the caller runs again with room for all of them,
+** once). -1 aborts the run: a record that is not the same ask as before
+** (f->wrong). */
 static int ffi_ask(ffi_hits *f, const obb_move_hit *hit) {
   int i = f->nasks++, r, q;
   double *a;
-  if (i >= f->ask_cap) return -1;
-  a = f->asks + LOBB_FFI_ASK_RECORD * i;
   if (i < f->nfixed) {
+    a = f->asks + LOBB_FFI_ASK_RECORD * i; /* (nfixed <= ask_cap) */
     if (a[0] != hit->other || !(a[1] >= OBB_IGNORE && a[1] <= OBB_BOUNCE) ||
         a[1] != (int)a[1]) {
       f->wrong = 1;
@@ -136,9 +142,11 @@ static int ffi_ask(ffi_hits *f, const obb_move_hit *hit) {
     }
     r = (int)a[1];
     remember(f->lw, hit->other, r);
-    return r;
+    return f->last = r;
   }
-  r = guessed(f->lw, hit->other);
+  r = f->last = guessed(f, hit->other);
+  if (i >= f->ask_cap) return r;
+  a = f->asks + LOBB_FFI_ASK_RECORD * i;
   a[0] = hit->other;
   a[1] = r;
   a[2] = hit->t;
@@ -232,6 +240,7 @@ static void hits_init(ffi_hits *f, lworld *lw, double *hits, int cap) {
   f->hits = hits;
   f->cap = cap;
   f->lw = lw;
+  f->last = OBB_SLIDE;
 }
 
 int lobb_ffi_world_move(void *world, double id, const double *v, int nv,
@@ -267,6 +276,7 @@ int lobb_ffi_world_move_asking(void *world, double id, const double *v,
   f.nfixed = nfixed;
   n = ffi_move(lw, k, v, turning, turn, &f, actual);
   actual[9] = f.nasks;
+  actual[11] = f.n;
   if (f.wrong) return -1;
   if (f.nasks > ask_cap) return -2;
   if (f.n > cap) return -3;
@@ -316,7 +326,7 @@ int lobb_ffi_world_recommit(void *world, double id, const double *v, int nv,
   if (lw == NULL || nasks < 0 || obb_world_changes(lw->w) != stamp) return 0;
   hits_init(&f, lw, NULL, INT_MAX);
   f.asks = asks;
-  f.ask_cap = nasks; /* a run that asks more than those aborts */
+  f.ask_cap = nasks; /* a run that asks more is not that move */
   f.nfixed = nasks;
   n = ffi_move(lw, k, v, turning, turn, &f, NULL);
   if (n < 0 || f.wrong || f.nasks != nasks) return 0;

@@ -66,7 +66,7 @@ typedef struct lworld {
                           ** (and every id when NULL) are of class 0 */
   size_t nclasses;
   unsigned char *guess; /* the FFI filter path's last answer for each other
-                        ** (by id; OBB_SLIDE from nguess on), a guess only */
+                        ** + 1 (by id; 0, none, from nguess on), a guess only */
   size_t nguess;
   lbump *bump; /* obb.bump's rectangles and its loop's records
                ** (lobb_bump.h); NULL until obb.bump sets one */
