@@ -78,9 +78,10 @@ enum lobb_ffi_record {
 ** id, response, t, nx, ny, nz, x, y, z, depth (at most cap of them); into
 ** actual, nv numbers, what the classic method returns before the count
 ** (the final center, then the final angle or quaternion for the turning
-** form), at actual[7] the world's change count (obb_world_changes) and at
-** actual[8] its dimension;
-** keeps the final box for lobb_ffi_world_commit. Returns the number of
+** form), at actual[7] the world's change count (obb_world_changes), at
+** actual[8] its dimension and at actual[10] the ticket of the final box,
+** which it keeps for lobb_ffi_world_commit (a ticket for each box kept;
+** the world keeps the last one only). Returns the number of
 ** collisions, or -1 when the classic method must run (more collisions
 ** than cap among the reasons). Changes nothing in the world. */
 LOBB_API int lobb_ffi_world_move(void *world, double id, const double *v,
@@ -93,11 +94,13 @@ LOBB_API int lobb_ffi_world_move(void *world, double id, const double *v,
 ** doubles each, other's id, response, t, nx, ny, nz, depth, in the order
 ** the move asks them. The first nfixed are the filter's answers from the
 ** runs before (the same asks, which this run checks); every later one is
-** guessed (the filter's last answer about that other, else OBB_SLIDE)
-** and recorded, for Lua to ask the filter and run again from the first
-** wrong guess. At actual[9] the number of asks. Returns the number of
-** collisions; -2 for more asks than ask_cap, -3 for more collisions than
-** cap (run again with more room: nothing is asked twice); -1 when the
+** guessed (the filter's last answer about that other; for one it never
+** answered about, its last answer in this move, the nfixed-th; else
+** OBB_SLIDE) and recorded, for Lua to ask the filter and run again from the first
+** wrong guess. At actual[9] the number of asks, at actual[11] the number
+** of collisions. Returns the number of collisions; -2 for more asks than
+** ask_cap, -3 for more collisions than cap (the counts say how many: run
+** again with room for them; nothing is asked twice); -1 when the
 ** classic method must run, or when an answered record is not what this
 ** run asks (the world changed). Changes nothing in the world but the
 ** guesses. */
@@ -117,12 +120,25 @@ LOBB_API int lobb_ffi_world_move_asking(void *world, double id,
 LOBB_API int lobb_ffi_world_filter_lock(void *world);
 LOBB_API int lobb_ffi_world_filter_unlock(void *world, int serial);
 
-/* w:move's second half: gives item id the box lobb_ffi_world_move found
-** for it and returns 1; or returns 0, having changed nothing, when that
-** box is not item id's, or the world's change count is no longer stamp (a
-** finalizer changed the world between the halves), or the item is gone:
-** the classic method then moves the item again. */
-LOBB_API int lobb_ffi_world_commit(void *world, double id, double stamp);
+/* w:move's second half: gives item id the box lobb_ffi_world_move (or
+** _move_asking) found for it under ticket and returns 1; or returns 0,
+** having changed nothing, when the box kept is not that one (another
+** move or check, a finalizer's, kept its own since), or the world's change
+** count is no longer stamp (a finalizer changed the world between the
+** halves), or the item is gone: the classic method then moves the item
+** again, or (a filter function asked already) lobb_ffi_world_recommit. */
+LOBB_API int lobb_ffi_world_commit(void *world, double id, double stamp,
+                                   double ticket);
+
+/* A move with a filter function whose box is no longer kept, committed
+** anyway: runs it again, every one of its nasks answers fixed (asks as
+** lobb_ffi_world_move_asking's, checked as there), and gives item id the
+** box where it ends, in one call, nothing of Lua in between; returns 1,
+** or 0 having changed nothing when the world's change count is no longer
+** stamp, or the run is not that move (it asks another question or more). */
+LOBB_API int lobb_ffi_world_recommit(void *world, double id, const double *v,
+                                     int nv, double *asks, int nasks,
+                                     double stamp);
 
 /* w:cast(box, d) with no filter function: each item the box touches as 5
 ** doubles, id, t, nx, ny, nz, first met first (ties: nearer centers, then

@@ -150,19 +150,25 @@ describe("a move's filter function", function()
     local A, B = obb.world2(), obb.world2()
     for i = 1, 300 do A:add(i, 1 + i * 0.1, 0, 0.5, 0.5); B:add(i, 1 + i * 0.1, 0, 0.5, 0.5) end
     A:add("p", 0, 0, 0.4, 0.4); B:add("p", 0, 0, 0.4, 0.4)
-    for round = 1, 3 do
+    -- rounds 1 to 3 answer in a pattern, every third other ignored: the
+    -- guesses keep failing, and after a few runs the classic method
+    -- finishes the move, the answers asked replayed (round five); round 4
+    -- answers alike: the fast path answers it, its buffers grown
+    for round = 1, 4 do
+      local function answer(o)
+        if round < 4 and (o + round) % 3 == 0 then return false end
+        return "cross"
+      end
       local la, lb, seen = {}, {}, {}
       local function fa(_, o)
         assert.is_nil(seen[o], "asked twice about " .. tostring(o))
         seen[o] = true
         la[#la + 1] = o
-        if (o + round) % 3 == 0 then return false end
-        return "cross"
+        return answer(o)
       end
       local function fb(_, o)
         lb[#lb + 1] = o
-        if (o + round) % 3 == 0 then return false end
-        return "cross"
+        return answer(o)
       end
       local outA, outB = {}, {}
       local calls = counting(function()
@@ -170,9 +176,10 @@ describe("a move's filter function", function()
       end)
       assert.equal(300, #la)
       for k = 1, #lb do assert.equal(lb[k], la[k]) end
-      assert.equal(200 * 8, #outA)
+      assert.equal((round < 4 and 200 or 300) * 8, #outA)
       for k = 1, #outB do assert.is_true(same(outB[k], outA[k]), "out " .. k) end
-      assert.equal(0, calls.check, "the fast path answered")
+      -- (A's check and B's, on the FFI path)
+      assert.equal(ffi_path and round < 4 and 2 or 0, calls.check, "the fast path answered")
     end
   end)
 

@@ -48,6 +48,9 @@ local obb = require "obb"
 local abs, floor, ceil, min, max = math.abs, math.floor, math.ceil, math.min, math.max
 local huge = math.huge
 local type, error, pairs, pcall, tostring, setmetatable = type, error, pairs, pcall, tostring, setmetatable
+-- Items are compared by identity, as bump.lua compares them: an item's
+-- class may have an __eq that calls two entities equal.
+local rawequal = rawequal
 local sort, format = table.sort, string.format
 
 local STRIDE = obb.MOVE_STRIDE2
@@ -85,6 +88,22 @@ end
 -- caller's caller, ...
 local function argError(fname, i, msg, level)
   error(format("bad argument #%d to '%s' (%s)", i, fname, msg), (level or 1) + 2)
+end
+
+-- obb's movers' error for a move whose end overflows.
+local NOT_FINITE = "result is not finite"
+
+-- A move by bump's rules whose arithmetic overflows (a coordinate of a
+-- col or of where the item ends beyond the largest number, the rectangle
+-- at its end included: goals near 1e308, or others that far the other
+-- way) raises this, naming the goal, having changed nothing; bump.lua
+-- computes infinities there. ax, w: where the move ended in x (not
+-- finite: goalX, argument i, is named, else goalY). Called by resolve or
+-- projectBump.
+local function overflowError(fname, i, ax, w)
+  if finite(ax + w / 2) then i = i + 1 end
+  argError(fname, i, "the move overflows (goals this far from the rectangles it meets are "
+    .. "beyond the largest number)", 3)
 end
 
 local function shown(v)
@@ -271,10 +290,21 @@ bump.rect = {
 -- touch when the rest of the move goes into it: obb.clip and obb.reflect
 -- of the rest (the core's, as obb's mover clips), the coordinates along
 -- the plane kept bit for bit (on axis-aligned normals, bump's rule).
+-- A rest that large may overflow (clip and reflect cannot below it): the
+-- goal is then NaN, and the move raises (overflowError), as obb's mover
+-- raises "result is not finite".
+local BIG = 4e307
 local function clipGoal(fn, col, goalX, goalY)
   local t, n = col.touch, col.normal
   local rx, ry = goalX - t.x, goalY - t.y
-  local cx, cy = fn(rx, ry, n.x, n.y)
+  local cx, cy
+  if abs(rx) < BIG and abs(ry) < BIG then
+    cx, cy = fn(rx, ry, n.x, n.y)
+  else
+    local ok
+    ok, cx, cy = pcall(fn, rx, ry, n.x, n.y)
+    if not ok then return 0 / 0, 0 / 0 end
+  end
   if cx ~= rx then goalX = t.x + cx end
   if cy ~= ry then goalY = t.y + cy end
   return goalX, goalY
@@ -358,7 +388,12 @@ do
     records = function() return { asks = {}, others = {}, cols = {}, names = {} } end,
   }
 end
-local newRecords = core.records
+local newRecords, itemOf = core.records, core.item
+
+-- Each world's record set while no call uses it (false while one does),
+-- kept here and not in the world table: no script reaches a record set
+-- (docs/hardening.md, "Round five").
+local records = setmetatable({}, { __mode = "k" })
 
 -- The item's rectangle r for the C loop (core.rect): one it does not take
 -- leaves the item to Lua's loop.
@@ -479,7 +514,7 @@ local function newState(self)
   local names, responses = st.names, self.responses
   local rects = self.rects
   st.mapped = function(_, other)
-    if other == st.item then return nil end -- project's probe meets the item
+    if rawequal(other, st.item) then return nil end -- project's probe meets the item
     if rects[other] == nil then return nil end -- removed by a filter of this call
     local name = st.filter(st.item, other)
     if not name or rects[other] == nil then return nil end -- bump would not find its rect
@@ -756,6 +791,25 @@ local function byTiThenDistance(a, b)
   return a._i < b._i -- obb's order: a stable sort
 end
 
+-- The box (center, half extents, no turn) around the rectangle's move
+-- from (x, y) to (goalX, goalY): obb's broad phase of bump's rules, every
+-- rectangle that touches it, a little more to spare rounding. A move
+-- longer than the largest double (goals near 1e308, either way) is not
+-- measured by its length, which overflows, but by its halves; the box
+-- then reaches at most that far. (A rectangle whose far side at the goal
+-- overflows is refused before: checkGoal.)
+local DBL_MAX = 1.7976931348623157e308
+local function aroundMove(x, y, w, h, goalX, goalY)
+  local l, t = min(goalX, x), min(goalY, y)
+  local r, b = max(goalX + w, x + w), max(goalY + h, y + h)
+  local hw, hh = (r - l) / 2, (b - t) / 2
+  local pad = 1e-9 * (abs(l) + abs(t) + hw + hh)
+  if hw + pad < huge and hh + pad < huge then return l + hw, t + hh, hw + pad, hh + pad, 0 end
+  hw, hh = r / 2 - l / 2, b / 2 - t / 2
+  pad = 1e-9 * abs(l) + 1e-9 * abs(t) + 1e-9 * hw + 1e-9 * hh
+  return l / 2 + r / 2, t / 2 + b / 2, min(hw + pad, DBL_MAX), min(hh + pad, DBL_MAX), 0
+end
+
 -- project's work, the rectangle being in the obb world under key.
 local function projectWith(self, key, item, x, y, w, h, angle, goalX, goalY, filter)
   local ow = self._w
@@ -774,7 +828,7 @@ local function projectWith(self, key, item, x, y, w, h, angle, goalX, goalY, fil
     ow:get(key, ib)
     for i = 0, n - 1 do
       local other, dx, dy = found[3 * i + 1], found[3 * i + 2], found[3 * i + 3]
-      if other ~= item and self.rects[other] ~= nil and ib:overlaps(ow:get(other, ob)) then
+      if not rawequal(other, item) and self.rects[other] ~= nil and ib:overlaps(ow:get(other, ob)) then
         local d = (dx * dx + dy * dy) ^ 0.5
         found[3 * m + 1], found[3 * m + 2], found[3 * m + 3] = other, dx / d, dy / d
         m = m + 1
@@ -800,7 +854,11 @@ local function projectWith(self, key, item, x, y, w, h, angle, goalX, goalY, fil
     local out, gcx, gcy = take(self, "_out", newTable), goalX + hw, goalY + hh
     local st = acquire(self, filter, item, true)
     local ok, err, _, n = pcall(locked, self, classicCheck, ow, key, gcx, gcy, st.mapped, out)
-    if not ok then release(st); error(err, 0) end
+    if not ok then
+      release(st)
+      if err == NOT_FINITE then overflowError("project", 7, huge, 0) end
+      error(err, 0)
+    end
     local names = st.names
     for i = 0, n - 1 do
       local k = i * STRIDE
@@ -833,22 +891,23 @@ local function bumpRules(self) return self.rules == "bump" and self._turned == 0
 -- here in Lua with obb's world unlocked: it may add, update, remove or
 -- query, as with bump.lua.
 local function projectBump(self, item, x, y, w, h, goalX, goalY, filter)
-  local l, t = min(goalX, x), min(goalY, y)
-  local hw, hh = (max(goalX + w, x + w) - l) / 2, (max(goalY + h, y + h) - t) / 2
-  local pad = 1e-9 * (abs(l) + abs(t) + hw + hh)
   local box, found = take(self, "_box", newBox), take(self, "_found", newTable)
-  box:set(l + hw, t + hh, hw + pad, hh + pad, 0)
+  box:set(aroundMove(x, y, w, h, goalX, goalY))
   local n = self._w:query_box(box, found)
   give(self, "_box", box)
   -- found stays taken while the filters run: one that projects gets its own
   local rects, cols, len = self.rects, {}, 0
   for i = 1, n do
     local other = found[i]
-    if other ~= item and rects[other] ~= nil then
+    if not rawequal(other, item) and rects[other] ~= nil then
       local name = filter(item, other)
       local o = rects[other] -- a filter may have removed it: no col then
       if name and o ~= nil then
         local col = rect_detectCollision(x, y, w, h, o.x, o.y, o.w, o.h, goalX, goalY)
+        if col and not (finite(col.touch.x) and finite(col.touch.y)) then
+          give(self, "_found", found)
+          overflowError("project", 7, col.touch.x, 0)
+        end
         if col then
           col.other, col.item, col.type, col._i = other, item, name, len + 1
           len = len + 1
@@ -974,7 +1033,7 @@ end
 -- One other of projectFirst's: asked to the filter unless visited, and
 -- considered (considerAnswer).
 local function consider(best, rects, item, x, y, w, h, goalX, goalY, filter, visited, other)
-  if other == item or rects[other] == nil or visited[other] then return end
+  if rawequal(other, item) or rects[other] == nil or visited[other] then return end
   considerAnswer(best, rects, x, y, w, h, goalX, goalY, other, filter(item, other))
 end
 
@@ -1001,11 +1060,8 @@ local function newBest() return { has = false } end
 -- itself, and a loop LuaJIT has compiled as a trace of its own would stop
 -- the trace of the function around it (an inner loop) on every move.
 local function projectFirst(self, item, x, y, w, h, goalX, goalY, filter, visited)
-  local l, t = min(goalX, x), min(goalY, y)
-  local hw, hh = (max(goalX + w, x + w) - l) / 2, (max(goalY + h, y + h) - t) / 2
-  local pad = 1e-9 * (abs(l) + abs(t) + hw + hh)
   local box, found = take(self, "_box", newBox), take(self, "_found", newTable)
-  box:set(l + hw, t + hh, hw + pad, hh + pad, 0)
+  box:set(aroundMove(x, y, w, h, goalX, goalY))
   local n = self._w:query_box(box, found)
   give(self, "_box", box)
   -- found and best stay taken while the filters run: one that projects
@@ -1061,6 +1117,11 @@ local function loopFrom(self, item, x, y, w, h, goalX, goalY, filter, visited, c
     if response == nil then
       error(format("Unknown collision type: %s (%s)", tostring(col.type), type(col.type)), 0)
     end
+    local ct = col.touch
+    if not (finite(ct.x) and finite(ct.y)) then -- bump's arithmetic overflowed: resolve raises
+      goalX, goalY = ct.x + ct.y, ct.x + ct.y
+      break
+    end
     -- a built-in response's goal and where it projects from (sx, sy)
     local gx, gy, sx, sy = goalX, goalY, nil, nil
     if response == touch then
@@ -1088,6 +1149,8 @@ local function loopFrom(self, item, x, y, w, h, goalX, goalY, filter, visited, c
       sx, sy = tx, ty
     end
     if sx == false then -- touch: the loop ends there
+      goalX, goalY, col, pcols = gx, gy, nil, nil
+    elseif sx ~= nil and not (finite(gx) and finite(gy)) then -- overflowed: resolve raises
       goalX, goalY, col, pcols = gx, gy, nil, nil
     elseif sx ~= nil and projectsBump(self, sx, sy, gx, gy) then
       if response == slide then col.slide = { x = gx, y = gy }
@@ -1149,9 +1212,8 @@ end
 -- The item the loop's ask q is about: from the classic check's others, or
 -- (the FFI's) by its id.
 local function otherOf(R, q)
-  local byid = R.byid
-  if byid then return byid[R.asks[(q - 1) * ASK + 1] + 1] end
-  return R.others[q]
+  if CLASSIC then return R.others[q] end
+  return itemOf(R, R.asks[(q - 1) * ASK + 1])
 end
 
 -- Col c of the loop's records (its ask's narrow phase and other), met on
@@ -1219,7 +1281,7 @@ local function finishInC(self, R, item, x, y, w, h, goalX, goalY, filter, allNam
   local cols, sx, sy, sgx, sgy = recordCols(R, len, item, x, y, w, h, goalX, goalY, allName)
   local hand = len < nc and recordCol(R, nc, item, w, h, allName, false, sx, sy, sgx, sgy)
   clearRecords(R, na)
-  self._rec = R
+  records[self] = R
   if not hand then return gx, gy, cols, len end
   return loopFrom(self, item, x, y, w, h, gx, gy, filter, visitedOf(self, item, cols, len), cols, len,
     nil, hand, nil, nil)
@@ -1255,7 +1317,7 @@ local function resumeInC(self, R, item, x0, y0, w, h, gx0, gy0, filter, allName,
     rest[#rest + 1] = otherOf(R, a)
   end
   clearRecords(R, na)
-  self._rec = R
+  records[self] = R
   for i = 1, #rest do
     consider(best, rects, item, x, y, w, h, goalX, goalY, filter, visited, rest[i])
   end
@@ -1278,10 +1340,10 @@ end
 -- answer fixed in the records), or nil when every guess was right; or
 -- false and the ask at which the world changed (the filter changed it).
 local function askInC(self, R, item, filter, nfixed, na, changes)
-  local A, names, responses, byid, others = R.asks, R.names, self.responses, R.byid, R.others
+  local A, names, responses, others = R.asks, R.names, self.responses, R.others
   for q = nfixed + 1, na do
     local k, other = (q - 1) * ASK
-    if byid then other = byid[A[k + 1] + 1] else other = others[q] end
+    if CLASSIC then other = others[q] else other = itemOf(R, A[k + 1]) end
     local name = filter(item, other)
     names[q] = name
     if self._changes ~= changes then return false, q end
@@ -1304,12 +1366,12 @@ end
 local function checkInC(self, item, x, y, w, h, goalX, goalY, filter, commit)
   local all, allName = -1, nil
   if filter == defaultFilter then all, allName = KIND[self.responses.slide] or OTHER, "slide" end
-  local R = self._rec
-  if R then self._rec = false else R = newRecords() end
+  local R = records[self]
+  if R then records[self] = false else R = newRecords() end
   local changes = self._changes
   local st, gx, gy, na, nc, committed = runInC(self, R, item, x, y, w, h, goalX, goalY, all, 0, commit)
   if st < 0 or na == 0 then -- refused (Lua's loop makes it), or met nothing: the common move
-    self._rec = R
+    records[self] = R
     if st < 0 then return nil end
     return gx, gy, {}, 0, committed
   end
@@ -1330,7 +1392,7 @@ local function checkInC(self, item, x, y, w, h, goalX, goalY, filter, commit)
   if nc == 0 or (nc == 1 and st == DONE) then -- the common cols: none, or one (no loop)
     local cols = nc == 0 and {} or { recordCol(R, 1, item, w, h, allName, true, x, y, goalX, goalY) }
     clearRecords(R, na)
-    self._rec = R
+    records[self] = R
     return gx, gy, cols, nc, committed
   end
   local ax, ay, cols, len = finishInC(self, R, item, x, y, w, h, goalX, goalY, filter, allName, st, gx, gy, na, nc)
@@ -1341,7 +1403,8 @@ end
 -- responses from the leg's start (sx, sy; obb's center there c0x, c0y)
 -- toward its goal (gx, gy; center gcx, gcy). obb's world meets ties as
 -- bump does (set_ties "first"), so every record is a col. Returns len and,
--- when a custom response stopped the move, its col.
+-- when a custom response stopped the move, its col; or len, nil and true
+-- when a slide's or bounce's goal overflowed (the move raises).
 local function collect(self, item, rect, names, out, n, cols, len, sx, sy, gx, gy, c0x, c0y, gcx, gcy)
   local rects, pending, responses = self.rects, self._pending, self.responses
   local w, h = rect.w, rect.h
@@ -1372,6 +1435,7 @@ local function collect(self, item, rect, names, out, n, cols, len, sx, sy, gx, g
       else
         gx, gy = bounceGoal(col, gx, gy)
       end
+      if not (finite(gx) and finite(gy)) then return len, nil, true end -- overflowed
       col[c] = { x = gx, y = gy }
       gcx, gcy = gx + hw, gy + hh
       if not overlaps then sx, sy, c0x, c0y = tx, ty, px, py end
@@ -1404,6 +1468,7 @@ local function resolve(self, fname, item, goalX, goalY, filter, commit)
     if bumps then ax, ay, cols, len = bumpCheck(self, item, x, y, w, h, goalX, goalY, filter or defaultFilter) end
   end
   if bumps then -- bump's loop; then bump's update (the size the item has now)
+    if not (finite(ax + w / 2) and finite(ay + h / 2)) then overflowError(fname, 3, ax, w) end
     local r = self.rects[item]
     if committed then -- by the C loop, the box and its rectangle
       self._changes = self._changes + 1
@@ -1428,11 +1493,24 @@ local function resolve(self, fname, item, goalX, goalY, filter, commit)
     local out = take(self, "_out", newTable)
     local call = commit and (f and classicMove or ow.move) or (f and classicCheck or ow.check)
     local ok, rx, ry, n = pcall(locked, self, call, ow, item, gcx, gcy, f, out)
-    if not ok then release(st); error(rx, 0) end
-    len, custom = collect(self, item, rect, st.names, out, n, cols, len, x, y, goalX, goalY, cx, cy, gcx, gcy)
+    if not ok then
+      release(st)
+      if rx == NOT_FINITE then overflowError(fname, 3, huge, 0) end
+      error(rx, 0)
+    end
+    local overflow
+    len, custom, overflow = collect(self, item, rect, st.names, out, n, cols, len, x, y, goalX, goalY, cx, cy,
+      gcx, gcy)
     release(st)
     give(self, "_out", out)
     flush(self)
+    if overflow then -- a move obb committed goes back first (as for a custom response)
+      if commit and self.rects[item] == rect then
+        ow:update(item, cx, cy, chx, chy)
+        if self.rules == "bump" then setRect(self, item, rect) end
+      end
+      overflowError(fname, 3, huge, 0)
+    end
     if custom and commit and self.rects[item] == rect then
       -- obb committed the move to the touch; the response and the rest of
       -- the move run in Lua, and may raise or yield for good: the box goes

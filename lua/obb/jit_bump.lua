@@ -3,13 +3,20 @@
 -- calls of the classic obb._bump (rect, update, check) through the FFI, and
 -- the record sets check fills, which obb.bump reads in the classic layout:
 -- asks and cols as arrays of numbers from index 1 (here doubles
--- with a slot 0 unused); the items asked about are read by their ids from
--- the world's table R.byid (the classic check writes them into others).
+-- with a slot 0 unused); the items asked about are read by their ids with
+-- item(R, id) (the classic check writes them into others).
 -- Each record set belongs to one call at a time (obb.bump takes it, per
 -- world, and gives it back), so a finalizer's move in the middle of one
 -- gets its own: no buffer is shared.
+--
+-- This table is obb.jit.bump, which any script reaches: nothing C trusts
+-- is in a record set's table. What C writes through (the buffers and their
+-- capacities, the input and output numbers) and the world's id -> item
+-- table the last check read are kept here, by record set, where no script
+-- reaches them; check takes only a record set records() made, and its
+-- table's fields (asks, cols, names) are only read by obb.bump.
 
-local type, rawget = type, rawget
+local type, rawget, setmetatable = type, rawget, setmetatable
 
 local function build_bump(ffi, lib, world_items, mtw, getmt, getfenv)
   local holder_of, id_of = world_items(mtw, getmt, getfenv)
@@ -17,6 +24,9 @@ local function build_bump(ffi, lib, world_items, mtw, getmt, getfenv)
     lib.lobb_ffi_bump_check
   local ASK, COL = lib.LOBB_FFI_BUMP_ASK, lib.LOBB_FFI_BUMP_COL
   local M = {}
+  -- record set -> what C reads and writes for it (weak: a record set
+  -- dropped takes its buffers with it)
+  local private = setmetatable({}, { __mode = "k" })
 
   -- Buffers of n records of stride numbers, read from index 1: the array
   -- and the pointer C writes from (its slot 1).
@@ -25,26 +35,29 @@ local function build_bump(ffi, lib, world_items, mtw, getmt, getfenv)
     return a, a + 1
   end
 
-  -- A record set with room for na asks and nc cols.
-  local function sized(R, na, nc)
-    R.acap, R.ccap = na, nc
-    R.asks, R.pa = buffer(na, ASK)
-    R.cols, R.pc = buffer(nc, COL)
+  -- Room for na asks and nc cols in P, shown in R (asks, cols).
+  local function sized(R, P, na, nc)
+    P.acap, P.ccap = na, nc
+    P.asks, P.pa = buffer(na, ASK)
+    P.cols, P.pc = buffer(nc, COL)
+    R.asks, R.cols = P.asks, P.cols
   end
 
   function M.records()
-    local R = { others = {}, names = {}, inb = ffi.new("double[6]"), out = ffi.new("double[5]") }
-    sized(R, 64, 16)
+    local R = { names = {} }
+    local P = { inb = ffi.new("double[6]"), out = ffi.new("double[5]") }
+    sized(R, P, 64, 16)
+    private[R] = P
     return R
   end
 
-  -- More room than the counts in R.out, the asks recorded kept (the
+  -- More room than the counts in P.out, the asks recorded kept (the
   -- answers asked, and a run's that obb.bump may go on from).
-  local function grow(R)
-    local out, old, ocap = R.out, R.asks, R.acap
+  local function grow(R, P)
+    local out, old, ocap = P.out, P.asks, P.acap
     local na, nc = out[2], out[3]
-    sized(R, na > ocap and 2 * na or ocap, nc > R.ccap and 2 * nc or R.ccap)
-    ffi.copy(R.pa, old + 1, ocap * ASK * 8)
+    sized(R, P, na > ocap and 2 * na or ocap, nc > P.ccap and 2 * nc or P.ccap)
+    ffi.copy(P.pa, old + 1, ocap * ASK * 8)
   end
 
   function M.rect(w, item, x, y, width, height)
@@ -57,24 +70,32 @@ local function build_bump(ffi, lib, world_items, mtw, getmt, getfenv)
     return id ~= nil and update_c(w, id, x, y, width, height) == 1
   end
 
-  -- obb._bump.check's results (status, goal, counts, committed), the
-  -- records in R and the world's items by id in R.byid.
+  -- obb._bump.check's results (status, goal, counts, committed) and the
+  -- records in R (a record set of records()'s; any other value: -1).
   function M.check(w, item, x, y, width, height, gx, gy, all, nfixed, R, commit)
+    local P = private[R]
     local id = id_of(w, item)
-    if id == nil then return -1 end
-    local inb, out, c = R.inb, R.out, commit and 1 or 0
+    if id == nil or P == nil or type(nfixed) ~= "number" then return -1 end
+    local inb, out, c = P.inb, P.out, commit and 1 or 0
     inb[0], inb[1], inb[2], inb[3], inb[4], inb[5] = x, y, width, height, gx, gy
-    local st = check_c(w, id, inb, all, nfixed, c, R.pa, R.acap, R.pc, R.ccap, out)
+    local st = check_c(w, id, inb, all, nfixed, c, P.pa, P.acap, P.pc, P.ccap, out)
     while st == -2 do
-      grow(R)
-      st = check_c(w, id, inb, all, nfixed, c, R.pa, R.acap, R.pc, R.ccap, out)
+      grow(R, P)
+      st = check_c(w, id, inb, all, nfixed, c, P.pa, P.acap, P.pc, P.ccap, out)
     end
     if st < 0 then return st end
     local holder = holder_of(w)
     local byid = holder and rawget(holder, 2)
     if type(byid) ~= "table" then return -1 end
-    R.byid = byid
+    P.byid = byid
     return st, out[0], out[1], out[2], out[3], out[4] == 1
+  end
+
+  -- The item of id in the world R's last check read (nil for none).
+  function M.item(R, id)
+    local P = private[R]
+    local byid = P and P.byid
+    return byid and rawget(byid, id + 1)
   end
 
   return M

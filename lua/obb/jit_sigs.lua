@@ -82,7 +82,11 @@ int lobb_ffi_world_move_asking(void *world, double id,
                                         double *actual);
 int lobb_ffi_world_filter_lock(void *world);
 int lobb_ffi_world_filter_unlock(void *world, int serial);
-int lobb_ffi_world_commit(void *world, double id, double stamp);
+int lobb_ffi_world_commit(void *world, double id, double stamp,
+                                   double ticket);
+int lobb_ffi_world_recommit(void *world, double id, const double *v,
+                                     int nv, double *asks, int nasks,
+                                     double stamp);
 int lobb_ffi_world_cast(void *world, const void *box,
                                  const double *d, int dim,
                                  const void *responses, double *hits,

@@ -184,19 +184,25 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
   -- halves, or anything the C side refuses: the classic method, with the
   -- same arguments.
   local move_c, commit_c = lib.lobb_ffi_world_move, lib.lobb_ffi_world_commit
+  local recommit_c = lib.lobb_ffi_world_recommit
   local args = ffi.new("double[7]") -- the numbers after the item
-  -- what the method returns, then the change count and the dimension
-  local actual = ffi.new("double[9]")
+  -- what the method returns, then the change count, the dimension, (the
+  -- asks of a filter function's move) and the ticket of the box kept
+  local actual = ffi.new("double[11]")
   local RESPONSE = { touch = lib.OBB_TOUCH, cross = lib.OBB_CROSS, slide = lib.OBB_SLIDE,
                      bounce = lib.OBB_BOUNCE }
   local NAME = {}
   for name, r in pairs(RESPONSE) do NAME[r] = name end
   local REC = lib.LOBB_FFI_MOVE_RECORD
 
-  -- Record i of recs into dst after index k; the index after it.
+  -- Record i of recs into dst after index k; the index after it, or nil
+  -- (nothing written) when its other is no longer in the world (a
+  -- finalizer removed it).
   local function write_move(dst, byid, dim, recs, i, k)
     local h = REC * i
-    rawset(dst, k + 1, rawget(byid, recs[h] + 1))
+    local other = rawget(byid, recs[h] + 1)
+    if other == nil then return nil end
+    rawset(dst, k + 1, other)
     rawset(dst, k + 2, NAME[recs[h + 1]])
     rawset(dst, k + 3, recs[h + 2])
     rawset(dst, k + 4, recs[h + 3])
@@ -216,16 +222,23 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
   end
 
   -- The records into dst, the first outside a loop (most moves meet one
-  -- other or none: no loop in the caller's trace, clear_tail's reason).
+  -- other or none: no loop in the caller's trace, clear_tail's reason);
+  -- false when one's other is gone (dst then holds the records before it,
+  -- without a hole: the classic method writes its own over them).
   local function write_moves(dst, byid, dim, count, recs)
     local k = 0
     if count >= 1 then
       k = write_move(dst, byid, dim, recs, 0, 0)
+      if k == nil then return false end
       if count >= 2 then
-        for i = 1, count - 1 do k = write_move(dst, byid, dim, recs, i, k) end
+        for i = 1, count - 1 do
+          k = write_move(dst, byid, dim, recs, i, k)
+          if k == nil then return false end
+        end
       end
     end
     clear_tail(dst, k, dim == 2 and 8 or 10)
+    return true
   end
 
   -- ---- a filter function: the move in C guesses, Lua asks ----
@@ -251,7 +264,7 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
     if npool == 0 then
       return { asks = ffi.new("double[?]", 16 * AREC), ask_cap = 16,
                hits = ffi.new("double[?]", HITS * REC), cap = HITS,
-               args = ffi.new("double[7]"), actual = ffi.new("double[10]") }
+               args = ffi.new("double[7]"), actual = ffi.new("double[12]") }
     end
     local set = pool[npool]
     pool[npool] = nil
@@ -267,13 +280,17 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
   -- the world's third user value, a weak table, so that a coroutine
   -- dropped inside a filter is collected.
   local weak_values = { __mode = "v" }
+  -- Names the thread running now the owner; returns the owners' table and
+  -- the owner before (for a lock then refused: put back).
   local function own(holder)
     local owner = rawget(holder, 3)
     if type(owner) ~= "table" then
       owner = setmetatable({}, weak_values)
       rawset(holder, 3, owner)
     end
+    local before = rawget(owner, 1)
     rawset(owner, 1, running() or true)
+    return owner, before
   end
 
   local function ask_once(filter, item, other, dim, asks, h)
@@ -288,9 +305,13 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
   -- were right, or false and a bad answer. Raises the filter's error as
   -- it raised it.
   local function ask(set, w, item, filter, holder, nfixed, nasks)
+    -- the owner first: whatever runs once the lock is taken finds it
+    local owner, before = own(holder)
     local serial = lock_c(w)
-    if serial < 0 then return -1 end
-    own(holder)
+    if serial < 0 then
+      rawset(owner, 1, before) -- (the lock is another's)
+      return -1
+    end
     local byid, asks, dim, wrong = rawget(holder, 2), set.asks, set.actual[8], nil
     for i = nfixed, nasks - 1 do
       local h = AREC * i
@@ -325,18 +346,34 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
     error(CHANGED, 0)
   end
 
+  -- A move whose guesses keep failing (a crowd the filter answers each
+  -- differently from the last) would run once per wrong guess, each run
+  -- through the whole move: once the runs have recorded more asks than
+  -- RUNS times a run's asks (and SPARE), the classic method finishes it,
+  -- the answers asked replayed (replaying): linear in the asks, not
+  -- quadratic, and each other still asked once.
+  local RUNS, SPARE, REPLAY = 8, 64, -4
+
   -- The asking move with set's args: its count, or -1 when no filter was
-  -- asked and the classic method must run; false and a bad answer.
+  -- asked and the classic method must run; false and a bad answer; REPLAY
+  -- and the number of answers asked when the classic method must finish it.
   local function asking(set, w, id, item, nv, filter, holder)
-    local nfixed = 0
+    local nfixed, work = 0, 0
     while true do
       local count = ask_c(w, id, set.args, nv, set.asks, set.ask_cap, nfixed, set.hits, set.cap, set.actual)
-      if count == -2 then
-        local asks = ffi.new("double[?]", 2 * set.ask_cap * AREC)
-        ffi.copy(asks, set.asks, nfixed * AREC * 8)
-        set.asks, set.ask_cap = asks, 2 * set.ask_cap
-      elseif count == -3 then
-        set.hits, set.cap = ffi.new("double[?]", 2 * set.cap * REC), 2 * set.cap
+      if count == -2 or count == -3 then -- room for all the asks and hits it counted
+        local need, have = set.actual[9], set.ask_cap
+        if need > have then
+          local n = need > 2 * have and need or 2 * have
+          local asks = ffi.new("double[?]", n * AREC)
+          ffi.copy(asks, set.asks, nfixed * AREC * 8)
+          set.asks, set.ask_cap = asks, n
+        end
+        need, have = set.actual[11], set.cap
+        if need > have then
+          local n = need > 2 * have and need or 2 * have
+          set.hits, set.cap = ffi.new("double[?]", n * REC), n
+        end
       elseif count < 0 then
         return refused(nfixed)
       else
@@ -346,7 +383,8 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
         if wrong == nil then return count end
         if wrong == false then return false, bad end
         if wrong < 0 then return refused(nfixed) end
-        nfixed = wrong
+        nfixed, work = wrong, work + nasks
+        if work > RUNS * nasks + SPARE then return REPLAY, nfixed end
       end
     end
   end
@@ -368,6 +406,24 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
     error(("bad argument #%d to '%s' (%s)"):format(idx, ar and (ar.name or "?") or name, why), 3)
   end
 
+  -- The filter as the classic method asks it, for a move the classic
+  -- method finishes: the first n questions (the asks of set, in the order
+  -- the move asks them, the world locked meanwhile) answered as the filter
+  -- answered them, the rest asked of it. A question not the one asked
+  -- before means the world changed in between: the move raises, as a rerun
+  -- would.
+  local function replaying(filter, byid, set, n)
+    local asks, i = set.asks, 0
+    return function(item, other, ...)
+      if i >= n then return filter(item, other, ...) end
+      local h = AREC * i
+      i = i + 1
+      if not rawequal(other, rawget(byid, asks[h] + 1)) then error(CHANGED, 0) end
+      local code = asks[h + 1]
+      return code ~= IGNORE and NAME[code]
+    end
+  end
+
   -- The numbers after the item into v (nv of them: 2, 3 or 7).
   local function put_args(v, nv, gx, gy, a, b, c, d, e)
     v[0], v[1] = gx, gy
@@ -376,13 +432,19 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
   end
 
   -- An asking move's set (its results in set.actual and set.hits) into
-  -- dst, then committed; false when the world changed meanwhile.
-  local function finish_asked(w, id, commit, dst, count, set)
+  -- dst, then committed; false when the world changed meanwhile (an other
+  -- of its records gone, or its change count no longer the move's). The
+  -- box kept for it is committed by its ticket; when another call (a
+  -- finalizer's move or check, while dst was written) has kept its own
+  -- since, the move is made again in C with the answers asked, and
+  -- committed in the same call (recommit).
+  local function finish_asked(w, id, nv, commit, dst, count, set)
     local res = set.actual
-    if dst ~= nil then
-      write_moves(dst, rawget(holder_of(w), 2), res[8], count, set.hits)
+    if dst ~= nil and not write_moves(dst, rawget(holder_of(w), 2), res[8], count, set.hits) then
+      return false
     end
-    return not commit or commit_c(w, id, res[7]) ~= 0
+    return not commit or commit_c(w, id, res[7], res[10]) ~= 0
+      or recommit_c(w, id, set.args, nv, set.asks, res[9], res[7]) ~= 0
   end
 
   -- w:move / w:check (item, gx, gy[, gz | angle | gz, qx, qy, qz, qw]
@@ -418,11 +480,11 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
           -- before write_moves, they would be live values at each of its
           -- branches (LuaJIT's side traces there then do not compile);
           -- gen tells whether a finalizer used the buffers meanwhile
-          if count >= 0 and gen == gen1 then
-            if dst ~= nil then
-              write_moves(dst, rawget(holder_of(w), 2), actual[8], count, hits)
-            end
-            if gen == gen1 and (not commit or commit_c(w, id, actual[7]) ~= 0) and gen == gen1 then
+          -- (an other gone while dst is written: the classic method)
+          if count >= 0 and gen == gen1
+              and (dst == nil or write_moves(dst, rawget(holder_of(w), 2), actual[8], count, hits)) then
+            if gen == gen1 and (not commit or commit_c(w, id, actual[7], actual[10]) ~= 0)
+                and gen == gen1 then
               if nv == 2 then return actual[0], actual[1], count end
               if nv == 3 then return actual[0], actual[1], actual[2], count end
               return actual[0], actual[1], actual[2], actual[3], actual[4], actual[5], actual[6], count
@@ -433,8 +495,14 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
           put_args(s.args, nv, gx, gy, a, b, c, d, e)
           local count, bad = asking(s, w, id, item, nv, filter, holder_of(w))
           if count == false then bad_answer(nv + 3, name, bad) end
+          if count == REPLAY then -- the classic method, with the answers asked
+            local again = replaying(filter, rawget(holder_of(w), 2), s, bad)
+            if nv == 2 then return CW[name](w, item, gx, gy, again, dst) end
+            if nv == 3 then return CW[name](w, item, gx, gy, a, again, dst) end
+            return CW[name](w, item, gx, gy, a, b, c, d, e, again, dst)
+          end
           if count >= 0 then
-            if not finish_asked(w, id, commit, dst, count, s) then error(CHANGED, 0) end
+            if not finish_asked(w, id, nv, commit, dst, count, s) then error(CHANGED, 0) end
             local res = s.actual
             local r1, r2, r3, r4, r5, r6, r7 = res[0], res[1], res[2], res[3], res[4], res[5], res[6]
             give_set(s)

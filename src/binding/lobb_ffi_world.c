@@ -94,16 +94,22 @@ typedef struct ffi_hits {
   lworld *lw;
   double *asks; /* a filter function's asks (NULL: none; below) */
   int nasks, ask_cap, nfixed, wrong;
+  int last; /* the answer to the ask before, answered or guessed */
 } ffi_hits;
 
 /* The FFI path's guess of the filter function's answer about other: its
-** last answer about it, or OBB_SLIDE. */
-static int guessed(const lworld *lw, int other) {
-  return (size_t)other < lw->nguess ? lw->guess[other] : OBB_SLIDE;
+** last answer about it; for an other it never answered about, the answer
+** to the ask before in this move (OBB_SLIDE for the first). A crowd the
+** filter answers alike is then guessed right from its second other on:
+** one run more, not one per other. */
+static int guessed(const ffi_hits *f, int other) {
+  const lworld *lw = f->lw;
+  int g = (size_t)other < lw->nguess ? lw->guess[other] : 0;
+  return g != 0 ? g - 1 : f->last;
 }
 
 /* Keeps answer r about other as its next guess (none when memory runs
-** out: a guess is only a guess). */
+** out: a guess is only a guess); lw->guess holds r + 1, 0 for none. */
 static void remember(lworld *lw, int other, int r) {
   if ((size_t)other >= lw->nguess) {
     size_t n = lw->nguess < 64 ? 64 : lw->nguess;
@@ -111,24 +117,24 @@ static void remember(lworld *lw, int other, int r) {
     while (n <= (size_t)other) n *= 2;
     p = (unsigned char *)lw->alloc(lw->ud, lw->guess, lw->nguess, n);
     if (p == NULL) return;
-    memset(p + lw->nguess, OBB_SLIDE, n - lw->nguess);
+    memset(p + lw->nguess, 0, n - lw->nguess);
     lw->guess = p;
     lw->nguess = n;
   }
-  lw->guess[other] = (unsigned char)r;
+  lw->guess[other] = (unsigned char)(r + 1);
 }
 
 /* The i-th ask of a move: the first nfixed were asked of the filter in
 ** the runs before (their answers are in the records), the others are
-** guessed and recorded for Lua to ask (lobb_ffi.h). -1 aborts the run:
-** more asks than the buffer holds, or a record that is not the same ask
-** as before (f->wrong). */
+** guessed and recorded for Lua to ask (lobb_ffi.h); those beyond the
+** buffer only counted (the caller runs again with room for all of them,
+** once). -1 aborts the run: a record that is not the same ask as before
+** (f->wrong). */
 static int ffi_ask(ffi_hits *f, const obb_move_hit *hit) {
   int i = f->nasks++, r, q;
   double *a;
-  if (i >= f->ask_cap) return -1;
-  a = f->asks + LOBB_FFI_ASK_RECORD * i;
   if (i < f->nfixed) {
+    a = f->asks + LOBB_FFI_ASK_RECORD * i; /* (nfixed <= ask_cap) */
     if (a[0] != hit->other || !(a[1] >= OBB_IGNORE && a[1] <= OBB_BOUNCE) ||
         a[1] != (int)a[1]) {
       f->wrong = 1;
@@ -136,9 +142,11 @@ static int ffi_ask(ffi_hits *f, const obb_move_hit *hit) {
     }
     r = (int)a[1];
     remember(f->lw, hit->other, r);
-    return r;
+    return f->last = r;
   }
-  r = guessed(f->lw, hit->other);
+  r = f->last = guessed(f, hit->other);
+  if (i >= f->ask_cap) return r;
+  a = f->asks + LOBB_FFI_ASK_RECORD * i;
   a[0] = hit->other;
   a[1] = r;
   a[2] = hit->t;
@@ -159,6 +167,7 @@ static void ffi_report(void *ctx, const obb_move_hit *h) {
   ffi_hits *f = (ffi_hits *)ctx;
   double *r;
   int q;
+  if (f->hits == NULL) return; /* a run that only commits (recommit) */
   if (f->n++ >= f->cap) return; /* counted: the caller then runs classic */
   r = f->hits + LOBB_FFI_MOVE_RECORD * (f->n - 1); /* 3D's layout in 2D too */
   r[0] = h->other;
@@ -214,12 +223,15 @@ static int ffi_move(lworld *lw, int k, const double *v, int turning,
                       (size_t)dim))
     return -1;
   lw->moved_id = k;
+  lw->moved_ticket = lw->moved_ticket < INT_MAX ? lw->moved_ticket + 1 : 1;
+  if (actual == NULL) return n;
   memcpy(actual, dim == 2 ? lw->moved.b2.c : lw->moved.b3.c,
          (size_t)dim * sizeof(double));
   if (dim == 2 && turning) actual[2] = obb2_angle(&lw->moved.b2);
   if (dim == 3 && turning) obb3_rotation(&lw->moved.b3, actual + 3);
   actual[7] = obb_world_changes(lw->w);
   actual[8] = dim;
+  actual[10] = lw->moved_ticket;
   return n;
 }
 
@@ -228,6 +240,7 @@ static void hits_init(ffi_hits *f, lworld *lw, double *hits, int cap) {
   f->hits = hits;
   f->cap = cap;
   f->lw = lw;
+  f->last = OBB_SLIDE;
 }
 
 int lobb_ffi_world_move(void *world, double id, const double *v, int nv,
@@ -263,6 +276,7 @@ int lobb_ffi_world_move_asking(void *world, double id, const double *v,
   f.nfixed = nfixed;
   n = ffi_move(lw, k, v, turning, turn, &f, actual);
   actual[9] = f.nasks;
+  actual[11] = f.n;
   if (f.wrong) return -1;
   if (f.nasks > ask_cap) return -2;
   if (f.n > cap) return -3;
@@ -285,14 +299,38 @@ int lobb_ffi_world_filter_unlock(void *world, int serial) {
   return 1;
 }
 
-int lobb_ffi_world_commit(void *world, double id, double stamp) {
-  int k;
-  lworld *lw = lobb_world_usableid(world, 0, id, &k);
-  if (lw == NULL || lw->moved_id != k || obb_world_changes(lw->w) != stamp)
+/* Gives item k the box parked under ticket, when the world's change
+** count is still stamp; 0, having changed nothing, otherwise. */
+static int commit_parked(lworld *lw, int k, double stamp, double ticket) {
+  if (lw->moved_id != k || lw->moved_ticket != ticket ||
+      obb_world_changes(lw->w) != stamp)
     return 0;
   lw->moved_id = -1;
   lobb_world_setbox(lw, k, &lw->moved);
   return 1;
+}
+
+int lobb_ffi_world_commit(void *world, double id, double stamp,
+                          double ticket) {
+  int k;
+  lworld *lw = lobb_world_usableid(world, 0, id, &k);
+  return lw != NULL && commit_parked(lw, k, stamp, ticket);
+}
+
+int lobb_ffi_world_recommit(void *world, double id, const double *v, int nv,
+                            double *asks, int nasks, double stamp) {
+  int k, turning, n;
+  double turn[3];
+  lworld *lw = move_start(world, id, v, nv, &k, &turning, turn);
+  ffi_hits f;
+  if (lw == NULL || nasks < 0 || obb_world_changes(lw->w) != stamp) return 0;
+  hits_init(&f, lw, NULL, INT_MAX);
+  f.asks = asks;
+  f.ask_cap = nasks; /* a run that asks more is not that move */
+  f.nfixed = nasks;
+  n = ffi_move(lw, k, v, turning, turn, &f, NULL);
+  if (n < 0 || f.wrong || f.nasks != nasks) return 0;
+  return commit_parked(lw, k, stamp, lw->moved_ticket);
 }
 
 /* Whether box, behind a userdata carrying the real metatable of dimension

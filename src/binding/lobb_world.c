@@ -55,22 +55,29 @@ lworld *lobb_world_checkopen(lua_State *L) {
   return lw;
 }
 
+/* Whether thread co, which holds a world's FFI filter lock, has left its
+** filter: parked in a yield (suspended), or ended (dead, by an error or
+** not). A thread that resumed another is in the middle of its filter
+** (what runs now runs for it), as is the thread running now. */
+static int owner_gone(lua_State *L, lua_State *co) {
+  lua_Debug ar;
+  if (co == L) return 0;
+  if (lua_status(co) != 0) return 1; /* suspended, or dead by an error */
+  return lua_getstack(co, 0, &ar) == 0; /* else it resumed a thread */
+}
+
 void lobb_world_unstale(lua_State *L, lworld *lw) {
-  int mine = 0;
+  int gone = 1;
   if (lw->flock == 0) return;
   lobb_getuv(L, 1, UV_OWNER);
   if (lua_istable(L, -1)) lua_rawgeti(L, -1, 1);
   else lua_pushnil(L);
-  if (lua_type(L, -1) == LUA_TBOOLEAN) {
-    mine = lua_pushthread(L); /* 1: the main thread runs */
-    lua_pop(L, 1);
-  } else if (lua_type(L, -1) == LUA_TTHREAD) {
-    lua_pushthread(L);
-    mine = lua_rawequal(L, -1, -2);
-    lua_pop(L, 1);
-  }
+  /* true: the main thread, which cannot yield, is in its filter */
+  if (lua_type(L, -1) == LUA_TBOOLEAN) gone = 0;
+  else if (lua_type(L, -1) == LUA_TTHREAD)
+    gone = owner_gone(L, lua_tothread(L, -1));
   lua_pop(L, 2);
-  if (!mine) {
+  if (gone) {
     lw->lock -= lw->flock;
     lw->flock = 0;
     lw->fserial = lw->fserial < INT_MAX ? lw->fserial + 1 : 0;
@@ -211,6 +218,7 @@ static int new_world(lua_State *L, int dim) {
   lw->ticket = 0;
   lw->pending_ticket = 0;
   lw->moved_id = -1;
+  lw->moved_ticket = 0;
   lw->classes = NULL;
   lw->nclasses = 0;
   lw->guess = NULL;

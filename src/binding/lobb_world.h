@@ -60,11 +60,13 @@ typedef struct lworld {
   int pending_ticket; /* the ticket pending is for; 0: none */
   anybox moved;   /* the FFI move's end box, between its two halves */
   int moved_id;   /* the item moved is for; -1: none */
+  int moved_ticket; /* moved's ticket: each FFI move that parks a box
+                    ** takes a new one, which its commit must bring */
   unsigned char *classes; /* w:set_class's, by id; ids from nclasses on
                           ** (and every id when NULL) are of class 0 */
   size_t nclasses;
   unsigned char *guess; /* the FFI filter path's last answer for each other
-                        ** (by id; OBB_SLIDE from nguess on), a guess only */
+                        ** + 1 (by id; 0, none, from nguess on), a guess only */
   size_t nguess;
   lbump *bump; /* obb.bump's rectangles and its loop's records
                ** (lobb_bump.h); NULL until obb.bump sets one */
@@ -100,8 +102,10 @@ lworld *lobb_world_test(lua_State *L, int idx);
 /* The world at argument 1, open. */
 lworld *lobb_world_checkopen(lua_State *L);
 /* Takes back the FFI filter lock (flock) of the world at argument 1 when
-** the thread running now is not its owner: the owner yielded inside its
-** filter (or was collected there), and the world is used meanwhile. */
+** its owner has left its filter: it yielded there (or ended, or was
+** collected), and the world is used meanwhile. An owner that resumed the
+** thread running now (a coroutine its filter resumes, a coroutine.wrap
+** filter) keeps it: that code runs inside the filter. */
 void lobb_world_unstale(lua_State *L, lworld *lw);
 /* lobb_world_checkopen, and not locked by a query nor busy with an add
 ** ("cannot <what> items of a world during its query"). */

@@ -309,7 +309,7 @@ static int find_others(mover *m, const obb_bump_step *p) {
   box.u[1] = 0;
   if (!obb_finite(box.c[0]) || !obb_finite(box.c[1]) ||
       !obb_finite(box.e[0]) || !obb_finite(box.e[1]))
-    return 0; /* box:set refuses it: Lua's loop raises */
+    return 0; /* Lua's loop makes it (its box measured by halves) */
   m->nfound = 0;
   if (obb_world_query_box(m->w, &box, on_found, m) != 0) m->oom = 1;
   return !m->oom;
