@@ -79,7 +79,8 @@ enum lobb_ffi_record {
 ** actual, nv numbers, what the classic method returns before the count
 ** (the final center, then the final angle or quaternion for the turning
 ** form), at actual[7] the world's change count (obb_world_changes), at
-** actual[8] its dimension and at actual[10] the ticket of the final box,
+** actual[8] its dimension, at actual[10] the ticket of the final box and
+** at actual[12] why the move ended (OBB_END_*, obb_world_move_end),
 ** which it keeps for lobb_ffi_world_commit (a ticket for each box kept;
 ** the world keeps the last one only). Returns the number of
 ** collisions, or -1 when the classic method must run (more collisions

@@ -49,6 +49,15 @@ local CALLS = {
     function() local _ = b2:sweep(b2, 0 / 0, 0, 0, 0) end,
   ["bad argument #2 to 'merge' (obb.obb2 expected, got obb.obb3)"] =
     function() local _ = obb.merge(b2, b3) end,
+  ["bad argument #3 to 'query_box' (function, obb.responses or nil expected, got string)"] =
+    function() local _ = world():query_box(b2, {}, "slide") end,
+  ["bad argument #3 to 'move' (the move overflows (goals this far from the rectangles it meets are beyond the largest number))"] =
+    function()
+      local w = require("obb.bump").newWorld(64)
+      w:add("p", 1.7e308, 0, 10, 10)
+      w:add("far", -8.9e307, -1.7976931348623157e308, 1e307, 1e307)
+      local _ = w:move("p", -1e308, -1.7e308)
+    end,
   ["bad argument #1 to 'remove' (item is not in the world)"] =
     function() local _ = world():remove("nowhere") end,
   ["bad argument #1 to 'world2' (margin must be in [0, 1e6])"] =

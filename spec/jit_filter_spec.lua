@@ -366,7 +366,7 @@ describe("a move's filter function", function()
     end
     assert.is_true(ok)
     assert.equal("q", v) -- parked inside the filter: the world is locked
-    assert.are.same({ 5, 0, 1 }, { select(2, coroutine.resume(co)) })
+    assert.are.same({ 5, 0, 1, "goal" }, { select(2, coroutine.resume(co)) })
     assert.are.same({ 5, 0 }, at(w, "p"))
     -- parked again, and the world used from the main thread meanwhile
     w:update("p", 0, 0, 1, 1)

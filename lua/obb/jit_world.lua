@@ -188,7 +188,7 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
   local args = ffi.new("double[7]") -- the numbers after the item
   -- what the method returns, then the change count, the dimension, (the
   -- asks of a filter function's move) and the ticket of the box kept
-  local actual = ffi.new("double[11]")
+  local actual = ffi.new("double[13]")
   local RESPONSE = { touch = lib.OBB_TOUCH, cross = lib.OBB_CROSS, slide = lib.OBB_SLIDE,
                      bounce = lib.OBB_BOUNCE }
   local NAME = {}
@@ -264,7 +264,7 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
     if npool == 0 then
       return { asks = ffi.new("double[?]", 16 * AREC), ask_cap = 16,
                hits = ffi.new("double[?]", HITS * REC), cap = HITS,
-               args = ffi.new("double[7]"), actual = ffi.new("double[12]") }
+               args = ffi.new("double[7]"), actual = ffi.new("double[13]") }
     end
     local set = pool[npool]
     pool[npool] = nil
@@ -451,6 +451,18 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
   -- [, filter [, dst]]): nv numbers after the item, 2, 3 or 7; the C
   -- side tells which form they are in the world's dimension (dim 3: a
   -- 3D move or a 2D turning one, both with 3 results before the count).
+  -- What a move returns, from actual (lobb_ffi.h): the center, the count,
+  -- the rotation of a turning form, why it ended.
+  local WHY = { [0] = "goal", "blocked", "legs", "turn" }
+  local function results(nv, res, count)
+    if nv == 2 then return res[0], res[1], count, WHY[res[12]] end
+    if nv == 3 then
+      if res[8] == 3 then return res[0], res[1], res[2], count, WHY[res[12]] end
+      return res[0], res[1], count, res[2], WHY[res[12]]
+    end
+    return res[0], res[1], res[2], count, res[3], res[4], res[5], res[6], WHY[res[12]]
+  end
+
   local function mover(commit, name)
     return function(...)
       local w, item, gx, gy, a, b, c, d, e, f, g = ...
@@ -485,9 +497,7 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
               and (dst == nil or write_moves(dst, rawget(holder_of(w), 2), actual[8], count, hits)) then
             if gen == gen1 and (not commit or commit_c(w, id, actual[7], actual[10]) ~= 0)
                 and gen == gen1 then
-              if nv == 2 then return actual[0], actual[1], count end
-              if nv == 3 then return actual[0], actual[1], actual[2], count end
-              return actual[0], actual[1], actual[2], actual[3], actual[4], actual[5], actual[6], count
+              return results(nv, actual, count)
             end
           end
         elseif type(filter) == "function" then
@@ -504,11 +514,15 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
           if count >= 0 then
             if not finish_asked(w, id, nv, commit, dst, count, s) then error(CHANGED, 0) end
             local res = s.actual
-            local r1, r2, r3, r4, r5, r6, r7 = res[0], res[1], res[2], res[3], res[4], res[5], res[6]
+            local r1, r2, r3, r4, r5, r6, r7, dim, why = res[0], res[1], res[2], res[3], res[4], res[5], res[6],
+              res[8], WHY[res[12]]
             give_set(s)
-            if nv == 2 then return r1, r2, count end
-            if nv == 3 then return r1, r2, r3, count end
-            return r1, r2, r3, r4, r5, r6, r7, count
+            if nv == 2 then return r1, r2, count, why end
+            if nv == 3 then
+              if dim == 3 then return r1, r2, r3, count, why end
+              return r1, r2, count, r3, why
+            end
+            return r1, r2, r3, count, r4, r5, r6, r7, why
           end
           give_set(s)
         end

@@ -207,6 +207,7 @@ static lworld *move_start(void *world, double id, const double *v, int nv,
 ** classic method must run. */
 static int ffi_move(lworld *lw, int k, const double *v, int turning,
                     const double *turn, ffi_hits *f, double *actual) {
+  double rest[4];
   int n, dim = lw->dim;
   if (turning)
     n = obb_world_move_turning(lw->w, k, v, turn, ffi_filter, ffi_report, f,
@@ -232,6 +233,7 @@ static int ffi_move(lworld *lw, int k, const double *v, int turning,
   actual[7] = obb_world_changes(lw->w);
   actual[8] = dim;
   actual[10] = lw->moved_ticket;
+  actual[12] = obb_world_move_end(lw->w, rest);
   return n;
 }
 
