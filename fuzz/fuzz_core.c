@@ -1329,7 +1329,7 @@ static void asking(reader *r) {
     if (kept < 0 || kept > b.n || hit.other <= 0 || hit.other >= n || i > 64)
       FAIL("a move that asks asked wrongly");
     b.n = kept;
-    got = obb_world_move_resume(state, b.answer[hit.other], &end2);
+    got = obb_world_move_resume(state, b.answer[hit.other], &b, &end2);
   }
   if (got != want || a.n != b.n ||
       memcmp(&end1, &end2, dim == 2 ? sizeof(obb2) : sizeof(obb3)) != 0 ||

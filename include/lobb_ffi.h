@@ -63,83 +63,82 @@ LOBB_API int lobb_ffi_intersects3(const void *a, const void *b);
 ** that `make check-ffi` holds obb.jit's reading of them to this header. */
 enum lobb_ffi_record {
   LOBB_FFI_MOVE_RECORD = 10,
-  LOBB_FFI_CAST_RECORD = 5,
-  LOBB_FFI_ASK_RECORD = 7
+  LOBB_FFI_CAST_RECORD = 5
 };
 
-/* w:check(item, ..., filter) with no filter function: v the nv numbers
-** after the item, the goal center (dim of them) and, for the turning form,
-** the goal rotation (2D: an angle; 3D: a quaternion x, y, z, w), so nv is
-** dim, 3 or 7 (finite); responses NULL and response every other's
-** (OBB_TOUCH to OBB_BOUNCE, obb_world.h), or responses a response set
-** (obb.responses: the payload of a userdata carrying the set's real
-** metatable, recognised by its tag) answering by the other's class, and
-** response unused. Writes each collision into hits as 10 doubles, other's
-** id, response, t, nx, ny, nz, x, y, z, depth (at most cap of them); into
-** actual, nv numbers, what the classic method returns before the count
-** (the final center, then the final angle or quaternion for the turning
-** form), at actual[7] the world's change count (obb_world_changes), at
-** actual[8] its dimension, at actual[10] the ticket of the final box and
-** at actual[12] why the move ended (OBB_END_*, obb_world_move_end),
-** which it keeps for lobb_ffi_world_commit (a ticket for each box kept;
-** the world keeps the last one only). Returns the number of
-** collisions, or -1 when the classic method must run (more collisions
-** than cap among the reasons). Changes nothing in the world. */
+/* w:move / w:check (item, ..., filter [, out]) with no filter function: v
+** the nv numbers after the item, the goal center (dim of them) and, for
+** the turning form, the goal rotation (2D: an angle; 3D: a quaternion x,
+** y, z, w), so nv is dim, 3 or 7 (finite); responses NULL and response
+** every other's (OBB_TOUCH to OBB_BOUNCE, obb_world.h), or responses a
+** response set (obb.responses: the payload of a userdata carrying the
+** set's real metatable, recognised by its tag) answering by the other's
+** class, and response unused. Writes each collision into hits as 10
+** doubles, other's id, response, t, nx, ny, nz, x, y, z, depth (at most cap
+** of them), and into actual (20 doubles): at 0 .. 6 the final center, then
+** the final angle (2D, at 2) or quaternion (3D, at 3 .. 6), at 7 the
+** world's change count (obb_world_changes), at 8 its dimension, at 10 the
+** ticket of the box kept for lobb_ffi_world_commit, at 11 the number of
+** collisions and at 12 why the move ended (OBB_END_*). commit 1 (a move
+** with no out table: nothing is left that can raise) gives the item its
+** box at once; commit 0 keeps the box under a new ticket (a ticket for
+** each box kept; the world keeps the last one only) and changes nothing.
+** Returns the number of collisions; LOBB_FFI_FULL for more than cap; -1
+** when the classic method must run. */
 LOBB_API int lobb_ffi_world_move(void *world, double id, const double *v,
                                  int nv, int response,
                                  const void *responses, double *hits,
-                                 int cap, double *actual);
+                                 int cap, double *actual, int commit);
 
-/* w:check(item, ..., filter) with a filter function, without calling it:
-** lobb_ffi_world_move where the filter's answers are records in asks, 7
-** doubles each, other's id, response, t, nx, ny, nz, depth, in the order
-** the move asks them. The first nfixed are the filter's answers from the
-** runs before (the same asks, which this run checks); every later one is
-** guessed (the filter's last answer about that other; for one it never
-** answered about, its last answer in this move, the nfixed-th; else
-** OBB_SLIDE) and recorded, for Lua to ask the filter and run again from the first
-** wrong guess. At actual[9] the number of asks, at actual[11] the number
-** of collisions. Returns the number of collisions; -2 for more asks than
-** ask_cap, -3 for more collisions than cap (the counts say how many: run
-** again with room for them; nothing is asked twice); -1 when the
-** classic method must run, or when an answered record is not what this
-** run asks (the world changed). Changes nothing in the world but the
-** guesses. */
-LOBB_API int lobb_ffi_world_move_asking(void *world, double id,
-                                        const double *v, int nv,
-                                        double *asks, int ask_cap,
-                                        int nfixed, double *hits, int cap,
-                                        double *actual);
-
-/* While Lua asks a filter function, the world is locked as a classic
+/* A move with a filter function (obb_world_move_start): lobb_ffi_world_move
+** where the move stops at each other it meets first, and returns
+** LOBB_FFI_ASKING, with the world locked for the filter (as a classic
 ** move's filter locks it, so that what the filter may not do raises the
-** classic errors. filter_lock returns a serial for filter_unlock, or -1
-** (the world is not usable: nothing locked). filter_unlock returns 1, or
-** 0 when the lock was taken back meanwhile: the filter yielded and the
-** world was used from another thread (lobb_world_unstale); the move then
-** raises. */
-LOBB_API int lobb_ffi_world_filter_lock(void *world);
-LOBB_API int lobb_ffi_world_filter_unlock(void *world, int serial);
+** classic errors) and the question in actual: at 8 the world's dimension,
+** at 11 the collisions so far, at 13 the serial of this move's lock, at
+** 14 the other's id, at 15 t, at 16 .. 18 the normal, at 19 the depth. Lua
+** asks the filter, and lobb_ffi_world_answer(world, serial, response, ...)
+** goes on from there, the answer kept for the move (hits the same buffer,
+** actual the same); it returns as this, the lock released once the move
+** ends. It returns LOBB_FFI_REFUSED when the lock is no longer this
+** move's: the filter yielded and the world was used from another thread
+** meanwhile (lobb_world_unstale took it back), or the world was closed;
+** or for a response out of OBB_IGNORE .. OBB_BOUNCE (the move is dropped).
+** lobb_ffi_world_drop releases the lock of a move Lua gives up (its filter
+** raised or answered no response). */
+enum lobb_ffi_answer {
+  LOBB_FFI_ASKING = -4,
+  LOBB_FFI_REFUSED = -5,
+  LOBB_FFI_FULL = -3
+};
+LOBB_API int lobb_ffi_world_move_ask(void *world, double id, const double *v,
+                                     int nv, double *hits, int cap,
+                                     double *actual, int commit);
+LOBB_API int lobb_ffi_world_answer(void *world, int serial, int response,
+                                   double *hits, int cap, double *actual,
+                                   int commit);
+LOBB_API void lobb_ffi_world_drop(void *world, int serial);
 
-/* w:move's second half: gives item id the box lobb_ffi_world_move (or
-** _move_asking) found for it under ticket and returns 1; or returns 0,
-** having changed nothing, when the box kept is not that one (another
-** move or check, a finalizer's, kept its own since), or the world's change
-** count is no longer stamp (a finalizer changed the world between the
-** halves), or the item is gone: the classic method then moves the item
-** again, or (a filter function asked already) lobb_ffi_world_recommit. */
+/* w:move's second half, for a move with an out table: gives item id the box
+** lobb_ffi_world_move (or an asking move) kept for it under ticket and
+** returns 1; or returns 0, having changed nothing, when the box kept is not
+** that one (another move or check, a finalizer's, kept its own since), or
+** the world's change count is no longer stamp (a finalizer changed the
+** world between the halves), or the item is gone: the classic method then
+** moves the item again, or (a filter function asked already)
+** lobb_ffi_world_recommit. */
 LOBB_API int lobb_ffi_world_commit(void *world, double id, double stamp,
                                    double ticket);
 
 /* A move with a filter function whose box is no longer kept, committed
-** anyway: runs it again, every one of its nasks answers fixed (asks as
-** lobb_ffi_world_move_asking's, checked as there), and gives item id the
-** box where it ends, in one call, nothing of Lua in between; returns 1,
-** or 0 having changed nothing when the world's change count is no longer
-** stamp, or the run is not that move (it asks another question or more). */
+** anyway: runs it again with its nanswers answers (other's id and response
+** each, in the order asked) and gives item id the box where it ends, in
+** one call, nothing of Lua in between; returns 1, or 0 having changed
+** nothing when the world's change count is no longer stamp, or the run is
+** not that move (it asks another question, or more or fewer). */
 LOBB_API int lobb_ffi_world_recommit(void *world, double id, const double *v,
-                                     int nv, double *asks, int nasks,
-                                     double stamp);
+                                     int nv, const double *answers,
+                                     int nanswers, double stamp);
 
 /* w:cast(box, d) with no filter function: each item the box touches as 5
 ** doubles, id, t, nx, ny, nz, first met first (ties: nearer centers, then

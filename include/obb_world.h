@@ -301,14 +301,14 @@ OBB_API int obb_world_ties(const obb_world *w);
 ** zeros, for a move without a turn, exactly obb_world_move's), whose
 ** filter may answer OBB_ASK for an other it cannot answer from C (a
 ** scripting layer's filter, asked from its own side). The move then stops
-** before anything of the leg that met that other is done, and returns
-** OBB_MOVE_ASKING; obb_world_move_question gives the question (the other
-** and what the filter would have been told) and how many collisions were
-** reported so far (a report callback that keeps them in order drops the
-** ones after that: they are made again); obb_world_move_resume(state,
-** response) answers it (a negative response aborts: -2) and goes on from
-** the start of that leg, the answer kept for the move, until the move ends
-** or asks again. state is the caller's buffer of obb_move_state_size()
+** where it met that other and returns OBB_MOVE_ASKING;
+** obb_world_move_question gives the question (the other and what the
+** filter would have been told) and how many collisions were reported so
+** far; obb_world_move_resume(state, response, ctx, end) answers it (a
+** negative response aborts: -2) and goes on from there, nothing done
+** twice, the answer kept for the move, until the move ends or asks again,
+** calling the callbacks with ctx from then on (the caller's context may
+** live on its stack). state is the caller's buffer of obb_move_state_size()
 ** bytes, which holds the move between the calls; nothing else may move
 ** in, or change, the world meanwhile (not even a move of another item:
 ** the mover's scratch buffers are the world's). Each returns as
@@ -320,7 +320,8 @@ OBB_API int obb_world_move_start(void *state, obb_world *w, int id,
                                  obb_move_filter_fn filter,
                                  obb_move_report_fn report, void *ctx,
                                  void *end);
-OBB_API int obb_world_move_resume(void *state, int response, void *end);
+OBB_API int obb_world_move_resume(void *state, int response, void *ctx,
+                                  void *end);
 OBB_API int obb_world_move_question(const void *state, obb_move_hit *hit);
 
 /* The mover's way out of what it overlaps: repeatedly moves item id by the

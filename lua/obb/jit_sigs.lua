@@ -74,19 +74,24 @@ int lobb_ffi_world_get(void *world, double id, double *out);
 int lobb_ffi_world_move(void *world, double id, const double *v,
                                  int nv, int response,
                                  const void *responses, double *hits,
-                                 int cap, double *actual);
-int lobb_ffi_world_move_asking(void *world, double id,
-                                        const double *v, int nv,
-                                        double *asks, int ask_cap,
-                                        int nfixed, double *hits, int cap,
-                                        double *actual);
-int lobb_ffi_world_filter_lock(void *world);
-int lobb_ffi_world_filter_unlock(void *world, int serial);
+                                 int cap, double *actual, int commit);
+enum lobb_ffi_answer {
+  LOBB_FFI_ASKING = -4,
+  LOBB_FFI_REFUSED = -5,
+  LOBB_FFI_FULL = -3
+};
+int lobb_ffi_world_move_ask(void *world, double id, const double *v,
+                                     int nv, double *hits, int cap,
+                                     double *actual, int commit);
+int lobb_ffi_world_answer(void *world, int serial, int response,
+                                   double *hits, int cap, double *actual,
+                                   int commit);
+void lobb_ffi_world_drop(void *world, int serial);
 int lobb_ffi_world_commit(void *world, double id, double stamp,
                                    double ticket);
 int lobb_ffi_world_recommit(void *world, double id, const double *v,
-                                     int nv, double *asks, int nasks,
-                                     double stamp);
+                                     int nv, const double *answers,
+                                     int nanswers, double stamp);
 int lobb_ffi_world_cast(void *world, const void *box,
                                  const double *d, int dim,
                                  const void *responses, double *hits,
@@ -114,8 +119,7 @@ enum {
 };
 enum lobb_ffi_record {
   LOBB_FFI_MOVE_RECORD = 10,
-  LOBB_FFI_CAST_RECORD = 5,
-  LOBB_FFI_ASK_RECORD = 7
+  LOBB_FFI_CAST_RECORD = 5
 };
 int lobb_ffi_intersects2(const void *a, const void *b);
 int lobb_ffi_intersects3(const void *a, const void *b);

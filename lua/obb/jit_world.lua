@@ -168,32 +168,53 @@ local function build_items(ffi, lib, F, CW, holder_of, id_of, ffi_add)
   end
 end
 
--- move and check without a filter function into F.
-local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, getmt)
-  -- ---- the movers: move, check without a filter function ----
+-- move and check into F.
+local function build_moves(ffi, lib, F, CW, holder_of, id_of, mtr, getmt)
+  -- ---- the movers: move and check ----
   -- The C side (lobb_ffi_world.c) finds where the item ends and writes
   -- each collision as a record (include/lobb_ffi.h, LOBB_FFI_MOVE_RECORD
-  -- doubles); here they go into dst, raw, as the classic
-  -- method writes them, and then a move is committed, as the classic
-  -- method commits after writing its out table, unless the world changed
-  -- meanwhile. The filter is nil, a response name or a response set (a
-  -- userdata carrying the sets' real metatable, handed to C, which checks
-  -- its tag and answers by class). A filter function, more collisions
-  -- than the buffer holds,
-  -- a finalizer that used the buffers or changed the world between the
-  -- halves, or anything the C side refuses: the classic method, with the
-  -- same arguments.
+  -- doubles); here they go into dst, raw, as the classic method writes
+  -- them. One rule for the commit: a move with nothing left that can raise
+  -- (no dst) is committed by C in the call that ends it; one with dst
+  -- keeps its box under a ticket, its records are written, and a second
+  -- call commits it unless the world changed meanwhile. One rule for the
+  -- buffers: every move takes a set of its own from a pool (a filter may
+  -- move in another world, a coroutine may be parked in one, a finalizer
+  -- may move between the halves), given back when it returns. The filter
+  -- is nil, a response name or a response set (a userdata carrying the
+  -- sets' real metatable, handed to C, which checks its tag and answers
+  -- by class), or a function (below). More collisions than the set holds,
+  -- a finalizer that changed the world between the halves, or anything the
+  -- C side refuses: the classic method, with the same arguments.
   local move_c, commit_c = lib.lobb_ffi_world_move, lib.lobb_ffi_world_commit
   local recommit_c = lib.lobb_ffi_world_recommit
-  local args = ffi.new("double[7]") -- the numbers after the item
-  -- what the method returns, then the change count, the dimension, (the
-  -- asks of a filter function's move) and the ticket of the box kept
-  local actual = ffi.new("double[13]")
+  local ask_c, answer_c, drop_c = lib.lobb_ffi_world_move_ask, lib.lobb_ffi_world_answer,
+    lib.lobb_ffi_world_drop
+  local ASKING, REFUSED, FULL = lib.LOBB_FFI_ASKING, lib.LOBB_FFI_REFUSED, lib.LOBB_FFI_FULL
   local RESPONSE = { touch = lib.OBB_TOUCH, cross = lib.OBB_CROSS, slide = lib.OBB_SLIDE,
                      bounce = lib.OBB_BOUNCE }
   local NAME = {}
   for name, r in pairs(RESPONSE) do NAME[r] = name end
-  local REC = lib.LOBB_FFI_MOVE_RECORD
+  local REC, IGNORE = lib.LOBB_FFI_MOVE_RECORD, lib.OBB_IGNORE
+  local HITS = 64 -- the records a set holds at first (it grows to what a move needs)
+
+  -- A move's buffers: the numbers after the item, its records, what C
+  -- answers (lobb_ffi.h: 20 doubles), and the filter's answers so far.
+  local pool, npool = {}, 0
+  local function take_set()
+    if npool == 0 then
+      return { args = ffi.new("double[7]"), hits = ffi.new("double[?]", HITS * REC), cap = HITS,
+               actual = ffi.new("double[20]"), answers = ffi.new("double[?]", 32), answer_cap = 16 }
+    end
+    local set = pool[npool]
+    pool[npool] = nil
+    npool = npool - 1
+    return set
+  end
+  local function give_set(set)
+    npool = npool + 1
+    pool[npool] = set
+  end
 
   -- Record i of recs into dst after index k; the index after it, or nil
   -- (nothing written) when its other is no longer in the world (a
@@ -241,47 +262,24 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
     return true
   end
 
-  -- ---- a filter function: the move in C guesses, Lua asks ----
-  -- lobb_ffi_world_move_asking runs the move with a guess for each answer
-  -- the filter would give (its last answer about that other, else
-  -- "slide") and records what it would ask, in order; here the filter is
-  -- asked those, in a trace of the caller's, no C call in between. All
-  -- right: that run is the move. The first wrong guess: the move runs
-  -- again from the start with every answer so far fixed, which asks the
-  -- same first questions (the world is locked meanwhile, and a run checks
-  -- them), so the filter is asked about each other once, in the order
-  -- met, as the classic method asks it. A filter that depends only on the
-  -- other costs one run once its answers are known.
-  local ask_c = lib.lobb_ffi_world_move_asking
-  local lock_c, unlock_c = lib.lobb_ffi_world_filter_lock, lib.lobb_ffi_world_filter_unlock
-  local AREC = lib.LOBB_FFI_ASK_RECORD
-  local IGNORE = lib.OBB_IGNORE
-  -- Buffers of one asking move, taken from a pool for each: a filter may
-  -- move in another world, a coroutine may be parked in a filter, and an
-  -- error drops its set (made again later).
-  local pool, npool = {}, 0
-  local function take_set()
-    if npool == 0 then
-      return { asks = ffi.new("double[?]", 16 * AREC), ask_cap = 16,
-               hits = ffi.new("double[?]", HITS * REC), cap = HITS,
-               args = ffi.new("double[7]"), actual = ffi.new("double[13]") }
-    end
-    local set = pool[npool]
-    pool[npool] = nil
-    npool = npool - 1
-    return set
-  end
-  local function give_set(set)
-    npool = npool + 1
-    pool[npool] = set
-  end
+  -- ---- a filter function: the move stops to ask, Lua answers ----
+  -- lobb_ffi_world_move_ask runs the move until it meets an other for the
+  -- first time, and stops there, before anything of that leg is done, with
+  -- the world locked for the filter as a classic move's is, and the
+  -- question; the filter is asked here, in a trace of the caller's, and
+  -- lobb_ffi_world_answer goes on from that leg with the answer kept for
+  -- the move. So the filter is asked about each other once, in the order
+  -- met, as the classic method asks it, with no callback from C into Lua:
+  -- one more call per other met, which runs one leg again.
 
   -- The filter's thread, for the classic methods (lobb_world_unstale): in
   -- the world's third user value, a weak table, so that a coroutine
-  -- dropped inside a filter is collected.
+  -- dropped inside a filter is collected. Named before the move can lock
+  -- the world, so that whatever runs once it is locked finds it; the owner
+  -- before is put back when the move did not lock it (another's lock, or a
+  -- move that asked nothing), so that a parked filter's lock is still
+  -- recognised as its owner's. Returns the owners' table and that owner.
   local weak_values = { __mode = "v" }
-  -- Names the thread running now the owner; returns the owners' table and
-  -- the owner before (for a lock then refused: put back).
   local function own(holder)
     local owner = rawget(holder, 3)
     if type(owner) ~= "table" then
@@ -293,100 +291,53 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
     return owner, before
   end
 
-  local function ask_once(filter, item, other, dim, asks, h)
-    if dim == 2 then
-      return pcall(filter, item, other, asks[h + 3], asks[h + 4], asks[h + 2], asks[h + 6])
-    end
-    return pcall(filter, item, other, asks[h + 3], asks[h + 4], asks[h + 5], asks[h + 2], asks[h + 6])
+  -- The filter asked set's question (actual, lobb_ffi.h), protected.
+  local function ask_once(filter, item, other, dim, q)
+    if dim == 2 then return pcall(filter, item, other, q[16], q[17], q[15], q[19]) end
+    return pcall(filter, item, other, q[16], q[17], q[18], q[15], q[19])
   end
 
-  -- Asks the filter the questions nfixed .. nasks - 1 of a run; returns
-  -- the first wrong guess's index + 1 (its answer fixed), nil when all
-  -- were right, or false and a bad answer. Raises the filter's error as
-  -- it raised it.
-  local function ask(set, w, item, filter, holder, nfixed, nasks)
-    -- the owner first: whatever runs once the lock is taken finds it
-    local owner, before = own(holder)
-    local serial = lock_c(w)
-    if serial < 0 then
-      rawset(owner, 1, before) -- (the lock is another's)
-      return -1
+  -- Keeps answer code about other in set's answers (for a run again).
+  local function log_answer(set, n, other, code)
+    if n >= set.answer_cap then
+      local bigger = ffi.new("double[?]", 4 * set.answer_cap)
+      ffi.copy(bigger, set.answers, 16 * n)
+      set.answers, set.answer_cap = bigger, 2 * set.answer_cap
     end
-    local byid, asks, dim, wrong = rawget(holder, 2), set.asks, set.actual[8], nil
-    for i = nfixed, nasks - 1 do
-      local h = AREC * i
-      local ok, r = ask_once(filter, item, rawget(byid, asks[h] + 1), dim, asks, h)
+    set.answers[2 * n], set.answers[2 * n + 1] = other, code
+  end
+
+  local CHANGED = "obb: the world changed while a move asked its filter"
+  local YIELDED = "a world query's filter cannot yield (the world was used while it was suspended)"
+
+  -- Asks the filter each question of an asking move (count ASKING) until
+  -- it ends: its count (or FULL, or -1 for the classic method with the
+  -- answers so far replayed), the number of answers; false and a bad
+  -- answer. Raises the filter's error as it raised it, and YIELDED when
+  -- the move's lock was taken back while its filter was parked.
+  local function answer_all(set, w, item, filter, byid, commit, count)
+    local res, n = set.actual, 0
+    local serial, dim = res[13], res[8]
+    while count == ASKING do
+      local other = res[14]
+      local ok, r = ask_once(filter, item, rawget(byid, other + 1), dim, res)
       if not ok then
-        unlock_c(w, serial)
+        drop_c(w, serial)
         error(r, 0)
       end
       local code = IGNORE
       if r then code = RESPONSE[r] end
       if code == nil then
-        unlock_c(w, serial)
+        drop_c(w, serial)
         return false, r
       end
-      if code ~= asks[h + 1] then
-        asks[h + 1] = code
-        wrong = i + 1
-        break
-      end
+      log_answer(set, n, other, code)
+      n = n + 1
+      count = answer_c(w, serial, code, set.hits, set.cap, res, commit)
+      serial = res[13]
     end
-    if unlock_c(w, serial) == 0 then
-      error("a world query's filter cannot yield (the world was used while it was suspended)", 0)
-    end
-    return wrong
-  end
-
-  -- A move the C side refused after nfixed answers: -1 (the classic method
-  -- runs) before any, else an error (the filter was asked already).
-  local CHANGED = "obb: the world changed while a move asked its filter"
-  local function refused(nfixed)
-    if nfixed == 0 then return -1 end
-    error(CHANGED, 0)
-  end
-
-  -- A move whose guesses keep failing (a crowd the filter answers each
-  -- differently from the last) would run once per wrong guess, each run
-  -- through the whole move: once the runs have recorded more asks than
-  -- RUNS times a run's asks (and SPARE), the classic method finishes it,
-  -- the answers asked replayed (replaying): linear in the asks, not
-  -- quadratic, and each other still asked once.
-  local RUNS, SPARE, REPLAY = 8, 64, -4
-
-  -- The asking move with set's args: its count, or -1 when no filter was
-  -- asked and the classic method must run; false and a bad answer; REPLAY
-  -- and the number of answers asked when the classic method must finish it.
-  local function asking(set, w, id, item, nv, filter, holder)
-    local nfixed, work = 0, 0
-    while true do
-      local count = ask_c(w, id, set.args, nv, set.asks, set.ask_cap, nfixed, set.hits, set.cap, set.actual)
-      if count == -2 or count == -3 then -- room for all the asks and hits it counted
-        local need, have = set.actual[9], set.ask_cap
-        if need > have then
-          local n = need > 2 * have and need or 2 * have
-          local asks = ffi.new("double[?]", n * AREC)
-          ffi.copy(asks, set.asks, nfixed * AREC * 8)
-          set.asks, set.ask_cap = asks, n
-        end
-        need, have = set.actual[11], set.cap
-        if need > have then
-          local n = need > 2 * have and need or 2 * have
-          set.hits, set.cap = ffi.new("double[?]", n * REC), n
-        end
-      elseif count < 0 then
-        return refused(nfixed)
-      else
-        local nasks = set.actual[9]
-        if nasks == nfixed then return count end
-        local wrong, bad = ask(set, w, item, filter, holder, nfixed, nasks)
-        if wrong == nil then return count end
-        if wrong == false then return false, bad end
-        if wrong < 0 then return refused(nfixed) end
-        nfixed, work = wrong, work + nasks
-        if work > RUNS * nasks + SPARE then return REPLAY, nfixed end
-      end
-    end
+    if count == REFUSED then error(YIELDED, 0) end
+    return count, n
   end
 
   -- luaL_argerror's message for a filter's bad answer r, the filter being
@@ -407,19 +358,19 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
   end
 
   -- The filter as the classic method asks it, for a move the classic
-  -- method finishes: the first n questions (the asks of set, in the order
-  -- the move asks them, the world locked meanwhile) answered as the filter
+  -- method finishes (more records than the set held, or one that C could
+  -- not end): the first n questions (set's answers, in the order the move
+  -- asked them, the world locked meanwhile) answered as the filter
   -- answered them, the rest asked of it. A question not the one asked
-  -- before means the world changed in between: the move raises, as a rerun
-  -- would.
+  -- before means the world changed in between: the move raises.
   local function replaying(filter, byid, set, n)
-    local asks, i = set.asks, 0
+    local answers, i = set.answers, 0
     return function(item, other, ...)
       if i >= n then return filter(item, other, ...) end
-      local h = AREC * i
+      local h = 2 * i
       i = i + 1
-      if not rawequal(other, rawget(byid, asks[h] + 1)) then error(CHANGED, 0) end
-      local code = asks[h + 1]
+      if not rawequal(other, rawget(byid, answers[h] + 1)) then error(CHANGED, 0) end
+      local code = answers[h + 1]
       return code ~= IGNORE and NAME[code]
     end
   end
@@ -431,38 +382,34 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
     if nv > 3 then v[3], v[4], v[5], v[6] = b, c, d, e end
   end
 
-  -- An asking move's set (its results in set.actual and set.hits) into
-  -- dst, then committed; false when the world changed meanwhile (an other
-  -- of its records gone, or its change count no longer the move's). The
-  -- box kept for it is committed by its ticket; when another call (a
-  -- finalizer's move or check, while dst was written) has kept its own
-  -- since, the move is made again in C with the answers asked, and
-  -- committed in the same call (recommit).
-  local function finish_asked(w, id, nv, commit, dst, count, set)
+  -- What a move returns, from actual (lobb_ffi.h): the center, the count,
+  -- the rotation of a turning form, why it ended.
+  local WHY = { [0] = "goal", "blocked", "legs", "turn" }
+
+  -- set's move into dst and committed (commit: a move with dst; one with
+  -- none was committed by C); true, or false when the world changed
+  -- meanwhile (an other of its records gone, or its change count no
+  -- longer the move's). The box kept for it is committed by its ticket;
+  -- when another call (a finalizer's move or check, while dst was written)
+  -- has kept its own since, a move that asked is made again in C with its
+  -- answers and committed in the same call (recommit); one that asked
+  -- nothing is left to the classic method.
+  local function finish(w, id, nv, commit, dst, count, set, nanswers)
     local res = set.actual
-    if dst ~= nil and not write_moves(dst, rawget(holder_of(w), 2), res[8], count, set.hits) then
-      return false
+    if dst ~= nil then
+      if not write_moves(dst, rawget(holder_of(w), 2), res[8], count, set.hits) then return false end
+      if commit and commit_c(w, id, res[7], res[10]) == 0
+          and (nanswers == 0 or recommit_c(w, id, set.args, nv, set.answers, nanswers, res[7]) == 0) then
+        return false
+      end
     end
-    return not commit or commit_c(w, id, res[7], res[10]) ~= 0
-      or recommit_c(w, id, set.args, nv, set.asks, res[9], res[7]) ~= 0
+    return true
   end
 
   -- w:move / w:check (item, gx, gy[, gz | angle | gz, qx, qy, qz, qw]
   -- [, filter [, dst]]): nv numbers after the item, 2, 3 or 7; the C
   -- side tells which form they are in the world's dimension (dim 3: a
-  -- 3D move or a 2D turning one, both with 3 results before the count).
-  -- What a move returns, from actual (lobb_ffi.h): the center, the count,
-  -- the rotation of a turning form, why it ended.
-  local WHY = { [0] = "goal", "blocked", "legs", "turn" }
-  local function results(nv, res, count)
-    if nv == 2 then return res[0], res[1], count, WHY[res[12]] end
-    if nv == 3 then
-      if res[8] == 3 then return res[0], res[1], res[2], count, WHY[res[12]] end
-      return res[0], res[1], count, res[2], WHY[res[12]]
-    end
-    return res[0], res[1], res[2], count, res[3], res[4], res[5], res[6], WHY[res[12]]
-  end
-
+  -- 3D move or a 2D turning one, both with 3 numbers after the item).
   local function mover(commit, name)
     return function(...)
       local w, item, gx, gy, a, b, c, d, e, f, g = ...
@@ -481,48 +428,59 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, g
         if response == nil and type(filter) == "userdata" and getmt(filter) == mtr then
           response, set = 0, filter
         end
+        local asks = response == nil and type(filter) == "function"
         if not (nv and n <= nv + 4 and (dst == nil or type(dst) == "table")) then
-          response, filter = nil, nil
+          response, asks = nil, false
         end
-        if response then
-          local gen1 = gen + 1; gen = gen1
-          put_args(args, nv, gx, gy, a, b, c, d, e)
-          local count = move_c(w, id, args, nv, response, set, hits, HITS, actual)
-          -- the results stay in actual until they are returned: read
-          -- before write_moves, they would be live values at each of its
-          -- branches (LuaJIT's side traces there then do not compile);
-          -- gen tells whether a finalizer used the buffers meanwhile
-          -- (an other gone while dst is written: the classic method)
-          if count >= 0 and gen == gen1
-              and (dst == nil or write_moves(dst, rawget(holder_of(w), 2), actual[8], count, hits)) then
-            if gen == gen1 and (not commit or commit_c(w, id, actual[7], actual[10]) ~= 0)
-                and gen == gen1 then
-              return results(nv, actual, count)
-            end
-          end
-        elseif type(filter) == "function" then
+        if response or asks then
           local s = take_set()
           put_args(s.args, nv, gx, gy, a, b, c, d, e)
-          local count, bad = asking(s, w, id, item, nv, filter, holder_of(w))
-          if count == false then bad_answer(nv + 3, name, bad) end
-          if count == REPLAY then -- the classic method, with the answers asked
-            local again = replaying(filter, rawget(holder_of(w), 2), s, bad)
+          local now = commit and dst == nil and 1 or 0 -- C commits: nothing left to raise
+          local count, nanswers = 0, 0
+          if asks then
+            local holder = holder_of(w)
+            local owner, before = own(holder)
+            count = ask_c(w, id, s.args, nv, s.hits, s.cap, s.actual, now)
+            if count ~= ASKING then rawset(owner, 1, before) end
+            if count == ASKING then
+              local bad
+              count, bad = answer_all(s, w, item, filter, rawget(holder, 2), now, count)
+              if count == false then
+                give_set(s)
+                bad_answer(nv + 3, name, bad)
+              end
+              nanswers = bad
+            end
+          else
+            count = move_c(w, id, s.args, nv, response, set, s.hits, s.cap, s.actual, now)
+          end
+          if count == FULL then -- room for what it needs, next time
+            local need = s.actual[11]
+            s.hits, s.cap = ffi.new("double[?]", need * REC), need
+          end
+          if count >= 0 then
+            local res = s.actual
+            if finish(w, id, nv, commit, dst, count, s, nanswers) then
+              local r1, r2, r3, r4, r5, r6, r7, dim, why = res[0], res[1], res[2], res[3], res[4], res[5],
+                res[6], res[8], WHY[res[12]]
+              give_set(s)
+              if nv == 2 then return r1, r2, count, why end
+              if nv == 3 then
+                if dim == 3 then return r1, r2, r3, count, why end
+                return r1, r2, count, r3, why
+              end
+              return r1, r2, r3, count, r4, r5, r6, r7, why
+            end
+            if nanswers > 0 then
+              give_set(s)
+              error(CHANGED, 0)
+            end
+          elseif nanswers > 0 then -- the classic method, with the answers asked
+            local again = replaying(filter, rawget(holder_of(w), 2), s, nanswers)
+            give_set(s)
             if nv == 2 then return CW[name](w, item, gx, gy, again, dst) end
             if nv == 3 then return CW[name](w, item, gx, gy, a, again, dst) end
             return CW[name](w, item, gx, gy, a, b, c, d, e, again, dst)
-          end
-          if count >= 0 then
-            if not finish_asked(w, id, nv, commit, dst, count, s) then error(CHANGED, 0) end
-            local res = s.actual
-            local r1, r2, r3, r4, r5, r6, r7, dim, why = res[0], res[1], res[2], res[3], res[4], res[5], res[6],
-              res[8], WHY[res[12]]
-            give_set(s)
-            if nv == 2 then return r1, r2, count, why end
-            if nv == 3 then
-              if dim == 3 then return r1, r2, r3, count, why end
-              return r1, r2, count, r3, why
-            end
-            return r1, r2, r3, count, r4, r5, r6, r7, why
           end
           give_set(s)
         end
@@ -766,7 +724,7 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
   local HITS = 64
   local hits = ffi.new("double[?]", HITS * lib.LOBB_FFI_MOVE_RECORD)
   build_items(ffi, lib, F, CW, holder_of, id_of, ffi_add)
-  build_moves(ffi, lib, F, CW, holder_of, id_of, hits, HITS, mtr, getmt)
+  build_moves(ffi, lib, F, CW, holder_of, id_of, mtr, getmt)
   build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, mtr, getmt)
   build_queries(ffi, lib, F, CW, holder_of, mt2, mt3, mtr, getmt)
   return F, CW

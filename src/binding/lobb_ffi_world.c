@@ -43,10 +43,10 @@ int lobb_ffi_world_reserve(void *world, const double *v, int nv) {
   if (lw == NULL || !lobb_world_tobox(dim, v, nv, NULL, &b) ||
       obb_world_reserve(lw->w) < 0)
     return -1;
-  lw->pending = b;
-  lw->ticket = lw->ticket < INT_MAX ? lw->ticket + 1 : 1;
-  lw->pending_ticket = lw->ticket;
-  return lw->ticket;
+  lw->ffi.pending = b;
+  lw->ffi.ticket = lw->ffi.ticket < INT_MAX ? lw->ffi.ticket + 1 : 1;
+  lw->ffi.pending_ticket = lw->ffi.ticket;
+  return lw->ffi.ticket;
 }
 
 /* The FFI add's second half, add(w, item, ticket) (lobb_ffi.h): enters
@@ -60,12 +60,12 @@ int lobb_ffi_world_reserve(void *world, const double *v, int nv) {
 int lobb_world_ffi_add(lua_State *L) {
   lworld *lw = lobb_world_usable(lobb_world_test(L, 1), 0);
   anybox b;
-  int ok = lw != NULL && lw->pending_ticket != 0 &&
+  int ok = lw != NULL && lw->ffi.pending_ticket != 0 &&
            lua_type(L, 3) == LUA_TNUMBER &&
-           lua_tonumber(L, 3) == (lua_Number)lw->pending_ticket;
+           lua_tonumber(L, 3) == (lua_Number)lw->ffi.pending_ticket;
   if (ok) {
-    b = lw->pending;
-    lw->pending_ticket = 0;
+    b = lw->ffi.pending;
+    lw->ffi.pending_ticket = 0;
     ok = !lua_isnoneornil(L, 2) &&
          !(lua_type(L, 2) == LUA_TNUMBER && lua_tonumber(L, 2) != lua_tonumber(L, 2));
   }
@@ -85,80 +85,39 @@ int lobb_ffi_world_get(void *world, double id, double *out) {
                     : 0;
 }
 
-/* ---- moves: w:check's first half, then the commit ---------------------- */
+/* ---- moves ------------------------------------------------------------- */
 
+/* What a move's callbacks share: where its records go (at most cap of
+** them; n counts on), and how each other is answered. */
 typedef struct ffi_hits {
   double *hits;
   int n, cap, response;
   const unsigned char *set; /* a response set's, by class, or NULL */
   lworld *lw;
-  double *asks; /* a filter function's asks (NULL: none; below) */
-  int nasks, ask_cap, nfixed, wrong;
-  int last; /* the answer to the ask before, answered or guessed */
+  int asks;                 /* a filter function: asked from Lua (OBB_ASK) */
+  const double *answers;    /* a run again of a move that asked: its answers,
+                            ** other and response each, in order */
+  int nanswers, answered, wrong;
 } ffi_hits;
 
-/* The FFI path's guess of the filter function's answer about other: its
-** last answer about it; for an other it never answered about, the answer
-** to the ask before in this move (OBB_SLIDE for the first). A crowd the
-** filter answers alike is then guessed right from its second other on:
-** one run more, not one per other. */
-static int guessed(const ffi_hits *f, int other) {
-  const lworld *lw = f->lw;
-  int g = (size_t)other < lw->nguess ? lw->guess[other] : 0;
-  return g != 0 ? g - 1 : f->last;
-}
-
-/* Keeps answer r about other as its next guess (none when memory runs
-** out: a guess is only a guess); lw->guess holds r + 1, 0 for none. */
-static void remember(lworld *lw, int other, int r) {
-  if ((size_t)other >= lw->nguess) {
-    size_t n = lw->nguess < 64 ? 64 : lw->nguess;
-    unsigned char *p;
-    while (n <= (size_t)other) n *= 2;
-    p = (unsigned char *)lw->alloc(lw->ud, lw->guess, lw->nguess, n);
-    if (p == NULL) return;
-    memset(p + lw->nguess, 0, n - lw->nguess);
-    lw->guess = p;
-    lw->nguess = n;
+/* The answers of a move run again (lobb_ffi_world_recommit): the next one,
+** which must be about this other; -1 (f->wrong) otherwise. */
+static int replayed(ffi_hits *f, const obb_move_hit *hit) {
+  const double *a = f->answers + 2 * f->answered;
+  if (f->answered >= f->nanswers || a[0] != hit->other ||
+      !(a[1] >= OBB_IGNORE && a[1] <= OBB_BOUNCE) || a[1] != (int)a[1]) {
+    f->wrong = 1;
+    return -1;
   }
-  lw->guess[other] = (unsigned char)(r + 1);
-}
-
-/* The i-th ask of a move: the first nfixed were asked of the filter in
-** the runs before (their answers are in the records), the others are
-** guessed and recorded for Lua to ask (lobb_ffi.h); those beyond the
-** buffer only counted (the caller runs again with room for all of them,
-** once). -1 aborts the run: a record that is not the same ask as before
-** (f->wrong). */
-static int ffi_ask(ffi_hits *f, const obb_move_hit *hit) {
-  int i = f->nasks++, r, q;
-  double *a;
-  if (i < f->nfixed) {
-    a = f->asks + LOBB_FFI_ASK_RECORD * i; /* (nfixed <= ask_cap) */
-    if (a[0] != hit->other || !(a[1] >= OBB_IGNORE && a[1] <= OBB_BOUNCE) ||
-        a[1] != (int)a[1]) {
-      f->wrong = 1;
-      return -1;
-    }
-    r = (int)a[1];
-    remember(f->lw, hit->other, r);
-    return f->last = r;
-  }
-  r = f->last = guessed(f, hit->other);
-  if (i >= f->ask_cap) return r;
-  a = f->asks + LOBB_FFI_ASK_RECORD * i;
-  a[0] = hit->other;
-  a[1] = r;
-  a[2] = hit->t;
-  for (q = 0; q < 3; q++) a[3 + q] = hit->n[q];
-  a[6] = hit->depth;
-  return r;
+  f->answered++;
+  return (int)a[1];
 }
 
 static int ffi_filter(void *ctx, int item, const obb_move_hit *hit) {
   ffi_hits *f = (ffi_hits *)ctx;
   (void)item;
-  if (f->asks != NULL) return ffi_ask(f, hit);
+  if (f->asks) return OBB_ASK;
+  if (f->answers != NULL) return replayed(f, hit);
   return f->set != NULL ? f->set[lobb_world_class(f->lw, hit->other)]
                         : f->response;
 }
@@ -189,52 +148,18 @@ static int move_form(int dim, int nv, int *turning) {
 
 /* The world and item id of a move of the nv numbers v after the item, with
 ** its dimension and form checked as the classic method checks them, and
-** the turn of the turning form; NULL when the classic method must run. */
+** its turn (zeros for none); NULL when the classic method must run. */
 static lworld *move_start(void *world, double id, const double *v, int nv,
-                          int *k, int *turning, double turn[3]) {
+                          int *k, double turn[3]) {
   lworld *lw = lobb_world_usableid(world, 0, id, k);
-  int dim;
-  if (lw == NULL || (dim = move_form(lw->dim, nv, turning)) == 0 ||
+  int dim, turning;
+  turn[0] = turn[1] = turn[2] = 0;
+  if (lw == NULL || (dim = move_form(lw->dim, nv, &turning)) == 0 ||
       !obb_all_finite(v, (size_t)dim))
     return NULL;
-  if (*turning && !lobb_move_turn(dim, obb_world_box(lw->w, *k), v + dim, turn))
+  if (turning && !lobb_move_turn(dim, obb_world_box(lw->w, *k), v + dim, turn))
     return NULL;
   return lw;
-}
-
-/* Runs the move of item k by f, keeps its final box for the commit, and
-** writes actual (lobb_ffi.h); the core's count, or -1 for a move the
-** classic method must run. */
-static int ffi_move(lworld *lw, int k, const double *v, int turning,
-                    const double *turn, ffi_hits *f, double *actual) {
-  double rest[4];
-  int n, dim = lw->dim;
-  if (turning)
-    n = obb_world_move_turning(lw->w, k, v, turn, ffi_filter, ffi_report, f,
-                               &lw->moved);
-  else {
-    memcpy(&lw->moved, obb_world_box(lw->w, k),
-           dim == 2 ? sizeof(obb2) : sizeof(obb3));
-    n = obb_world_move(lw->w, k, v, ffi_filter, ffi_report, f,
-                       dim == 2 ? lw->moved.b2.c : lw->moved.b3.c);
-  }
-  lw->moved_id = -1;
-  if (n < 0 || f->n > f->cap ||
-      !obb_all_finite(dim == 2 ? lw->moved.b2.c : lw->moved.b3.c,
-                      (size_t)dim))
-    return -1;
-  lw->moved_id = k;
-  lw->moved_ticket = lw->moved_ticket < INT_MAX ? lw->moved_ticket + 1 : 1;
-  if (actual == NULL) return n;
-  memcpy(actual, dim == 2 ? lw->moved.b2.c : lw->moved.b3.c,
-         (size_t)dim * sizeof(double));
-  if (dim == 2 && turning) actual[2] = obb2_angle(&lw->moved.b2);
-  if (dim == 3 && turning) obb3_rotation(&lw->moved.b3, actual + 3);
-  actual[7] = obb_world_changes(lw->w);
-  actual[8] = dim;
-  actual[10] = lw->moved_ticket;
-  actual[12] = obb_world_move_end(lw->w, rest);
-  return n;
 }
 
 static void hits_init(ffi_hits *f, lworld *lw, double *hits, int cap) {
@@ -242,17 +167,49 @@ static void hits_init(ffi_hits *f, lworld *lw, double *hits, int cap) {
   f->hits = hits;
   f->cap = cap;
   f->lw = lw;
-  f->last = OBB_SLIDE;
+}
+
+/* The end of a move of item k whose core answer is n and end box end:
+** -1 for the classic method (an error, records beyond cap, a box that is
+** not finite); else committed at once (commit) or kept for
+** lobb_ffi_world_commit under a new ticket, and the results into actual
+** (lobb_ffi.h); the number of records. */
+static int move_end(lworld *lw, int k, int n, const anybox *end,
+                    const ffi_hits *f, int commit, double *actual) {
+  int dim = lw->dim;
+  double rest[4];
+  const double *c = dim == 2 ? end->b2.c : end->b3.c;
+  lw->ffi.moved_id = -1;
+  actual[11] = f->n;
+  if (f->n > f->cap) return LOBB_FFI_FULL;
+  if (n < 0 || !obb_all_finite(c, (size_t)dim)) return -1;
+  memcpy(actual, c, (size_t)dim * sizeof(double));
+  if (dim == 2) actual[2] = obb2_angle(&end->b2);
+  else obb3_rotation(&end->b3, actual + 3);
+  actual[7] = obb_world_changes(lw->w);
+  actual[8] = dim;
+  actual[12] = obb_world_move_end(lw->w, rest);
+  if (commit) {
+    lobb_world_setbox(lw, k, end);
+    return n;
+  }
+  lw->ffi.moved = *end;
+  lw->ffi.moved_id = k;
+  lw->ffi.moved_ticket =
+      lw->ffi.moved_ticket < INT_MAX ? lw->ffi.moved_ticket + 1 : 1;
+  actual[10] = lw->ffi.moved_ticket;
+  return n;
 }
 
 int lobb_ffi_world_move(void *world, double id, const double *v, int nv,
                         int response, const void *responses, double *hits,
-                        int cap, double *actual) {
-  int k, turning;
+                        int cap, double *actual, int commit) {
+  int k, n;
   double turn[3];
-  lworld *lw = move_start(world, id, v, nv, &k, &turning, turn);
+  lworld *lw = move_start(world, id, v, nv, &k, turn);
   const lobb_responses *set = (const lobb_responses *)responses;
   ffi_hits f;
+  anybox end;
   if (lw == NULL || cap < 0) return -1;
   if (set != NULL ? set->tag != LOBB_TAG_RESPONSES
                   : response < OBB_TOUCH || response > OBB_BOUNCE)
@@ -260,55 +217,121 @@ int lobb_ffi_world_move(void *world, double id, const double *v, int nv,
   hits_init(&f, lw, hits, cap);
   f.response = response;
   f.set = set != NULL ? set->r : NULL;
-  return ffi_move(lw, k, v, turning, turn, &f, actual);
+  n = obb_world_move_turning(lw->w, k, v, turn, ffi_filter, ffi_report, &f,
+                             &end);
+  return move_end(lw, k, n, &end, &f, commit, actual);
 }
 
-int lobb_ffi_world_move_asking(void *world, double id, const double *v,
-                               int nv, double *asks, int ask_cap, int nfixed,
-                               double *hits, int cap, double *actual) {
-  int k, turning, n;
+/* ---- moves that ask a filter function --------------------------------- */
+
+/* The question of the move that stopped to ask into actual (lobb_ffi.h),
+** the world locked for its filter (flock) under a new serial; returns
+** LOBB_FFI_ASKING. */
+static int asked(lworld *lw, int k, double *actual) {
+  obb_move_hit q;
+  int q3;
+  actual[11] = obb_world_move_question(lw->ffi.asking, &q);
+  if (lw->ffi.flock == 0) {
+    lw->lock++;
+    lw->ffi.flock = 1;
+  }
+  lw->ffi.asking_id = k;
+  actual[8] = lw->dim;
+  actual[13] = lw->ffi.fserial;
+  actual[14] = q.other;
+  actual[15] = q.t;
+  for (q3 = 0; q3 < 3; q3++) actual[16 + q3] = q.n[q3];
+  actual[19] = q.depth;
+  return LOBB_FFI_ASKING;
+}
+
+/* The lock an asking move holds, released. */
+static void unlock_asking(lworld *lw) {
+  if (lw->ffi.flock == 1) {
+    lw->ffi.flock = 0;
+    lw->lock--;
+  }
+}
+
+/* The asking move's answer n (end box end) into actual: asked again, or
+** ended (the lock released). */
+static int asking_result(lworld *lw, int k, int n, const anybox *end,
+                         const ffi_hits *f, int commit, double *actual) {
+  if (n == OBB_MOVE_ASKING) return asked(lw, k, actual);
+  unlock_asking(lw);
+  lw->ffi.fserial = lw->ffi.fserial < INT_MAX ? lw->ffi.fserial + 1 : 0;
+  return move_end(lw, k, n, end, f, commit, actual);
+}
+
+int lobb_ffi_world_move_ask(void *world, double id, const double *v, int nv,
+                            double *hits, int cap, double *actual,
+                            int commit) {
+  int k, n;
   double turn[3];
-  lworld *lw = move_start(world, id, v, nv, &k, &turning, turn);
+  lworld *lw = move_start(world, id, v, nv, &k, turn);
   ffi_hits f;
-  if (lw == NULL || cap < 0 || ask_cap < 0 || nfixed < 0 || nfixed > ask_cap)
-    return -1;
+  anybox end;
+  if (lw == NULL || cap < 0) return -1;
+  if (lw->ffi.asking == NULL) {
+    lw->ffi.asking = lw->alloc(lw->ud, NULL, 0, obb_move_state_size());
+    if (lw->ffi.asking == NULL) return -1;
+  }
+  lw->ffi.fserial = lw->ffi.fserial < INT_MAX ? lw->ffi.fserial + 1 : 0;
   hits_init(&f, lw, hits, cap);
-  f.asks = asks;
-  f.ask_cap = ask_cap;
-  f.nfixed = nfixed;
-  n = ffi_move(lw, k, v, turning, turn, &f, actual);
-  actual[9] = f.nasks;
-  actual[11] = f.n;
-  if (f.wrong) return -1;
-  if (f.nasks > ask_cap) return -2;
-  if (f.n > cap) return -3;
-  return n;
+  f.asks = 1;
+  n = obb_world_move_start(lw->ffi.asking, lw->w, k, v, turn, ffi_filter,
+                           ffi_report, &f, &end);
+  return asking_result(lw, k, n, &end, &f, commit, actual);
 }
 
-int lobb_ffi_world_filter_lock(void *world) {
-  lworld *lw = lobb_world_usable(world, 0);
-  if (lw == NULL) return -1;
-  lw->lock++;
-  lw->flock = 1;
-  return lw->fserial;
-}
-
-int lobb_ffi_world_filter_unlock(void *world, int serial) {
+/* The world of an asking move that still holds its lock under serial,
+** or NULL: the lock was taken back meanwhile (its filter yielded and the
+** world was used from elsewhere: lobb_world_unstale), or the world was
+** closed. */
+static lworld *asking_world(void *world, int serial) {
   lworld *lw = lobb_world_tagged(world);
-  if (lw == NULL || lw->flock != 1 || lw->fserial != serial) return 0;
-  lw->flock = 0;
-  lw->lock--;
-  return 1;
+  return lw != NULL && lw->w != NULL && lw->ffi.flock == 1 &&
+                 lw->ffi.fserial == serial && lw->ffi.asking != NULL
+             ? lw
+             : NULL;
 }
+
+int lobb_ffi_world_answer(void *world, int serial, int response,
+                          double *hits, int cap, double *actual, int commit) {
+  lworld *lw = asking_world(world, serial);
+  ffi_hits f;
+  anybox end;
+  obb_move_hit q;
+  int n;
+  if (lw == NULL) return LOBB_FFI_REFUSED;
+  if (response < OBB_IGNORE || response > OBB_BOUNCE || cap < 0) {
+    lobb_ffi_world_drop(world, serial);
+    return LOBB_FFI_REFUSED;
+  }
+  hits_init(&f, lw, hits, cap);
+  f.asks = 1;
+  f.n = obb_world_move_question(lw->ffi.asking, &q); /* the records so far */
+  n = obb_world_move_resume(lw->ffi.asking, response, &f, &end);
+  return asking_result(lw, lw->ffi.asking_id, n, &end, &f, commit, actual);
+}
+
+void lobb_ffi_world_drop(void *world, int serial) {
+  lworld *lw = asking_world(world, serial);
+  if (lw == NULL) return;
+  unlock_asking(lw);
+  lw->ffi.fserial = lw->ffi.fserial < INT_MAX ? lw->ffi.fserial + 1 : 0;
+}
+
+/* ---- the commit --------------------------------------------------------- */
 
 /* Gives item k the box parked under ticket, when the world's change
 ** count is still stamp; 0, having changed nothing, otherwise. */
 static int commit_parked(lworld *lw, int k, double stamp, double ticket) {
-  if (lw->moved_id != k || lw->moved_ticket != ticket ||
+  if (lw->ffi.moved_id != k || lw->ffi.moved_ticket != ticket ||
       obb_world_changes(lw->w) != stamp)
     return 0;
-  lw->moved_id = -1;
-  lobb_world_setbox(lw, k, &lw->moved);
+  lw->ffi.moved_id = -1;
+  lobb_world_setbox(lw, k, &lw->ffi.moved);
   return 1;
 }
 
@@ -320,19 +343,23 @@ int lobb_ffi_world_commit(void *world, double id, double stamp,
 }
 
 int lobb_ffi_world_recommit(void *world, double id, const double *v, int nv,
-                            double *asks, int nasks, double stamp) {
-  int k, turning, n;
+                            const double *answers, int nanswers,
+                            double stamp) {
+  int k, n;
   double turn[3];
-  lworld *lw = move_start(world, id, v, nv, &k, &turning, turn);
+  lworld *lw = move_start(world, id, v, nv, &k, turn);
   ffi_hits f;
-  if (lw == NULL || nasks < 0 || obb_world_changes(lw->w) != stamp) return 0;
+  anybox end;
+  if (lw == NULL || nanswers < 0 || obb_world_changes(lw->w) != stamp)
+    return 0;
   hits_init(&f, lw, NULL, INT_MAX);
-  f.asks = asks;
-  f.ask_cap = nasks; /* a run that asks more is not that move */
-  f.nfixed = nasks;
-  n = ffi_move(lw, k, v, turning, turn, &f, NULL);
-  if (n < 0 || f.wrong || f.nasks != nasks) return 0;
-  return commit_parked(lw, k, stamp, lw->moved_ticket);
+  f.answers = answers;
+  f.nanswers = nanswers;
+  n = obb_world_move_turning(lw->w, k, v, turn, ffi_filter, ffi_report, &f,
+                             &end);
+  if (n < 0 || f.wrong || f.answered != nanswers) return 0;
+  lobb_world_setbox(lw, k, &end);
+  return 1;
 }
 
 /* Whether box, behind a userdata carrying the real metatable of dimension

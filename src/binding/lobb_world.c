@@ -68,7 +68,7 @@ static int owner_gone(lua_State *L, lua_State *co) {
 
 void lobb_world_unstale(lua_State *L, lworld *lw) {
   int gone = 1;
-  if (lw->flock == 0) return;
+  if (lw->ffi.flock == 0) return;
   lobb_getuv(L, 1, UV_OWNER);
   if (lua_istable(L, -1)) lua_rawgeti(L, -1, 1);
   else lua_pushnil(L);
@@ -78,9 +78,9 @@ void lobb_world_unstale(lua_State *L, lworld *lw) {
     gone = owner_gone(L, lua_tothread(L, -1));
   lua_pop(L, 2);
   if (gone) {
-    lw->lock -= lw->flock;
-    lw->flock = 0;
-    lw->fserial = lw->fserial < INT_MAX ? lw->fserial + 1 : 0;
+    lw->lock -= lw->ffi.flock;
+    lw->ffi.flock = 0;
+    lw->ffi.fserial = lw->ffi.fserial < INT_MAX ? lw->ffi.fserial + 1 : 0;
   }
 }
 
@@ -208,21 +208,16 @@ static int new_world(lua_State *L, int dim) {
   lw->w = NULL;
   lw->dim = dim;
   lw->lock = 0;
-  lw->flock = 0;
-  lw->fserial = 0;
   lw->busy = 0;
   lw->job = NULL;
   lw->move = NULL;
   lw->buf.p = NULL;
   lw->buf.cap = 0;
-  lw->ticket = 0;
-  lw->pending_ticket = 0;
-  lw->moved_id = -1;
-  lw->moved_ticket = 0;
   lw->classes = NULL;
   lw->nclasses = 0;
-  lw->guess = NULL;
-  lw->nguess = 0;
+  memset(&lw->ffi, 0, sizeof lw->ffi);
+  lw->ffi.asking = NULL;
+  lw->ffi.moved_id = -1;
   lw->bump = NULL;
   lw->alloc = lua_getallocf(L, &lw->ud);
   lua_pushvalue(L, lua_upvalueindex(UV_WORLD));
@@ -260,9 +255,9 @@ static void free_classes(lworld *lw) {
 static void release(lworld *lw) {
   free_buffer(lw);
   free_classes(lw);
-  if (lw->guess != NULL) lw->alloc(lw->ud, lw->guess, lw->nguess, 0);
-  lw->guess = NULL;
-  lw->nguess = 0;
+  if (lw->ffi.asking != NULL)
+    lw->alloc(lw->ud, lw->ffi.asking, obb_move_state_size(), 0);
+  lw->ffi.asking = NULL;
   lobb_bump_free(lw);
   obb_world_free(lw->w);
   lw->w = NULL;
@@ -583,7 +578,9 @@ static int world_memory(lua_State *L) {
   lworld *lw = lobb_world_checkopen(L);
   lobb_checknargs(L, 1);
   lua_pushnumber(L, (lua_Number)(obb_world_memory(lw->w) + lw->buf.cap +
-                                 lw->nclasses + lw->nguess +
+                                 lw->nclasses +
+                                 (lw->ffi.asking != NULL ? obb_move_state_size()
+                                                         : 0) +
                                  lobb_bump_memory(lw)));
   return 1;
 }

@@ -43,31 +43,39 @@ typedef union anybox {
   obb3 b3;
 } anybox;
 
+/* What LuaJIT's FFI path (lobb_ffi_world.c) keeps in a world between two
+** of its calls: the add's box between its halves, a move's end box until
+** its commit, and a move that stopped to ask its filter function, with the
+** lock it holds while Lua asks. */
+typedef struct lffi {
+  anybox pending; /* the add's box, between its two halves */
+  int ticket;     /* the last ticket lobb_ffi_world_reserve gave (> 0) */
+  int pending_ticket; /* the ticket pending is for; 0: none */
+  anybox moved;   /* a move's end box, until its commit */
+  int moved_id;   /* the item moved is for; -1: none */
+  int moved_ticket; /* moved's ticket: each move that parks a box takes a
+                    ** new one, which its commit must bring */
+  int flock; /* the part of the world's lock an asking move holds (0 or 1):
+             ** Lua owns it and may yield holding it (lobb_world_unstale) */
+  int fserial; /* counts the asking moves started and the locks taken back
+               ** from a yielded owner: an answer then finds another */
+  void *asking; /* the state of the move that stopped to ask
+                ** (obb_world_move_start), made once; NULL until then */
+  int asking_id; /* its item, while flock is held */
+} lffi;
+
 typedef struct lworld {
   obb_world *w; /* NULL once closed */
   int dim;
   int lock; /* > 0 while results are copied out and filters run */
-  int flock; /* the part of lock an FFI move's filter holds (0 or 1): its
-             ** Lua owns it and may yield holding it (lobb_world_unstale) */
-  int fserial; /* counts the FFI filter locks taken back from a yielded
-               ** owner: its unlock then fails */
   int busy; /* > 0 while add writes the item tables (finalizers may run) */
   const struct job *job; /* the query whose results fill copies out */
   struct lmove *move; /* the move whose protected half runs (lobb_move.c) */
   scratch buf;
-  anybox pending; /* the FFI add's box, between its two halves */
-  int ticket;     /* the last ticket lobb_ffi_world_reserve gave (> 0) */
-  int pending_ticket; /* the ticket pending is for; 0: none */
-  anybox moved;   /* the FFI move's end box, between its two halves */
-  int moved_id;   /* the item moved is for; -1: none */
-  int moved_ticket; /* moved's ticket: each FFI move that parks a box
-                    ** takes a new one, which its commit must bring */
   unsigned char *classes; /* w:set_class's, by id; ids from nclasses on
                           ** (and every id when NULL) are of class 0 */
   size_t nclasses;
-  unsigned char *guess; /* the FFI filter path's last answer for each other
-                        ** + 1 (by id; 0, none, from nguess on), a guess only */
-  size_t nguess;
+  lffi ffi; /* the FFI path's */
   lbump *bump; /* obb.bump's rectangles and its loop's records
                ** (lobb_bump.h); NULL until obb.bump sets one */
   lua_Alloc alloc;

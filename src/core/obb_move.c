@@ -120,7 +120,6 @@ static met *add_met(mover *m, int id) {
   m->met[m->nmet].reported = 0;
   m->met[m->nmet].plane = 0;
   m->met[m->nmet].slid = 0;
-  m->met[m->nmet].pending = 0;
   m->nmet++;
   if (m->slot != NULL) index_met(m, m->nmet - 1);
   else if (m->nmet > LINEAR_MET && !reindex_met(m)) return NULL;
@@ -146,19 +145,17 @@ static met *respond(mover *m, const cand *c) {
   met *e = find_met(m, c->id);
   obb_move_hit hit;
   int resp;
-  if (e != NULL) {
-    e->pending = 0;
-    return e;
-  }
+  if (e != NULL) return e;
   e = add_met(m, c->id);
   if (e == NULL) return NULL;
   e->response = OBB_SLIDE;
   if (m->filter == NULL) return e;
   hit_of(m, c, OBB_SLIDE, &hit);
   resp = m->filter(m->ctx, m->self, &hit);
-  if (resp == OBB_ASK && m->snap != NULL) { /* undone, then asked */
+  if (resp == OBB_ASK && m->asks) { /* answered by obb_world_move_resume */
     m->question = hit;
     m->asked = 1;
+    m->asked_met = (int)(e - m->met);
     return NULL;
   }
   if (resp < 0) {
@@ -311,8 +308,7 @@ static void on_candidate(mover *m, int id) {
   const met *e;
   cand c;
   e = find_met(m, id);
-  if (e != NULL && (e->response == OBB_IGNORE || e->response == OBB_CROSS) &&
-      !e->pending)
+  if (e != NULL && (e->response == OBB_IGNORE || e->response == OBB_CROSS))
     return;
   if (m->wl != 0 && !m->point) {
     cand c2;
@@ -494,19 +490,9 @@ found:
   memcpy(c->n, c->corner[a], sizeof c->n);
 }
 
-/* What a group of blockers met at one time asks of the item. */
-typedef struct group {
-  int touch, solid, bounced;
-  int turn_in;   /* a slide or bounce the turn drove the item into, the
-                 ** first time in the move: room is made (away) */
-  int turn_again; /* one that already stopped a turning leg of this move,
-                 ** or turn_in at two planes: the turn stops */
-  int undecided; /* a turning sweep that could not decide */
-  double bounce[3];
-  double away[3];
-} group;
-
-/* The responses and reports of cands[from .. end), into g. A candidate
+/* The responses and reports of cands[j0 .. end) of the group that starts at
+** from, into g (what the members before j0 answered, for a leg that goes
+** on where it asked). A candidate
 ** whose sweep could not decide is not met (neither asked nor reported):
 ** it only stops the turn at its safe time. The rotation's rule: the turn
 ** drove the item into a slide or bounce that the leg's translation did
@@ -514,10 +500,10 @@ typedef struct group {
 ** translation was clipped against it, and only its normal turning with
 ** the item makes it go in again): that stops the turn. Returns 0 on
 ** failure. */
-static int respond_group(mover *m, int from, int end, group *g) {
+static int respond_group(mover *m, int from, int end, int j0, group *g) {
   double tol = INTO_TOL * sqrt(obb_dot3(m->r, m->r));
   int j;
-  for (j = from; j < end; j++) {
+  for (j = j0; j < end; j++) {
     const cand *c = &m->cands[j];
     met *e;
     if (c->limit) {
@@ -526,7 +512,13 @@ static int respond_group(mover *m, int from, int end, group *g) {
     }
     if (m->first_of_ties && j > from) continue; /* tested again next leg */
     e = respond(m, c);
-    if (e == NULL) return 0;
+    if (e == NULL) {
+      if (m->asked) { /* to go on from this member once answered */
+        m->at_j = j;
+        m->at_g = *g;
+      }
+      return 0;
+    }
     report(m, e, c, 1);
     switch (e->response) {
     case OBB_IGNORE: case OBB_CROSS: break;
@@ -586,22 +578,35 @@ static void first_to_front(mover *m, int from, int end) {
 ** Returns LEG_NEXT, or LEG_AGAIN when every one answered lets the item
 ** through (*i then past them; OBB_TIES_FIRST: past the first only, the
 ** others still to meet). */
-static int meet_blockers(mover *m, int *i) {
+static int meet_blockers(mover *m, int *i, int again) {
   double t = m->cands[*i].t;
   group g;
-  int j, end;
-  memset(&g, 0, sizeof g);
-  /* cands[*i] is in its own group whatever t is: the leg's loop always
-  ** moves on (a NaN time, were one to come, would tie with nothing) */
-  for (end = *i + 1; end < m->ncands && m->cands[end].kind == BLOCK &&
-       m->cands[end].t <= t + m->cands[end].tie; end++) {}
-  for (j = *i; j < end; j++)
-    if (m->cands[j].ncorner > 1) choose_normal(m, &m->cands[j], *i, end);
-  if (m->first_of_ties) {
-    first_to_front(m, *i, end);
-    t = m->cands[*i].t;
+  int j, end, j0 = *i;
+  if (again) { /* the group asked: its normals and order are set */
+    end = m->at_end;
+    j0 = m->at_j;
+    g = m->at_g;
+  } else {
+    memset(&g, 0, sizeof g);
+    /* cands[*i] is in its own group whatever t is: the leg's loop always
+    ** moves on (a NaN time, were one to come, would tie with nothing) */
+    for (end = *i + 1; end < m->ncands && m->cands[end].kind == BLOCK &&
+         m->cands[end].t <= t + m->cands[end].tie; end++) {}
+    for (j = *i; j < end; j++)
+      if (m->cands[j].ncorner > 1) choose_normal(m, &m->cands[j], *i, end);
+    if (m->first_of_ties) {
+      first_to_front(m, *i, end);
+      t = m->cands[*i].t;
+    }
   }
-  if (!respond_group(m, *i, end, &g)) return LEG_FAILED;
+  if (!respond_group(m, *i, end, j0, &g)) {
+    if (m->asked) {
+      m->at = AT_GROUP;
+      m->at_i = *i;
+      m->at_end = end;
+    }
+    return LEG_FAILED;
+  }
   if (!g.solid && !g.undecided) {
     *i = m->first_of_ties ? *i + 1 : end;
     return LEG_AGAIN;
@@ -623,8 +628,8 @@ static int meet_blockers(mover *m, int *i) {
   return LEG_NEXT;
 }
 
-/* One leg from pos by r. */
-static int leg(mover *m) {
+/* The leg's candidates, met in order. */
+static void find_candidates(mover *m) {
   double bounds[6];
   int i;
   set_center(m);
@@ -633,18 +638,38 @@ static int leg(mover *m) {
   for (i = 0; i < m->nnear && !m->oom; i++)
     if (obb_box_overlap(bounds_of(m, m->near[i]), bounds))
       on_candidate(m, m->near[i]);
-  if (m->oom) return LEG_FAILED;
-  sort_cands(m);
-  for (i = 0; i < m->ncands;) {
+  if (!m->oom) sort_cands(m);
+}
+
+/* One leg from pos by r; or the rest of one that stopped to ask (m->at),
+** its candidates still in cands: nothing of the leg is done twice. */
+static int leg(mover *m) {
+  int i = 0, at = m->at;
+  m->at = AT_NONE;
+  if (at == AT_NONE) {
+    find_candidates(m);
+    if (m->oom) return LEG_FAILED;
+  } else {
+    i = m->at_i;
+  }
+  while (i < m->ncands) {
     const cand *c = &m->cands[i];
     met *e;
     if (c->kind == BLOCK) {
-      int st = meet_blockers(m, &i);
+      int st = meet_blockers(m, &i, at == AT_GROUP);
+      at = AT_NONE;
       if (st != LEG_AGAIN) return st;
       continue;
     }
+    at = AT_NONE;
     e = respond(m, c); /* an overlapped other */
-    if (e == NULL) return LEG_FAILED;
+    if (e == NULL) {
+      if (m->asked) {
+        m->at = AT_OVERLAP;
+        m->at_i = i;
+      }
+      return LEG_FAILED;
+    }
     report(m, e, c, 0);
     i++;
     if (e->response == OBB_IGNORE || e->response == OBB_CROSS) continue;
@@ -733,49 +758,6 @@ static void note_end(mover *m, int out) {
   obb_world_set_move_end(m->w, why, rest);
 }
 
-/* Keeps what a leg may change before its filter asks (the mover, and its
-** others met, whose flags the leg sets) in m->snap, so that a leg that
-** asks is undone and run again once answered: the leg's first
-** candidates are reported and met before a later one asks. */
-static int keep_leg(mover *m) {
-  met *kept = (met *)obb_world_scratch(m->w, OBB_SCRATCH_MET_KEPT,
-                                       (size_t)(m->nmet + 1) * sizeof(met));
-  if (kept == NULL) {
-    m->oom = 1;
-    return 0;
-  }
-  memcpy(kept, m->met, (size_t)m->nmet * sizeof(met));
-  m->met_kept = kept;
-  *m->snap = *m;
-  return 1;
-}
-
-/* Undoes a leg that asked: the mover as keep_leg kept it, with the
-** buffers as they are now (they may have grown, and moved), and the
-** question. No leg runs make_room (the one change to the others near)
-** before all its answers are known. */
-static void undo_leg(mover *m) {
-  met *mt = m->met;
-  cand *cands = m->cands;
-  int *near = m->near, *slot = m->slot, met_cap = m->met_cap;
-  int cand_cap = m->cand_cap, near_cap = m->near_cap;
-  obb_move_hit q = m->question;
-  *m = *m->snap;
-  m->met = mt;
-  m->met_cap = met_cap;
-  m->cands = cands;
-  m->cand_cap = cand_cap;
-  m->near = near;
-  m->near_cap = near_cap;
-  memcpy(m->met, m->met_kept, (size_t)m->nmet * sizeof(met));
-  if (m->slot != NULL) { /* entries the leg added are in the index */
-    m->slot = slot;
-    reindex_met(m);
-  }
-  m->question = q;
-  m->asked = 1;
-}
-
 /* Sets the move toward goal up: 0, -1 (memory: the others near) or -3
 ** (goal - start overflows). */
 static int begin(mover *m, const double *goal) {
@@ -796,12 +778,8 @@ static int run_legs(mover *m) {
   for (;;) {
     if (m->r[0] == 0 && m->r[1] == 0 && m->r[2] == 0 && m->wl == 0) break;
     if (m->legs == OBB_MOVE_MAX_LEGS) break;
-    if (m->snap != NULL && !keep_leg(m)) return 0;
     st = leg(m);
-    if (st == LEG_FAILED && m->asked) {
-      undo_leg(m);
-      return OBB_MOVE_ASKING;
-    }
+    if (st == LEG_FAILED && m->asked) return OBB_MOVE_ASKING;
     if (st == LEG_FAILED || st == LEG_DONE) break;
     if (st == LEG_AGAIN) {
       if (++m->restarts > MAX_RESTARTS) break;
@@ -942,10 +920,9 @@ int obb_world_move_turning(obb_world *w, int id, const double *goal,
 
 /* ---- moves that ask: a filter answered from outside C ----------------- */
 
-/* The state of a move that may ask: the mover and its copy as the leg
-** began. */
+/* The state of a move that may ask: its mover. */
 typedef struct move_state {
-  mover m, snap;
+  mover m;
 } move_state;
 
 size_t obb_move_state_size(void) { return sizeof(move_state); }
@@ -965,23 +942,22 @@ int obb_world_move_start(void *state, obb_world *w, int id,
     return -1;
   }
   m->report = report;
-  m->snap = &s->snap;
+  m->asks = 1;
   return move_from(m, goal, turn, end);
 }
 
-int obb_world_move_resume(void *state, int response, void *end) {
+int obb_world_move_resume(void *state, int response, void *ctx, void *end) {
   mover *m = &((move_state *)state)->m;
   met *e;
   if (!m->asked) return -1;
   m->asked = 0;
+  m->ctx = ctx;
   if (response < 0) {
     m->aborted = 1;
     return conclude(m, end);
   }
-  e = add_met(m, m->question.other);
-  if (e == NULL) return conclude(m, end);
+  e = &m->met[m->asked_met];
   e->response = response > OBB_BOUNCE ? OBB_SLIDE : response;
-  e->pending = 1;
   if (run_legs(m) == OBB_MOVE_ASKING) return OBB_MOVE_ASKING;
   return conclude(m, end);
 }

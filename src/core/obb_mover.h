@@ -58,10 +58,23 @@ typedef struct cand {
 /* An other met in this move: its response (the filter is asked once). */
 typedef struct met {
   int id, response, reported, plane;
-  int slid;    /* a turning leg: it blocked a leg as a slide or bounce */
-  int pending; /* answered from outside (obb_world_move_resume), not yet
-               ** met again: a leg meets it even when it is crossed */
+  int slid; /* a turning leg: it blocked a leg as a slide or bounce */
 } met;
+
+/* What a group of blockers met at one time asks of the item. */
+typedef struct group {
+  int touch, solid, bounced;
+  int turn_in;   /* a slide or bounce the turn drove the item into, the
+                 ** first time in the move: room is made (away) */
+  int turn_again; /* one that already stopped a turning leg of this move,
+                 ** or turn_in at two planes: the turn stops */
+  int undecided; /* a turning sweep that could not decide */
+  double bounce[3];
+  double away[3];
+} group;
+
+/* Where a leg that asked its filter stopped (mover.at). */
+enum { AT_NONE, AT_OVERLAP, AT_GROUP };
 
 /* start zeroes every field up to pos: the counters, flags, turns and
 ** remainder a move (or a push) reads before it writes them, and the z of
@@ -80,9 +93,10 @@ struct mover {
   int oom;
   int nreported, aborted;
   int legs, restarts; /* the legs run, and those run again */
-  int asked;        /* the filter answered OBB_ASK: question holds it */
-  mover *snap;      /* a move that may ask (obb_world_move_start): the
-                    ** mover as the leg began, to undo a leg that asks */
+  int asks;         /* a move that may stop to ask (obb_world_move_start) */
+  int asked;        /* its filter answered OBB_ASK: question holds it */
+  int at;           /* where the leg that asked stopped (AT_*), to go on
+                    ** from there once answered */
   int *slot;        /* met by id: open addressing, 1 + index (0: empty), at
                     ** least twice met_cap slots, so finding an other met
                     ** (once per other and leg) is O(1), not O(nmet);
@@ -130,7 +144,10 @@ struct mover {
   double goal[3];   /* the goal it was given */
   obb_move_hit question; /* what the filter was asked when it answered
                     ** OBB_ASK */
-  met *met_kept;    /* the others met as the leg began (snap's) */
+  int asked_met;    /* the index in met of the other it is about */
+  int at_i, at_end, at_j; /* the candidate it stopped at, and its group's
+                    ** end and member (AT_GROUP) */
+  group at_g;       /* what the group's members answered before it */
   double planes[MAX_PLANES][3];
 };
 

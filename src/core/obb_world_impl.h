@@ -16,8 +16,6 @@ enum {
   OBB_SCRATCH_MET,
   OBB_SCRATCH_NEAR,
   OBB_SCRATCH_MET_INDEX,
-  OBB_SCRATCH_MET_KEPT,   /* a move that may ask: the others met as a leg
-                          ** began */
   OBB_SCRATCH_BUMP_FOUND, /* obb_bump.c: a step's others */
   OBB_SCRATCH_BUMP_SEEN,  /* obb_bump.c: the others a move has met */
   OBB_WORLD_SCRATCH /* how many */
