@@ -51,7 +51,8 @@ local CALLS = {
     function() local _ = obb.merge(b2, b3) end,
   ["bad argument #3 to 'query_box' (function, obb.responses or nil expected, got string)"] =
     function() local _ = world():query_box(b2, {}, "slide") end,
-  ["bad argument #3 to 'move' (the move overflows (goals this far from the rectangles it meets are beyond the largest number))"] =
+  ["bad argument #3 to 'move' (the move overflows (goals this far from the rectangles it meets are " ..
+    "beyond the largest number))"] =
     function()
       local w = require("obb.bump").newWorld(64)
       w:add("p", 1.7e308, 0, 10, 10)

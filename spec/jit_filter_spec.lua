@@ -180,7 +180,8 @@ describe("a move's filter function", function()
       assert.equal((round < 4 and 200 or 300) * 8, #outA)
       for k = 1, #outB do assert.is_true(same(outB[k], outA[k]), "out " .. k) end
       -- (A's check and B's, on the FFI path)
-      assert.equal(ffi_path and (round == 1 or round == 4) and 1 or 0, calls.check, "the fast path answered, round " .. round)
+      assert.equal(ffi_path and (round == 1 or round == 4) and 1 or 0, calls.check,
+        "the fast path answered, round " .. round)
     end
   end)
 

@@ -938,8 +938,8 @@ describe("obb.tiled errors", function()
     has(e({ responses = {} }), 'world:move(item, x, y, obb.responses{ [1] = "cross" }, out)')
     has(e({ "collision" }), 'unknown option 1: options are named; layer names go in layers = { "collision" }')
     -- nothing recognisable: the list of options
-    local list = "(the options: classes, filter, layers, max_bytes, max_depth, max_tables, max_values, points, property, " ..
-      "strict, tile_property)"
+    local list = "(the options: classes, filter, layers, max_bytes, max_depth, max_tables, max_values, points, " ..
+      "property, strict, tile_property)"
     has(e({ zzz = 1 }), 'unknown option "zzz" ' .. list)
     has(e({ max = 1 }), list) -- the start of three options: none is chosen
     has(e({ [true] = 1 }), "unknown option true " .. list)

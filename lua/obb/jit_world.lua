@@ -436,7 +436,8 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, mtr, getmt)
           local s = take_set()
           put_args(s.args, nv, gx, gy, a, b, c, d, e)
           local now = commit and dst == nil and 1 or 0 -- C commits: nothing left to raise
-          local count, nanswers = 0, 0
+          local count, nanswers
+          nanswers = 0
           if asks then
             local holder = holder_of(w)
             local owner, before = own(holder)
