@@ -5,6 +5,8 @@
 --   draw.box(box [, mode])                       -- "line" (default) or "fill"
 --   draw.world(world [, mode [, x, y, w, h]])    -- the items in view
 --   draw.contact(a, b [, scale])                 -- a:contacts(b), if any
+--   draw.move(out, n [, scale])                  -- world:move's records
+--   draw.ray(ox, oy, dx, dy, max_t, out, n [, scale]) -- world:raycast's hits
 --
 -- Coordinates are drawn as given: obb's y axis is LÖVE's y axis (down), so
 -- a positive angle turns clockwise on screen. The colour, line width and
@@ -47,6 +49,12 @@ function M.world(world, mode, x, y, w, h)
   return n
 end
 
+-- Draws a dot and a line along the normal, len long, at (px, py).
+local function mark(g, px, py, nx, ny, len)
+  g.circle("fill", px, py, 2)
+  g.line(px, py, px + nx * len, py + ny * len)
+end
+
 local contact = {}
 
 -- Draws the contact manifold of a:contacts(b): each point as a dot and a
@@ -60,11 +68,44 @@ function M.contact(a, b, scale)
   scale = scale or 1
   for i = 0, count - 1 do
     local px, py, depth = contact[3 * i + 1], contact[3 * i + 2], contact[3 * i + 3]
-    local len = depth * scale
-    g.circle("fill", px, py, 2)
-    g.line(px, py, px + nx * len, py + ny * len)
+    mark(g, px, py, nx, ny, depth * scale)
   end
   return count
+end
+
+-- Draws the n records a 2D world:move or world:check wrote into out: each
+-- contact as a dot where the item's center was when it met the other, with
+-- a line along the normal (the way the item must move to get away) scale
+-- long (default 8, in world units), and the path through the contacts from
+-- the first on. Returns n.
+function M.move(out, n, scale)
+  local g = graphics()
+  local S = 8 -- obb.MOVE2: other, response, t, nx, ny, x, y, depth
+  scale = scale or 8
+  for i = 0, n - 1 do
+    local k = i * S
+    mark(g, out[k + 6], out[k + 7], out[k + 4], out[k + 5], scale)
+    if i > 0 then g.line(out[k - S + 6], out[k - S + 7], out[k + 6], out[k + 7]) end
+  end
+  return n
+end
+
+-- Draws a 2D world:raycast(ox, oy, dx, dy, max_t, out) and its n hits: the
+-- ray from the origin to its first hit (to max_t, default 1, when none),
+-- and each hit as a dot at o + t d with a line along the face's outward
+-- normal scale long (default 8). Returns n.
+function M.ray(ox, oy, dx, dy, max_t, out, n, scale)
+  local g = graphics()
+  local t = n > 0 and out[2] or (max_t or 1)
+  if t == math.huge then t = 1 end
+  scale = scale or 8
+  g.line(ox, oy, ox + dx * t, oy + dy * t)
+  for i = 0, n - 1 do
+    local k = i * 4 -- item, t, nx, ny
+    local ti = out[k + 2]
+    mark(g, ox + dx * ti, oy + dy * ti, out[k + 3], out[k + 4], scale)
+  end
+  return n
 end
 
 return M
