@@ -173,13 +173,15 @@ end
 
 -- Plays frames with side a and its followers in lockstep: every move is
 -- made in each world from the same position to the same goal. Each
--- follower is { side, max_bad [, tol] }: a move whose final center differs
--- from a's by more than tol (default 1e-6 px; rounding alone moves them by
--- about 1e-13; 0: bit for bit) is counted, the first three printed, and
--- the follower's item put where a's ended, so that one disagreement does
--- not spread; more than max_bad of the moves (a fraction) is an error, as
--- is a move of the pure-Lua mover that ends inside another box. The state
--- follows a.
+-- follower is { side, max_bad [, tol [, ref]] }, compared with the side ref
+-- (a, or a follower before it): a move whose final center differs from
+-- ref's by more than tol (default 1e-6 px; rounding alone moves them by
+-- about 1e-13; 0: bit for bit) is counted and the first three printed;
+-- more than max_bad of the moves (a fraction) is an error, as is a move of
+-- the pure-Lua mover that ends inside another box. The state follows a,
+-- and every follower whose item ended anywhere else than a's is put where
+-- a's ended, so that one disagreement does not spread and every world
+-- starts each move where the others do.
 function M.lockstep(a, followers, st, frames)
   local moves, bad, inside = 0, {}, 0
   local mover_side = a.kind == "lua" and a or nil
@@ -187,6 +189,7 @@ function M.lockstep(a, followers, st, frames)
     bad[f] = 0
     if fw[1].kind == "lua" then mover_side = fw[1] end
   end
+  local ex, ey = {}, {} -- each side's end of the move
   local I, X, Y, VX, VY, G, HX, HY = st.items, st.x, st.y, st.vx, st.vy, st.g, st.hx, st.hy
   for _ = 1, frames do
     local s = st.seed
@@ -198,18 +201,24 @@ function M.lockstep(a, followers, st, frames)
       local item, hx, hy = I[i], HX[i], HY[i]
       local gx, gy = X[i] + vx, Y[i] + vy
       local ax, ay, n = a.move(item, gx, gy, hx, hy)
+      ex[a], ey[a] = ax, ay
       moves = moves + 1
       for f, fw in ipairs(followers) do
-        local b, tol = fw[1], fw[3] or 1e-6
+        local b, tol, ref = fw[1], fw[3] or 1e-6, fw[4] or a
         local bx, by = b.move(item, gx, gy, hx, hy)
-        if not (math.abs(ax - bx) <= tol and math.abs(ay - by) <= tol) then
+        ex[b], ey[b] = bx, by
+        local rx, ry = ex[ref], ey[ref]
+        if not (math.abs(rx - bx) <= tol and math.abs(ry - by) <= tol) then
           bad[f] = bad[f] + 1
           if bad[f] <= 3 then
             report.note(("%s vs %s: mover %d, (%.17g, %.17g) to (%.17g, %.17g): (%.17g, %.17g) vs (%.17g, %.17g)")
-                        :format(a.name, b.name, i, X[i], Y[i], gx, gy, ax, ay, bx, by))
+                        :format(ref.name, b.name, i, X[i], Y[i], gx, gy, rx, ry, bx, by))
           end
-          b.sync(item, ax, ay, hx, hy)
         end
+      end
+      for _, fw in ipairs(followers) do
+        local b = fw[1]
+        if ex[b] ~= ax or ey[b] ~= ay then b.sync(item, ax, ay, hx, hy) end
       end
       if mover_side and mover_side.w:overlaps(item) > 0 then inside = inside + 1 end
       local on = false
@@ -226,7 +235,7 @@ function M.lockstep(a, followers, st, frames)
   for f, fw in ipairs(followers) do
     local tol = fw[3] or 1e-6
     report.note(("%s vs %s: %d of %d moves end %s (limit %.1f%%)")
-                :format(a.name, fw[1].name, bad[f], moves,
+                :format((fw[4] or a).name, fw[1].name, bad[f], moves,
                         tol == 0 and "anywhere else (bit for bit)" or ("more than %g px apart"):format(tol),
                         fw[2] * 100))
   end
@@ -236,7 +245,7 @@ function M.lockstep(a, followers, st, frames)
   for f, fw in ipairs(followers) do
     if bad[f] > fw[2] * moves then
       error(("%s vs %s: %d of %d moves disagree, more than %.1f%%")
-            :format(a.name, fw[1].name, bad[f], moves, fw[2] * 100))
+            :format((fw[4] or a).name, fw[1].name, bad[f], moves, fw[2] * 100))
     end
   end
   if inside > 0 then error(("%d moves of the pure-Lua mover end inside another box"):format(inside)) end

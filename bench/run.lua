@@ -10,8 +10,9 @@
 -- not (bench/sweeps.lua), then the worlds (bench/world.lua)
 -- and moving boxes through a world (bench/move.lua; it reads bump.lua from
 -- $OBB_BENCH_BUMP), turning ones on the racing track (bench/move_turning.lua),
--- obb.bump (bench/bump.lua): each, when it exists, is run as a chunk and
--- prints its own rows with require "report".
+-- obb.bump (bench/bump.lua), the crossing loop (bench/cross.lua): each,
+-- when it exists, is run as a chunk and prints its own rows with
+-- require "report".
 local report = require "report"
 
 local core = arg[1]
@@ -39,7 +40,8 @@ report.header()
 if core then run_core(core) end
 require("pairs").run()
 require("sweeps").run()
-for _, chunk in ipairs({ "bench/world.lua", "bench/move.lua", "bench/move_turning.lua", "bench/bump.lua" }) do
+for _, chunk in ipairs({ "bench/world.lua", "bench/move.lua", "bench/move_turning.lua", "bench/bump.lua",
+                          "bench/cross.lua" }) do
   local f = io.open(chunk, "r")
   if f then
     f:close()
