@@ -382,6 +382,16 @@ bump-prof: all
 	LUA_CPATH='./$(BUILD)/?.so;;' LUA_PATH='./bench/?.lua;./lua/?.lua;./lua/?/init.lua;;' \
 	  OBB_BENCH_BUMP="$(OBB_BENCH_BUMP)" $(LUA) bench/bump_prof.lua
 
+#   make cross-prof [OBB_BENCH_BUMP=/path/to/bump.lua]
+#                     instructions per move of bench/cross.lua's crossing
+#                     loop under callgrind (bench/cross_prof.lua): bump.lua,
+#                     obb.bump, world:move in obb.world2(), {cell = 16} and
+#                     {cell = 0}
+.PHONY: cross-prof
+cross-prof: all
+	LUA_CPATH='./$(BUILD)/?.so;;' LUA_PATH='./bench/?.lua;./lua/?.lua;./lua/?/init.lua;;' \
+	  OBB_BENCH_BUMP="$(OBB_BENCH_BUMP)" $(LUA) bench/cross_prof.lua
+
 #   make digest       test/digest.lua's answers on $(LUA), one a line, into
 #                     $(BUILD)/digest.txt (docs/precision.md, "The same
 #                     answers on every platform")

@@ -41,129 +41,15 @@
 -- the difference of collectgarbage("count"), per 1,000 moves (JIT on,
 -- under LuaJIT: the compiler's own objects count too).
 -- OBB_BENCH_QUICK=1 plays fewer frames (a smoke test for CI).
-local obb = require "obb"
 local report = require "report"
 local P = require "platformer" -- bench/platformer.lua
-local rng = require "rng"       -- bench/rng.lua
+local C = require "cross_game" -- bench/cross_game.lua: the game
 
 local QUICK = os.getenv("OBB_BENCH_QUICK") == "1"
 local CHECK_FRAMES = QUICK and 10 or 60
 local TIME_ROUNDS = QUICK and 5 or 31
 local WARM_FRAMES = QUICK and 10 or 60
 local GARBAGE_FRAMES = QUICK and 20 or 200
-
-local T = 16               -- tile side
-local COLS, ROWS = 200, 80 -- level size in tiles
-local NMOVERS = 500
-
--- The level: tiles as a list of centers, and the movers' free cells (8
--- free neighbours, on a checkerboard, shuffled).
-local function make_level()
-  local r = rng(2024)
-  local solid, tiles = {}, {}
-  local function put(c, row)
-    local k = row * COLS + c
-    if not solid[k] then
-      solid[k] = true
-      tiles[#tiles + 1] = { (c + 0.5) * T, (row + 0.5) * T }
-    end
-  end
-  local h = 14 -- the ground: a random walk of 6 to 24 tiles high
-  for c = 0, COLS - 1 do
-    local u = r()
-    if u < 0.25 then h = h - 1 elseif u > 0.75 then h = h + 1 end
-    if h < 6 then h = 6 elseif h > 24 then h = 24 end
-    for row = ROWS - h, ROWS - 1 do put(c, row) end
-  end
-  for c = 0, COLS - 1 do put(c, 0) end -- ceiling
-  for row = 1, ROWS - 1 do             -- side walls
-    put(0, row)
-    put(COLS - 1, row)
-  end
-  for row = 6, ROWS - 26, 5 do -- platforms: runs of 3 to 10, gaps of 3 to 10
-    local c = 2 + math.floor(r() * 8)
-    while c < COLS - 2 do
-      local len = 3 + math.floor(r() * 8)
-      for i = 0, len - 1 do
-        if c + i < COLS - 1 then put(c + i, row) end
-      end
-      c = c + len + 3 + math.floor(r() * 8)
-    end
-  end
-  local cells = {}
-  for c = 1, COLS - 2 do
-    for row = 1, ROWS - 2 do
-      if (c + row) % 2 == 0 then
-        local free = true
-        for dc = -1, 1 do
-          for dr = -1, 1 do
-            if solid[(row + dr) * COLS + c + dc] then free = false end
-          end
-        end
-        if free then cells[#cells + 1] = { (c + 0.5) * T, (row + 0.5) * T } end
-      end
-    end
-  end
-  assert(#cells >= NMOVERS, "the level has too few free cells for its movers")
-  for i = #cells, 2, -1 do
-    local j = 1 + math.floor(r() * i)
-    cells[i], cells[j] = cells[j], cells[i]
-  end
-  return tiles, cells
-end
-
--- The scene: tiles (tables, with their centers) and the movers' state
--- (bench/platformer.lua's), the movers tables too.
-local function make_scene()
-  local tiles, cells = make_level()
-  local r = rng(31337)
-  local sc = { tiles = {}, n = NMOVERS, items = {}, seed = 4711,
-               x = {}, y = {}, vx = {}, vy = {}, g = {}, hx = {}, hy = {} }
-  for i, t in ipairs(tiles) do sc.tiles[i] = { tile = true, x = t[1], y = t[2] } end
-  for i = 1, NMOVERS do
-    sc.items[i] = { mover = true, kind = i % 8 == 1 and "player" or "enemy" }
-    sc.x[i], sc.y[i] = cells[i][1], cells[i][2]
-    sc.hx[i], sc.hy[i] = 5 + r() * 2, 5.5 + r() * 1.5
-    sc.vx[i], sc.vy[i], sc.g[i] = (r() - 0.5) * 2 * P.MAX_RUN, 0, false
-  end
-  return sc
-end
-
-local function fill_centers(w, sc)
-  for _, t in ipairs(sc.tiles) do w:add(t, t.x, t.y, T / 2, T / 2) end
-  for i = 1, sc.n do w:add(sc.items[i], sc.x[i], sc.y[i], sc.hx[i], sc.hy[i]) end
-  return w
-end
-
-local function fill_bump(w, sc)
-  for _, t in ipairs(sc.tiles) do w:add(t, t.x - T / 2, t.y - T / 2, T, T) end
-  for i = 1, sc.n do
-    w:add(sc.items[i], sc.x[i] - sc.hx[i], sc.y[i] - sc.hy[i], 2 * sc.hx[i], 2 * sc.hy[i])
-  end
-  return w
-end
-
--- A filter of the game's, made anew for each contender.
-local load = loadstring or load
-local FILTER = [[return function(_, other) if other.mover then return "cross" end return "slide" end]]
-local function new_filter() return assert(load(FILTER, "=filter"))() end
-
--- The contenders that can play here: name, kind, world, frame function.
-local function contenders(sc, bump, obbbump)
-  local cs = {}
-  local function add(name, kind, w)
-    local filter = new_filter()
-    cs[#cs + 1] = { name = name, kind = kind, w = w, filter = filter,
-                    frame = kind == "bump" and P.frame_bump(filter) or P.frame_out(filter) }
-    cs[name] = cs[#cs]
-  end
-  if bump then add("bump.lua", "bump", fill_bump(bump.newWorld(), sc)) end
-  add("obb.bump", "bump", fill_bump(obbbump.newWorld(), sc))
-  add("world2()", "obb", fill_centers(obb.world2(), sc))
-  add("cells 16", "obb", fill_centers(obb.world2({ cell = T }), sc))
-  add("tree", "obb", fill_centers(obb.world2({ cell = 0 }), sc))
-  return cs
-end
 
 -- obb.bump and bump.lua: the moves that may end apart. A mover resting on
 -- a floor whose top lies on a line of bump.lua's grid (cells of 64 px: a
@@ -244,13 +130,13 @@ local function garbage(sc, c)
 end
 
 local function run()
-  local sc = make_scene()
+  local sc = C.make_scene()
   report.section(("The crossing loop: %d movers among %d tiles, a filter function (movers cross, tiles slide),"
                   .. " table items, per move (%s)")
-                 :format(NMOVERS, #sc.tiles, QUICK and "quick" or "median of " .. TIME_ROUNDS .. " frames"))
+                 :format(C.NMOVERS, #sc.tiles, QUICK and "quick" or "median of " .. TIME_ROUNDS .. " frames"))
   local bump, why = require("bump_game").load_bump() -- bench/bump_game.lua
   if not bump then report.note("bump.lua rows skipped: " .. why) end
-  local cs = contenders(sc, bump, require "obb.bump")
+  local cs = C.contenders(sc, bump, require "obb.bump")
   check(sc, cs)
   time_all(sc, cs)
   local base = cs["bump.lua"] or cs["cells 16"]
@@ -272,7 +158,7 @@ local function run()
     report.bytes(("cross garbage per 1,000 moves: world:move + filter, %s"):format(name),
                  garbage(sc, cs[name]))
   end
-  report.note("garbage: after a full collection, the collector stopped, " .. GARBAGE_FRAMES * NMOVERS
+  report.note("garbage: after a full collection, the collector stopped, " .. GARBAGE_FRAMES * C.NMOVERS
               .. " moves; under LuaJIT the compiler's own objects (traces) count too")
   for _, c in ipairs(cs) do
     if c.w.close then c.w:close() end
