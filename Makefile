@@ -461,7 +461,9 @@ check-builds: $(HEADERS) | $(BUILD)
 #                     and a pure-Lua test, memory per box, then the worlds
 #                     (bench/world.lua) and world:move (bench/move.lua;
 #                     its bump.lua rows need OBB_BENCH_BUMP=/path/to/bump.lua),
-#                     when present. Default flags only.
+#                     the crossing loop (bench/cross.lua), when present.
+#                     Default flags only. OBB_BENCH_ONLY="move cross" runs
+#                     only the sections named (bench/run.lua).
 BENCH_C     = $(BUILD)/benchc.so
 BENCH_CORE  = $(BUILD)/core_bench
 BENCH_WORLD = $(BUILD)/world_bench

@@ -1,5 +1,6 @@
 -- bench/cross.lua: the crossing loop (issue 42), run by bench/run.lua
--- (`make bench`) last, printing its rows with require "report".
+-- (`make bench`) after bench/move.lua, printing its rows with
+-- require "report".
 --
 -- A LÖVE platformer as bump.lua's users write it: a level of 16 px tiles
 -- (ground of uneven height filled down to the bottom row, a ceiling, side

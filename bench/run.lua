@@ -9,9 +9,9 @@
 -- from Lua and memory (bench/pairs.lua), the sweeps from Lua, turning and
 -- not (bench/sweeps.lua), then the worlds (bench/world.lua)
 -- and moving boxes through a world (bench/move.lua; it reads bump.lua from
--- $OBB_BENCH_BUMP), turning ones on the racing track (bench/move_turning.lua),
--- obb.bump (bench/bump.lua), the crossing loop (bench/cross.lua): each,
--- when it exists, is run as a chunk and prints its own rows with
+-- $OBB_BENCH_BUMP), the crossing loop (bench/cross.lua), turning ones on
+-- the racing track (bench/move_turning.lua), obb.bump (bench/bump.lua):
+-- each, when it exists, is run as a chunk and prints its own rows with
 -- require "report".
 local report = require "report"
 
@@ -35,16 +35,26 @@ local function run_core(path)
   if not ok then error(("%s failed (%s %s)"):format(path, how, code)) end
 end
 
+-- OBB_BENCH_ONLY="move cross" runs only the sections named (core, pairs,
+-- sweeps, world, move, cross, move_turning, bump), for timing a few rows
+-- again without the rest.
+local only = os.getenv("OBB_BENCH_ONLY")
+local function wanted(name)
+  if not only or only == "" then return true end
+  for w in only:gmatch("[%w_]+") do
+    if w == name then return true end
+  end
+  return false
+end
+
 print(("obb benchmarks, %s, %s"):format(_VERSION, os.date("!%Y-%m-%d %H:%M UTC")))
 report.header()
-if core then run_core(core) end
-require("pairs").run()
-require("sweeps").run()
-for _, chunk in ipairs({ "bench/world.lua", "bench/move.lua", "bench/move_turning.lua", "bench/bump.lua",
-                          "bench/cross.lua" }) do
+if core and wanted("core") then run_core(core) end
+if wanted("pairs") then require("pairs").run() end
+if wanted("sweeps") then require("sweeps").run() end
+for _, name in ipairs({ "world", "move", "cross", "move_turning", "bump" }) do
+  local chunk = "bench/" .. name .. ".lua"
   local f = io.open(chunk, "r")
-  if f then
-    f:close()
-    dofile(chunk)
-  end
+  if f and wanted(name) then dofile(chunk) end
+  if f then f:close() end
 end
