@@ -111,14 +111,16 @@ local function new_filter() return assert(load(FILTER, "=filter"))() end
 -- (cells 16) and obb.world2{cell = 0} (tree).
 M.NAMES = { "bump.lua", "obb.bump", "world2()", "cells 16", "tree" }
 
--- Contender name, playing scene sc: { name, kind ("bump": bump's API; "obb":
+-- Contender name (one of M.NAMES, or "cells N" for cells of N), playing
+-- scene sc: { name, kind ("bump": bump's API; "obb":
 -- world:move), w (its world, filled), filter, frame (its frame function) }.
 function M.contender(name, sc, bump, obbbump)
   local kind, w = "obb", nil
   if name == "bump.lua" then kind, w = "bump", M.fill_bump(bump.newWorld(), sc)
   elseif name == "obb.bump" then kind, w = "bump", M.fill_bump(obbbump.newWorld(), sc)
   elseif name == "world2()" then w = M.fill_centers(obb.world2(), sc)
-  elseif name == "cells 16" then w = M.fill_centers(obb.world2({ cell = T }), sc)
+  elseif name:match("^cells [%d.]+$") then
+    w = M.fill_centers(obb.world2({ cell = tonumber(name:match("[%d.]+$")) }), sc)
   elseif name == "tree" then w = M.fill_centers(obb.world2({ cell = 0 }), sc)
   else error("bench/cross_game.lua: no contender " .. tostring(name)) end
   local filter = new_filter()

@@ -9,7 +9,7 @@
 --   lua5.4 bench/cross_prof.lua                the table (make cross-prof)
 --
 -- NAME: bump.lua ($OBB_BENCH_BUMP), obb.bump, world2() (obb.world2()),
--- "cells 16" (obb.world2{cell = 16}), tree (obb.world2{cell = 0}). With no
+-- "cells N" (obb.world2{cell = N}), tree (obb.world2{cell = 0}). With no
 -- arguments it runs each under callgrind for 10 and 20 frames, on the
 -- interpreter running it: the difference over 5,000 moves is a move's
 -- instructions, setup excluded (bump.lua's row is left out without
@@ -45,7 +45,7 @@ if who == nil then
   return
 end
 if not (frames and frames >= 0) then
-  error("usage: bench/cross_prof.lua bump.lua|obb.bump|world2()|'cells 16'|tree frames", 0)
+  error("usage: bench/cross_prof.lua bump.lua|obb.bump|world2()|'cells N'|tree frames", 0)
 end
 local sc = C.make_scene()
 local c = C.contender(who, sc, who == "bump.lua" and assert(G.load_bump()), require "obb.bump")
