@@ -13,8 +13,8 @@ local COLS, ROWS = 200, 80 -- level size in tiles
 M.NMOVERS = 500
 local NMOVERS = M.NMOVERS
 
--- The level: tiles as a list of centers, and the movers' free cells (8
--- free neighbours, on a checkerboard, shuffled).
+-- The level: tiles as a list of centers, and the movers' free cells
+-- (bench/platformer.lua's free_cells).
 local function make_level()
   local r = rng(2024)
   local solid, tiles = {}, {}
@@ -47,25 +47,7 @@ local function make_level()
       c = c + len + 3 + math.floor(r() * 8)
     end
   end
-  local cells = {}
-  for c = 1, COLS - 2 do
-    for row = 1, ROWS - 2 do
-      if (c + row) % 2 == 0 then
-        local free = true
-        for dc = -1, 1 do
-          for dr = -1, 1 do
-            if solid[(row + dr) * COLS + c + dc] then free = false end
-          end
-        end
-        if free then cells[#cells + 1] = { (c + 0.5) * T, (row + 0.5) * T } end
-      end
-    end
-  end
-  assert(#cells >= NMOVERS, "the level has too few free cells for its movers")
-  for i = #cells, 2, -1 do
-    local j = 1 + math.floor(r() * i)
-    cells[i], cells[j] = cells[j], cells[i]
-  end
+  local cells = P.free_cells(function(c, row) return solid[row * COLS + c] end, COLS, ROWS, T, NMOVERS, r)
   return tiles, cells
 end
 

@@ -121,28 +121,8 @@ local function make_level()
     end
   end
   assert(#tiles == NTILES, "the level has too few places for its tiles")
-  -- movers' cells: free, with 8 free neighbours, on a checkerboard (two
-  -- movers' centers at least 16*sqrt(2) apart, more than two turned
-  -- movers reach), in a shuffled order
-  local cells = {}
-  for c = 1, COLS - 2 do
-    for row = 1, ROWS - 2 do
-      if (c + row) % 2 == 0 then
-        local free = true
-        for dc = -1, 1 do
-          for dr = -1, 1 do
-            if solid[(c + dc) * 1000 + row + dr] then free = false end
-          end
-        end
-        if free then cells[#cells + 1] = { (c + 0.5) * T, (row + 0.5) * T } end
-      end
-    end
-  end
-  assert(#cells >= NMOVERS, "the level has too few free cells for its movers")
-  for i = #cells, 2, -1 do
-    local j = 1 + math.floor(r() * i)
-    cells[i], cells[j] = cells[j], cells[i]
-  end
+  -- movers' cells (bench/platformer.lua)
+  local cells = P.free_cells(function(c, row) return solid[c * 1000 + row] end, COLS, ROWS, T, NMOVERS, r)
   return tiles, cells
 end
 

@@ -27,6 +27,34 @@ function M.step(st, i, r1, r2)
   return vx, vy
 end
 
+-- The movers' places in a level of cols by rows tiles of side t: the
+-- cells free (solid(c, row) false, c and row from 0), with 8 free
+-- neighbours, on a checkerboard (two movers' centers at least t*sqrt(2)
+-- apart, more than two turned movers reach), as centers, at least n of
+-- them, shuffled with the random numbers r.
+function M.free_cells(solid, cols, rows, t, n, r)
+  local cells = {}
+  for c = 1, cols - 2 do
+    for row = 1, rows - 2 do
+      if (c + row) % 2 == 0 then
+        local free = true
+        for dc = -1, 1 do
+          for dr = -1, 1 do
+            if solid(c + dc, row + dr) then free = false end
+          end
+        end
+        if free then cells[#cells + 1] = { (c + 0.5) * t, (row + 0.5) * t } end
+      end
+    end
+  end
+  assert(#cells >= n, "the level has too few free cells for its movers")
+  for i = #cells, 2, -1 do
+    local j = 1 + math.floor(r() * i)
+    cells[i], cells[j] = cells[j], cells[i]
+  end
+  return cells
+end
+
 -- A copy of the movers' state (each timed run starts from the same one):
 -- items and sizes shared, the rest copied.
 function M.copy_state(sc)
