@@ -14,7 +14,6 @@
 -- per move, and its ratio to the fastest world with cells.
 local C = require "cross_game"  -- bench/cross_game.lua
 local P = require "platformer"  -- bench/platformer.lua
-local report = require "report" -- bench/report.lua
 
 local names = {}
 for name in (arg[1] or "world2(),tree,cells 4,cells 8,cells 16,cells 32,cells 64,cells 128"):gmatch("[^,]+") do
@@ -25,22 +24,13 @@ local sc = C.make_scene()
 local cs = {}
 for i, name in ipairs(names) do
   local c = C.contender(name, sc)
-  c.st, c.out, c.xs = P.copy_state(sc), {}, {}
+  c.st, c.out = P.copy_state(sc), {}
   for _ = 1, 30 do c.frame(c.w, c.st, c.out) end
   cs[i] = c
 end
-for r = 1, rounds do
-  for k = 0, #cs - 1 do
-    local c = cs[(r + k) % #cs + 1]
-    collectgarbage("collect")
-    local t0 = os.clock()
-    c.frame(c.w, c.st, c.out)
-    c.xs[r] = os.clock() - t0
-  end
-end
+P.interleave(cs, rounds)
 local best
 for _, c in ipairs(cs) do
-  c.t = report.median(c.xs) / sc.n
   if c.name:match("^cells") and (not best or c.t < best) then best = c.t end
 end
 print(("world:move + filter in the crossing loop (%s, median of %d frames, per move)")

@@ -95,25 +95,14 @@ end
 -- Seconds per move of each contender: TIME_ROUNDS rounds of one frame
 -- each, interleaved (see the header); the median frame.
 local function time_all(sc, cs)
-  local n = #cs
   for _, c in ipairs(cs) do
     c.st = P.copy_state(sc)
     c.out = {}
     P.place(c.w, c.st, c.kind == "bump")
     c.frame(c.w, c.st, c.out) -- warm-up: caches, LuaJIT's traces
     c.frame(c.w, c.st, c.out)
-    c.xs = {}
   end
-  for r = 1, TIME_ROUNDS do
-    for k = 0, n - 1 do
-      local c = cs[(r + k) % n + 1]
-      collectgarbage("collect")
-      local t0 = os.clock()
-      c.frame(c.w, c.st, c.out)
-      c.xs[r] = os.clock() - t0
-    end
-  end
-  for _, c in ipairs(cs) do c.t = report.median(c.xs) / sc.n end
+  P.interleave(cs, TIME_ROUNDS)
 end
 
 -- Bytes of garbage per 1,000 moves of contender c (see the header).

@@ -18,20 +18,12 @@
 local C = require "cross_game"   -- bench/cross_game.lua
 local G = require "bump_game"    -- bench/bump_game.lua: bump.lua's loader
 local P = require "platformer"   -- bench/platformer.lua
+local report = require "report"  -- bench/report.lua: report.instructions
 
 local who, frames = arg[1], tonumber(arg[2])
 if who == nil then
   local bump = G.load_bump()
-  local function total(name, n)
-    local cmd = ("valgrind --tool=callgrind --callgrind-out-file=/dev/null %s bench/cross_prof.lua '%s' %d 2>&1")
-      :format(arg[-1], name, n)
-    local p = assert(io.popen(cmd))
-    local out = p:read("*a")
-    p:close()
-    local c = out:match("Collected : (%d+)")
-    if not c then error("bench/cross_prof.lua: " .. cmd .. " gave:\n" .. out, 0) end
-    return tonumber(c)
-  end
+  local function total(name, n) return report.instructions("bench/cross_prof.lua", ("'%s' %d"):format(name, n)) end
   print(("instructions per move of the crossing loop (callgrind, %s, 5,000 moves)")
     :format(rawget(_G, "jit") and jit.version or _VERSION))
   local base

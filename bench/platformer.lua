@@ -165,6 +165,28 @@ end
 -- Whether frame plays a world of bump's API.
 function M.is_bump(frame) return bump_frames[frame] == true end
 
+-- Times the frames of several contenders interleaved, so that whatever
+-- else the machine does falls on all of them alike: rounds rounds, each
+-- playing one frame of every contender in turn (the order turned by one
+-- each round), a full collection before each frame (not timed, so that
+-- each frame pays for collecting its own garbage). Each contender c plays
+-- c.frame(c.w, c.st, c.out) and gets c.t, its median frame's seconds per
+-- mover.
+function M.interleave(cs, rounds)
+  local n = #cs
+  for _, c in ipairs(cs) do c.xs = {} end
+  for r = 1, rounds do
+    for k = 0, n - 1 do
+      local c = cs[(r + k) % n + 1]
+      collectgarbage("collect")
+      local t0 = os.clock()
+      c.frame(c.w, c.st, c.out)
+      c.xs[r] = os.clock() - t0
+    end
+  end
+  for _, c in ipairs(cs) do c.t = report.median(c.xs) / c.st.n end
+end
+
 -- Every world behind one interface, for the lockstep check only (its
 -- closures cost nothing that is timed), with the filter its moves pass
 -- (nil: none). The normal of a cross record is given as 0, 0: it clips

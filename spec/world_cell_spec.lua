@@ -599,23 +599,18 @@ describe("a world that chooses its cells (no cell option)", function()
       fill_sized(w, dim, 200, 6)
       look(w)
       assert.are.same({ 16, 1 }, { w:broad_phase() })
-      -- every item 8 times larger, one frame (200 changes) after another
-      local frames = 0
-      repeat
-        resize(w, dim, 200, 48)
-        look(w)
-        frames = frames + 1
-      until select(2, w:broad_phase()) == 2 or frames == 3
-      assert.are.same({ 128, 2 }, { w:broad_phase() })
-      assert.is_true(frames <= 2, "chose again after " .. frames .. " frames")
-      frames = 0
-      repeat
-        resize(w, dim, 200, 6)
-        look(w)
-        frames = frames + 1
-      until select(2, w:broad_phase()) == 3 or frames == 3
-      assert.are.same({ 16, 3 }, { w:broad_phase() })
-      assert.is_true(frames <= 2, "chose again after " .. frames .. " frames")
+      -- every item 8 times larger, then back, one frame (200 changes)
+      -- after another: cells of 128, then of 16 again
+      for choices, case in ipairs({ { 48, 128 }, { 6, 16 } }) do
+        local frames = 0
+        repeat
+          resize(w, dim, 200, case[1])
+          look(w)
+          frames = frames + 1
+        until select(2, w:broad_phase()) == choices + 1 or frames == 3
+        assert.are.same({ case[2], choices + 1 }, { w:broad_phase() })
+        assert.is_true(frames <= 2, "chose again after " .. frames .. " frames")
+      end
     end
   end)
 
