@@ -394,6 +394,16 @@ bump-prof: all
 	LUA_CPATH='./$(BUILD)/?.so;;' LUA_PATH='./bench/?.lua;./lua/?.lua;./lua/?/init.lua;;' \
 	  OBB_BENCH_BUMP="$(OBB_BENCH_BUMP)" $(LUA) bench/bump_prof.lua
 
+#   make cross-prof [OBB_BENCH_BUMP=/path/to/bump.lua]
+#                     instructions per move of bench/cross.lua's crossing
+#                     loop under callgrind (bench/cross_prof.lua): bump.lua,
+#                     obb.bump, world:move in obb.world2(), {cell = 16} and
+#                     {cell = 0}
+.PHONY: cross-prof
+cross-prof: all
+	LUA_CPATH='./$(BUILD)/?.so;;' LUA_PATH='./bench/?.lua;./lua/?.lua;./lua/?/init.lua;;' \
+	  OBB_BENCH_BUMP="$(OBB_BENCH_BUMP)" $(LUA) bench/cross_prof.lua
+
 #   make digest       test/digest.lua's answers on $(LUA), one a line, into
 #                     $(BUILD)/digest.txt (docs/precision.md, "The same
 #                     answers on every platform")
@@ -463,7 +473,9 @@ check-builds: $(HEADERS) | $(BUILD)
 #                     and a pure-Lua test, memory per box, then the worlds
 #                     (bench/world.lua) and world:move (bench/move.lua;
 #                     its bump.lua rows need OBB_BENCH_BUMP=/path/to/bump.lua),
-#                     when present. Default flags only.
+#                     the crossing loop (bench/cross.lua), when present.
+#                     Default flags only. OBB_BENCH_ONLY="move cross" runs
+#                     only the sections named (bench/run.lua).
 BENCH_C     = $(BUILD)/benchc.so
 BENCH_CORE  = $(BUILD)/core_bench
 BENCH_WORLD = $(BUILD)/world_bench

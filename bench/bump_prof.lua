@@ -17,20 +17,12 @@
 -- its answers for 20,000 moves whatever the count, so that the recording
 -- is setup too.
 local G = require "bump_game"
+local report = require "report" -- bench/report.lua: report.instructions
 local RECORDED = 20000
 
 -- Instructions per move of contender who, counted by callgrind.
 local function count(who)
-  local function total(n)
-    local cmd = ("valgrind --tool=callgrind --callgrind-out-file=/dev/null %s bench/bump_prof.lua %s %d 2>&1")
-      :format(arg[-1], who, n)
-    local p = assert(io.popen(cmd))
-    local out = p:read("*a")
-    p:close()
-    local c = out:match("Collected : (%d+)")
-    if not c then error("bench/bump_prof.lua: " .. cmd .. " gave:\n" .. out, 0) end
-    return tonumber(c)
-  end
+  local function total(n) return report.instructions("bench/bump_prof.lua", who .. " " .. n) end
   return (total(20000) - total(10000)) / 10000
 end
 

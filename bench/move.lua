@@ -20,10 +20,12 @@
 --           bump, and bump alone;
 --   turned: every tile and every mover turned by a random angle: obb's
 --           world:move against the pure-Lua mover (always run);
---   cells:  worlds with cells of a tile's size (obb.world2{cell = 16},
---           issue 29): the turned scene against the same in the tree's
---           world and against the pure-Lua mover, the AA scene against
---           bump.lua (skipped by a module without cells);
+--   cells:  obb's default world (obb.world2(), which chooses its broad
+--           phase, issue 42), a world of the tree alone
+--           (obb.world2{cell = 0}) and one with cells of a tile's size
+--           (obb.world2{cell = 16}, issue 29): the turned scene in each,
+--           against each other and the pure-Lua mover, the AA scene
+--           against bump.lua and the default against cells of 16;
 --   filter: the AA scene with a bump-style filter, movers crossing each
 --           other and sliding on tiles: obb's world:move with a response
 --           set (the movers of class 1, obb.responses{[1] = "cross"})
@@ -33,7 +35,8 @@
 --           with that function (when $OBB_BENCH_BUMP is set); the cross
 --           records are read and skipped, the slide ones clip the
 --           velocity. obb's worlds here have cells of a tile's size,
---           what a bump-style game of 16 px tiles asks for.
+--           what a bump-style game of 16 px tiles asks for, and the
+--           filter function is timed in obb's default world too.
 -- obb's rows are skipped while obb's world has no move method. Each timed
 -- run starts from the same state and plays the same frames (the random
 -- numbers do not depend on what happened); a row is the median frame over
@@ -45,8 +48,9 @@
 -- first three printed, and the follower's item is put where the first
 -- world's ended, so one disagreement does not spread; more than MAX_BAD of
 -- the moves disagreeing is an error: 0.1% for two movers of the same rules
--- (obb and the pure-Lua mover), none for obb's two broad phases (a world
--- with cells answers bit for bit as the tree's), 2% for bump.lua, which differs from those
+-- (obb and the pure-Lua mover), none for obb's broad phases (a world with
+-- cells answers bit for bit as the tree's: they are compared to the bit),
+-- 2% for bump.lua, which differs from those
 -- rules in known ways (bench/move_check.lua sorts them; on this scene
 -- about 0.3% of the moves: bump snags on the side of the next tile of a
 -- flush floor when rounding leaves the item inside the floor by 1e-14).
@@ -59,19 +63,22 @@
 local obb = require "obb"
 local report = require "report"
 local lua_mover = require "lua_mover"
+local P = require "platformer" -- bench/platformer.lua: the step, frames, lockstep
+local copy_state, lockstep, place = P.copy_state, P.lockstep, P.place
+local frame_out, frame_filter, frame_bump_filter = P.frame_out, P.frame_out, P.frame_bump
+local function frame_bump() return frame_bump_filter(nil) end
 
 local QUICK = os.getenv("OBB_BENCH_QUICK") == "1"
 local CHECK_FRAMES = QUICK and 10 or 60  -- lockstep frames before timing
 local TIME_FRAMES = QUICK and 3 or 21    -- timed frames (median)
 local GARBAGE_FRAMES = QUICK and 10 or 100
-local TOL = 1e-6                         -- px, final centers
 -- the largest fraction of moves that may disagree
 local MAX_BAD = { same_rules = 0.001, bump = 0.02, same_world = 0 }
 
 local T = 16                -- tile side
 local COLS, ROWS = 160, 60  -- level size in tiles
 local NTILES, NMOVERS = 1382, 1000
-local GRAVITY, MAX_FALL, JUMP, JUMP_P, MAX_RUN = 0.4, 8, 7, 0.02, 3
+local MAX_RUN = P.MAX_RUN
 
 local rng = require "rng" -- bench/rng.lua
 
@@ -114,28 +121,8 @@ local function make_level()
     end
   end
   assert(#tiles == NTILES, "the level has too few places for its tiles")
-  -- movers' cells: free, with 8 free neighbours, on a checkerboard (two
-  -- movers' centers at least 16*sqrt(2) apart, more than two turned
-  -- movers reach), in a shuffled order
-  local cells = {}
-  for c = 1, COLS - 2 do
-    for row = 1, ROWS - 2 do
-      if (c + row) % 2 == 0 then
-        local free = true
-        for dc = -1, 1 do
-          for dr = -1, 1 do
-            if solid[(c + dc) * 1000 + row + dr] then free = false end
-          end
-        end
-        if free then cells[#cells + 1] = { (c + 0.5) * T, (row + 0.5) * T } end
-      end
-    end
-  end
-  assert(#cells >= NMOVERS, "the level has too few free cells for its movers")
-  for i = #cells, 2, -1 do
-    local j = 1 + math.floor(r() * i)
-    cells[i], cells[j] = cells[j], cells[i]
-  end
+  -- movers' cells (bench/platformer.lua)
+  local cells = P.free_cells(function(c, row) return solid[c * 1000 + row] end, COLS, ROWS, T, NMOVERS, r)
   return tiles, cells
 end
 
@@ -144,27 +131,17 @@ end
 local function make_scene(turned)
   local tiles, cells = make_level()
   local r = rng(turned and 777 or 555)
-  local sc = { tiles = tiles, tangle = {}, n = NMOVERS, first = NTILES + 1,
+  local sc = { tiles = tiles, tangle = {}, n = NMOVERS, first = NTILES + 1, items = {},
                x = {}, y = {}, vx = {}, vy = {}, g = {}, hx = {}, hy = {}, a = {},
                seed = 99991 }
   for i = 1, NTILES do sc.tangle[i] = turned and r() * math.pi or 0 end
   for i = 1, NMOVERS do
-    sc.x[i], sc.y[i] = cells[i][1], cells[i][2]
+    sc.items[i], sc.x[i], sc.y[i] = NTILES + i, cells[i][1], cells[i][2]
     sc.hx[i], sc.hy[i] = 5 + r() * 2, 5.5 + r() * 1.5
     sc.a[i] = turned and r() * math.pi or 0
     sc.vx[i], sc.vy[i], sc.g[i] = (r() - 0.5) * 2 * MAX_RUN, 0, false
   end
   return sc
-end
-
--- A copy of the movers' state (each timed run starts from the same one).
-local function copy_state(sc)
-  local st = { n = sc.n, first = sc.first, seed = sc.seed, hx = sc.hx, hy = sc.hy,
-               x = {}, y = {}, vx = {}, vy = {}, g = {} }
-  for i = 1, sc.n do
-    st.x[i], st.y[i], st.vx[i], st.vy[i], st.g[i] = sc.x[i], sc.y[i], sc.vx[i], sc.vy[i], sc.g[i]
-  end
-  return st
 end
 
 -- Worlds holding the scene. obb and the pure-Lua mover take centers, half
@@ -189,213 +166,11 @@ local function fill_bump(w, sc, st)
   return w
 end
 
--- The mover's next velocity and goal, from its state and two random
--- numbers (always two per mover per frame, whatever happened).
-local function step(st, i, r1, r2)
-  local vx = st.vx[i] + (r1 - 0.5) * 0.6
-  if vx > MAX_RUN then vx = MAX_RUN elseif vx < -MAX_RUN then vx = -MAX_RUN end
-  local vy = st.vy[i] + GRAVITY
-  if vy > MAX_FALL then vy = MAX_FALL end
-  if st.g[i] and r2 < JUMP_P then vy = -JUMP end
-  return vx, vy
-end
-
--- The frame functions that play a bump.lua world (left, top: placed
--- differently).
-local bump_frames = {}
-
--- Each frame function below is compiled anew (load) for the world it
--- plays, so that every contender has its own: under LuaJIT a loop's
--- traces are made for the first world it runs, and would stand in the
--- way of the next one's, the order of the rows deciding the figures.
-local load = loadstring or load
-
--- A frame function that moves with filter (nil, a response set or a
--- function) and clips the velocity on each record but a cross.
-local FRAME_FILTER = [[
-local step, filter = ...
-return function(w, st, out)
-  local X, Y, VX, VY, G = st.x, st.y, st.vx, st.vy, st.g
-  local s, first = st.seed, st.first
-  for i = 1, st.n do
-    s = (s * 16807) % 2147483647
-    local r1 = s / 2147483647
-    s = (s * 16807) % 2147483647
-    local vx, vy = step(st, i, r1, s / 2147483647)
-    local ax, ay, n = w:move(first + i - 1, X[i] + vx, Y[i] + vy, filter, out)
-    local on = false
-    for k = 0, n - 1 do
-      if out[k * 8 + 2] ~= "cross" then
-        local nx, ny = out[k * 8 + 4], out[k * 8 + 5]
-        local d = vx * nx + vy * ny
-        if d < 0 then vx, vy = vx - d * nx, vy - d * ny end
-        if ny < -0.5 then on = true end
-      end
-    end
-    X[i], Y[i], VX[i], VY[i], G[i] = ax, ay, vx, vy, on
-  end
-  st.seed = s
-end
-]]
-local function frame_filter(filter)
-  return assert(load(FRAME_FILTER, "=frame"))(step, filter)
-end
-
--- One frame for a world whose move takes centers and fills out with
--- stride 8 (obb's world, the pure-Lua mover), no filter: a new one for
--- each world.
-local function frame_out() return frame_filter(nil) end
-
--- The same for bump.lua with a filter function.
-local FRAME_BUMP = [[
-local step, filter = ...
-return function(w, st)
-  local X, Y, VX, VY, G, HX, HY = st.x, st.y, st.vx, st.vy, st.g, st.hx, st.hy
-  local s, first = st.seed, st.first
-  for i = 1, st.n do
-    s = (s * 16807) % 2147483647
-    local r1 = s / 2147483647
-    s = (s * 16807) % 2147483647
-    local vx, vy = step(st, i, r1, s / 2147483647)
-    local hx, hy = HX[i], HY[i]
-    local ax, ay, cols, n = w:move(first + i - 1, X[i] + vx - hx, Y[i] + vy - hy, filter)
-    local on = false
-    for k = 1, n do
-      local col = cols[k]
-      if col.type ~= "cross" then
-        local nm = col.normal
-        local nx, ny = nm.x, nm.y
-        local d = vx * nx + vy * ny
-        if d < 0 then vx, vy = vx - d * nx, vy - d * ny end
-        if ny < -0.5 then on = true end
-      end
-    end
-    X[i], Y[i], VX[i], VY[i], G[i] = ax + hx, ay + hy, vx, vy, on
-  end
-  st.seed = s
-end
-]]
-local function frame_bump_filter(filter)
-  local frame = assert(load(FRAME_BUMP, "=frame_bump"))(step, filter)
-  bump_frames[frame] = true
-  return frame
-end
-
--- The same frame for bump.lua with no filter (every other slides).
-local function frame_bump() return frame_bump_filter(nil) end
-
--- Every world behind one interface, for the lockstep check only (its
--- closures cost nothing that is timed), with the filter its moves pass
--- (nil: none). The normal of a cross record is given as 0, 0: it clips
--- nothing and stands on nothing.
-local NAMES = { obb = "obb", bump = "bump.lua", lua = "pure-Lua mover", cells = "obb, cells" }
-local function side(kind, w, scene, filter)
-  local out = {}
-  local s = { kind = kind, w = w, out = out, name = NAMES[kind] .. " (" .. scene .. ")" }
-  if kind == "bump" then
-    local cols, n
-    function s.move(item, gx, gy, hx, hy)
-      local x, y
-      x, y, cols, n = w:move(item, gx - hx, gy - hy, filter)
-      return x + hx, y + hy, n
-    end
-    function s.normal(k)
-      if cols[k].type == "cross" then return 0, 0 end
-      return cols[k].normal.x, cols[k].normal.y
-    end
-    function s.sync(item, cx, cy, hx, hy) w:update(item, cx - hx, cy - hy) end
-  else
-    function s.move(item, gx, gy)
-      return w:move(item, gx, gy, filter, out)
-    end
-    function s.normal(k)
-      if out[(k - 1) * 8 + 2] == "cross" then return 0, 0 end
-      return out[(k - 1) * 8 + 4], out[(k - 1) * 8 + 5]
-    end
-    function s.sync(item, cx, cy, hx, hy) w:update(item, cx, cy, hx, hy) end
-  end
-  return s
-end
-
--- Plays frames with world a and its followers in lockstep (see the
--- header): each follower is { side, max_bad }, compared with a on every
--- move and put where a's item ended when they disagree; the state follows
--- a. Errors when a follower disagrees on more than max_bad of the moves,
--- or when a move of the pure-Lua mover ends inside another box.
-local function lockstep(a, followers, st, frames)
-  local moves, bad, inside = 0, {}, 0
-  local mover_side = a.kind == "lua" and a or nil
-  for f, fw in ipairs(followers) do
-    bad[f] = 0
-    if fw[1].kind == "lua" then mover_side = fw[1] end
-  end
-  local X, Y, VX, VY, G, HX, HY = st.x, st.y, st.vx, st.vy, st.g, st.hx, st.hy
-  for _ = 1, frames do
-    local s = st.seed
-    for i = 1, st.n do
-      s = (s * 16807) % 2147483647
-      local r1 = s / 2147483647
-      s = (s * 16807) % 2147483647
-      local vx, vy = step(st, i, r1, s / 2147483647)
-      local item, hx, hy = st.first + i - 1, HX[i], HY[i]
-      local gx, gy = X[i] + vx, Y[i] + vy
-      local ax, ay, n = a.move(item, gx, gy, hx, hy)
-      moves = moves + 1
-      for f, fw in ipairs(followers) do
-        local b = fw[1]
-        local bx, by = b.move(item, gx, gy, hx, hy)
-        if not (math.abs(ax - bx) <= TOL and math.abs(ay - by) <= TOL) then
-          bad[f] = bad[f] + 1
-          if bad[f] <= 3 then
-            report.note(("%s vs %s: mover %d, (%.17g, %.17g) to (%.17g, %.17g): (%.17g, %.17g) vs (%.17g, %.17g)")
-                        :format(a.kind, b.kind, i, X[i], Y[i], gx, gy, ax, ay, bx, by))
-          end
-          b.sync(item, ax, ay, hx, hy)
-        end
-      end
-      if mover_side and mover_side.w:overlaps(item) > 0 then inside = inside + 1 end
-      local on = false
-      for k = 1, n do
-        local nx, ny = a.normal(k)
-        local d = vx * nx + vy * ny
-        if d < 0 then vx, vy = vx - d * nx, vy - d * ny end
-        if ny < -0.5 then on = true end
-      end
-      X[i], Y[i], VX[i], VY[i], G[i] = ax, ay, vx, vy, on
-    end
-    st.seed = s
-  end
-  for f, fw in ipairs(followers) do
-    report.note(("%s vs %s: %d of %d moves end more than %g px apart (limit %.1f%%)")
-                :format(a.name, fw[1].name, bad[f], moves, TOL, fw[2] * 100))
-  end
-  if mover_side then
-    report.note(("%s: %d moves, %d end inside another box"):format(mover_side.name, moves, inside))
-  end
-  for f, fw in ipairs(followers) do
-    if bad[f] > fw[2] * moves then
-      error(("%s vs %s: %d of %d moves disagree, more than %.1f%%")
-            :format(a.name, fw[1].name, bad[f], moves, fw[2] * 100))
-    end
-  end
-  if inside > 0 then error(("%d moves of the pure-Lua mover end inside another box"):format(inside)) end
-end
-
--- Puts every mover of world w where the state says (each timed run starts
--- from the same state, whatever the run before left in the world).
-local function place(w, st, bump_world)
-  for i = 1, st.n do
-    local item, hx, hy = st.first + i - 1, st.hx[i], st.hy[i]
-    if bump_world then w:update(item, st.x[i] - hx, st.y[i] - hy)
-    else w:update(item, st.x[i], st.y[i], hx, hy) end
-  end
-end
-
 -- Median seconds per move over TIME_FRAMES frames (after two warm-up
 -- frames), from a copy of the state.
 local function time_moves(frame, w, sc, out)
   local st = copy_state(sc)
-  place(w, st, bump_frames[frame])
+  place(w, st, P.is_bump(frame))
   frame(w, st, out)
   frame(w, st, out)
   local xs = {}
@@ -414,7 +189,7 @@ end
 -- collector stopped (no full collection before: it would shrink the Lua
 -- stack, which the next calls grow again), scaled to `moves`.
 local function garbage(frame, w, sc, out, frames, moves)
-  local bump_world = bump_frames[frame]
+  local bump_world = P.is_bump(frame)
   local st = copy_state(sc)
   place(w, st, bump_world)
   for _ = 1, frames do frame(w, st, out) end
@@ -463,6 +238,20 @@ local function cell_world()
   return pcall(obb.world2, { cell = T }) and obb.world2({ cell = T }) or nil
 end
 
+-- A world of the tree alone (cell = 0; a module without cells: its only
+-- world).
+local function tree_world()
+  return pcall(obb.world2, { cell = 0 }) and obb.world2({ cell = 0 }) or obb.world2()
+end
+
+-- Every world behind one interface for the lockstep check
+-- (bench/platformer.lua), named by its kind and scene.
+local NAMES = { obb = "obb", bump = "bump.lua", lua = "pure-Lua mover", cells = "obb, cells",
+                tree = "obb, tree" }
+local function side(kind, w, scene, filter)
+  return P.side(kind, w, NAMES[kind] .. " (" .. scene .. ")", filter)
+end
+
 -- The AA scene with a filter (see the header): a response set, the filter
 -- function it stands for, and bump.lua with that function (bump nil:
 -- skipped).
@@ -476,18 +265,22 @@ local function filters(bump)
   local set = obb.responses({ [1] = "cross" })
   local ws = fill_centers(cell_world() or obb.world2(), sc, st)
   local wf = fill_centers(cell_world() or obb.world2(), sc, st)
+  local wd = fill_centers(obb.world2(), sc, st)
   for i = sc.first, sc.first + sc.n - 1 do ws:set_class(i, 1) end
-  local followers = { { side("obb", wf, "AA, filter function", cross_movers), MAX_BAD.same_rules } }
+  local followers = { { side("obb", wf, "AA, filter function", cross_movers), MAX_BAD.same_rules },
+                      { side("obb", wd, "AA, filter function, obb.world2()", cross_movers), MAX_BAD.same_world, 0 } }
   local wb = bump and fill_bump(bump.newWorld(BUMP_CELL), sc, st)
-  if wb then followers[2] = { side("bump", wb, "AA, filter function", cross_movers), MAX_BAD.bump } end
+  if wb then followers[3] = { side("bump", wb, "AA, filter function", cross_movers), MAX_BAD.bump } end
   lockstep(side("obb", ws, "AA, response set", set), followers, st, CHECK_FRAMES)
-  sc.x, sc.y, sc.vx, sc.vy, sc.g, sc.seed = st.x, st.y, st.vx, st.vy, st.g, st.seed
+  P.adopt(sc, st)
   local out = {}
   local f_set, f_fn = frame_filter(set), frame_filter(cross_movers)
   local t_set = time_moves(f_set, ws, sc, out)
   local t_fn = time_moves(f_fn, wf, sc, out)
   report.row("move, filter: obb response set vs obb filter function", t_set, "obb world:move + filter function",
              t_fn)
+  report.row("move, filter: function, obb.world2() vs cells of 16", time_moves(frame_filter(cross_movers), wd, sc, out),
+             "obb filter function, cells of 16", t_fn)
   if wb then
     local t_bump = time_moves(frame_bump_filter(cross_movers), wb, sc)
     report.row("move, filter: obb response set vs bump (1,000 movers, AA)", t_set,
@@ -502,6 +295,7 @@ local function filters(bump)
                garbage(f_fn, wf, sc, out, GARBAGE_FRAMES, moves_g))
   ws:close()
   wf:close()
+  wd:close()
 end
 
 local function run()
@@ -530,13 +324,13 @@ local function run()
     local lua_side, bump_side = side("lua", wl, "AA"), side("bump", wb, "AA")
     if wo then
       local followers = { { bump_side, MAX_BAD.bump }, { lua_side, MAX_BAD.same_rules } }
-      if wc then followers[3] = { side("cells", wc, "AA, cell 16"), MAX_BAD.same_world } end
+      if wc then followers[3] = { side("cells", wc, "AA, cell 16"), MAX_BAD.same_world, 0 } end
       lockstep(side("obb", wo, "AA"), followers, st, CHECK_FRAMES)
     else
       lockstep(lua_side, { { bump_side, MAX_BAD.bump } }, st, CHECK_FRAMES)
     end
     -- the timed frames start where the check ended
-    aa.x, aa.y, aa.vx, aa.vy, aa.g, aa.seed = st.x, st.y, st.vx, st.vy, st.g, st.seed
+    P.adopt(aa, st)
     local f_bump, f_obb = frame_bump(), frame_out()
     local t_bump = time_moves(f_bump, wb, aa)
     local t_lua = time_moves(frame_out(), wl, aa, out)
@@ -545,8 +339,10 @@ local function run()
                  "bump.lua world:move", t_bump)
     end
     if wc then
-      report.row("move: obb, cells of 16 vs bump (1,000 movers, AA)", time_moves(frame_out(), wc, aa, out),
-                 "bump.lua world:move", t_bump)
+      local t_cells = time_moves(frame_out(), wc, aa, out)
+      report.row("move: obb, cells of 16 vs bump (1,000 movers, AA)", t_cells, "bump.lua world:move", t_bump)
+      report.row("move: obb.world2() vs cells of 16 (AA)", time_moves(frame_out(), wo, aa, out),
+                 "obb world:move, cells of 16", t_cells)
     end
     report.row("move: pure-Lua mover vs bump (1,000 movers, 1,382 AA tiles)", t_lua, "bump.lua world:move",
                t_bump)
@@ -563,33 +359,37 @@ local function run()
     end
   end
 
-  -- every tile and mover turned: obb against the pure-Lua mover
+  -- every tile and mover turned: obb against the pure-Lua mover; obb's
+  -- default world (obb.world2()), the tree's alone (cell = 0) and cells of
+  -- a tile's size (when the module has them)
   local tu = make_scene(true)
   local st = copy_state(tu)
   local wl = fill_centers(lua_mover.new(LUA_CELL), tu, st)
   local wo = has_move and fill_centers(obb.world2(), tu, st)
-  -- the same in a world with cells of a tile's size, when the module has them
+  local wt = has_move and fill_centers(tree_world(), tu, st)
   local wc = has_move and cell_world()
   if wc then fill_centers(wc, tu, st) end
   if wo then
-    local followers = { { side("lua", wl, "turned"), MAX_BAD.same_rules } }
-    if wc then followers[2] = { side("cells", wc, "turned, cell 16"), MAX_BAD.same_world } end
+    local followers = { { side("lua", wl, "turned"), MAX_BAD.same_rules },
+                        { side("tree", wt, "turned, cell 0"), MAX_BAD.same_world, 0 } }
+    if wc then followers[3] = { side("cells", wc, "turned, cell 16"), MAX_BAD.same_world, 0 } end
     lockstep(side("obb", wo, "turned"), followers, st, CHECK_FRAMES)
   else
     lockstep(side("lua", wl, "turned"), {}, st, CHECK_FRAMES)
   end
-  tu.x, tu.y, tu.vx, tu.vy, tu.g, tu.seed = st.x, st.y, st.vx, st.vy, st.g, st.seed
-  local f_lua, f_tree, f_cells = frame_out(), frame_out(), frame_out()
+  P.adopt(tu, st)
+  local f_lua, f_obb, f_tree, f_cells = frame_out(), frame_out(), frame_out(), frame_out()
   local t_lua = time_moves(f_lua, wl, tu, out)
   if wo then
-    local t_tree = time_moves(f_tree, wo, tu, out)
-    report.row("move: obb vs pure-Lua mover (1,000 movers, 1,382 turned tiles)", t_tree,
+    local t_obb, t_tree = time_moves(f_obb, wo, tu, out), time_moves(f_tree, wt, tu, out)
+    report.row("move: obb vs pure-Lua mover (1,000 movers, 1,382 turned tiles)", t_obb,
                "pure-Lua mover (lua_mover.lua)", t_lua)
     if wc then
       local t_cells = time_moves(f_cells, wc, tu, out)
       report.row("move: obb, cells of 16 vs tree (1,000 movers, turned)", t_cells, "obb world:move, tree", t_tree)
       report.row("move: obb, cells of 16 vs pure-Lua mover (turned)", t_cells, "pure-Lua mover (lua_mover.lua)",
                  t_lua)
+      report.row("move: obb.world2() vs cells of 16 (turned)", t_obb, "obb world:move, cells of 16", t_cells)
     end
   else
     report.row("move: pure-Lua mover (1,000 movers, 1,382 turned tiles)", t_lua)
@@ -597,8 +397,9 @@ local function run()
   local g_lua = garbage(f_lua, wl, tu, out, GARBAGE_FRAMES, moves_g)
   if wo then
     report.bytes(("move garbage, %d moves: obb (turned)"):format(moves_g),
-                 garbage(f_tree, wo, tu, out, GARBAGE_FRAMES, moves_g), "pure-Lua mover", g_lua)
+                 garbage(f_obb, wo, tu, out, GARBAGE_FRAMES, moves_g), "pure-Lua mover", g_lua)
     wo:close()
+    wt:close()
   end
   if wc then
     report.bytes(("move garbage, %d moves: obb, cells (turned)"):format(moves_g),

@@ -4,7 +4,8 @@
 --
 --   lua5.4 bench/move_prof.lua [frames [cell [aa]]]
 --
--- cell: 0 (the default) for a tree-mode world, else the cell size of a
+-- cell: 0 (the default) for the tree alone (obb.world2{cell = 0}), auto
+-- for the world that chooses (obb.world2()), else the cell size of a
 -- cell-mode world (obb.world2{cell = cell}); aa: tiles and movers unturned.
 -- Instructions per move, with callgrind (docs/performance.md):
 --
@@ -16,11 +17,11 @@
 -- both modes.
 local obb = require "obb"
 local FRAMES = tonumber(arg[1] or 30)
-local CELL = tonumber(arg[2] or 0)
+local CELL = arg[2] == "auto" and "auto" or tonumber(arg[2] or 0)
 local TURNED = arg[3] ~= "aa"
 local seed = 12345
 local function rnd() seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648 end
-local w = CELL > 0 and obb.world2({ cell = CELL }) or obb.world2()
+local w = CELL == "auto" and obb.world2() or obb.world2({ cell = CELL })
 local W, H = 120, 60
 local solid = {}
 local n = 0

@@ -114,4 +114,19 @@ function M.time(fn, n, runs)
   return M.median(xs)
 end
 
+-- Instructions that callgrind counts in a run of this interpreter (arg[-1])
+-- on script with args (a string, passed to the shell as it is): for the
+-- benchmarks that count rather than time (bench/bump_prof.lua,
+-- bench/cross_prof.lua).
+function M.instructions(script, args)
+  local cmd = ("valgrind --tool=callgrind --callgrind-out-file=/dev/null %s %s %s 2>&1")
+    :format(arg[-1], script, args)
+  local p = assert(io.popen(cmd))
+  local out = p:read("*a")
+  p:close()
+  local c = out:match("Collected : (%d+)")
+  if not c then error(script .. ": " .. cmd .. " gave:\n" .. out, 0) end
+  return tonumber(c)
+end
+
 return M

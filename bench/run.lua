@@ -8,11 +8,12 @@
 -- core (bench/core_bench.c, its lines turned into rows here), the pair test
 -- from Lua and memory (bench/pairs.lua), the sweeps from Lua, turning and
 -- not (bench/sweeps.lua), then the worlds (bench/world.lua), a query's
--- filter, a response set against a function (bench/query.lua), and moving
+-- filter, a response set against a function (bench/query.lua), moving
 -- boxes through a world (bench/move.lua; it reads bump.lua from
--- $OBB_BENCH_BUMP), turning ones on the racing track (bench/move_turning.lua),
--- obb.bump (bench/bump.lua): each, when it exists, is run as a chunk and
--- prints its own rows with require "report".
+-- $OBB_BENCH_BUMP), the crossing loop (bench/cross.lua), turning ones on
+-- the racing track (bench/move_turning.lua), obb.bump (bench/bump.lua):
+-- each, when it exists, is run as a chunk and prints its own rows with
+-- require "report".
 local report = require "report"
 
 local core = arg[1]
@@ -35,16 +36,26 @@ local function run_core(path)
   if not ok then error(("%s failed (%s %s)"):format(path, how, code)) end
 end
 
+-- OBB_BENCH_ONLY="move cross" runs only the sections named (core, pairs,
+-- sweeps, world, query, move, cross, move_turning, bump), for timing a few rows
+-- again without the rest.
+local only = os.getenv("OBB_BENCH_ONLY")
+local function wanted(name)
+  if not only or only == "" then return true end
+  for w in only:gmatch("[%w_]+") do
+    if w == name then return true end
+  end
+  return false
+end
+
 print(("obb benchmarks, %s, %s"):format(_VERSION, os.date("!%Y-%m-%d %H:%M UTC")))
 report.header()
-if core then run_core(core) end
-require("pairs").run()
-require("sweeps").run()
-for _, chunk in ipairs({ "bench/world.lua", "bench/query.lua", "bench/move.lua", "bench/move_turning.lua",
-                         "bench/bump.lua" }) do
+if core and wanted("core") then run_core(core) end
+if wanted("pairs") then require("pairs").run() end
+if wanted("sweeps") then require("sweeps").run() end
+for _, name in ipairs({ "world", "query", "move", "cross", "move_turning", "bump" }) do
+  local chunk = "bench/" .. name .. ".lua"
   local f = io.open(chunk, "r")
-  if f then
-    f:close()
-    dofile(chunk)
-  end
+  if f and wanted(name) then dofile(chunk) end
+  if f then f:close() end
 end

@@ -26,7 +26,9 @@ extern "C" {
 ** and free). Calls return -1 when it fails and then change nothing.
 ** Callbacks must not add, update or remove items of the world they are
 ** called from; queries allocate nothing unless the tree is far deeper than
-** its balancing allows.
+** its balancing allows, or the world chooses its cells anew
+** (obb_world_set_cell: at most once per 2 n changes, and a query that
+** cannot allocate them answers as ever).
 */
 typedef void *(*obb_alloc)(void *ud, void *ptr, size_t osize, size_t nsize);
 typedef struct obb_world obb_world;
@@ -35,7 +37,9 @@ typedef struct obb_world obb_world;
 ** the item's largest half side: an item moving less stays in its leaf. */
 #define OBB_WORLD_MARGIN 0.25
 
-/* dim is 2 or 3; a margin outside [0, 1e6] (or NaN) means the default. */
+/* dim is 2 or 3; a margin outside [0, 1e6] (or NaN) means the default.
+** The new world chooses its broad phase (obb_world_set_cell,
+** OBB_WORLD_CELL_AUTO). */
 OBB_API obb_world *obb_world_new(int dim, double margin, obb_alloc alloc, void *ud);
 OBB_API void obb_world_free(obb_world *w);
 OBB_API int obb_world_dim(const obb_world *w);
@@ -55,10 +59,22 @@ OBB_API double obb_world_changes(const obb_world *w);
 ** casts and moves answer exactly as with the tree alone (the same items;
 ** the movers' answers bit for bit), often faster where many small items
 ** move every frame: a cell about the size of the common item (a tile)
-** suits. cell 0 turns the grid off. Returns 0, or -1 (changing nothing)
-** for a world with live items, a cell that is negative, infinite or NaN,
-** or when memory runs out. */
+** suits. cell 0 turns the grid off: the tree alone. OBB_WORLD_CELL_AUTO,
+** a new world's broad phase, lets the world choose: the tree until it
+** holds 64 items and is queried, then cells of the power of two above the
+** median of its items' sizes (the larger side of each one's bounds, so
+** within twice it), filed anew when that median has grown or shrunk 4
+** times or more, looked at by the first query after every 2 n changes (n
+** items; docs/broad-phase.md). Returns 0, or -1 (changing nothing) for a
+** world with live items, a cell that is negative (but
+** OBB_WORLD_CELL_AUTO), infinite or NaN, or when memory runs out. */
+#define OBB_WORLD_CELL_AUTO (-1.0)
 OBB_API int obb_world_set_cell(obb_world *w, double cell);
+
+/* The side of the world's cells now (0: the tree alone), and into
+** *choices, when not NULL, how many times the world has filed its items in
+** cells of a side it chose (0 but under OBB_WORLD_CELL_AUTO). */
+OBB_API double obb_world_cell(const obb_world *w, double *choices);
 
 /* Returns the new item's id (>= 0), or -1 when memory runs out. */
 OBB_API int obb_world_add(obb_world *w, const void *box);

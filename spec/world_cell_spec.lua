@@ -1,8 +1,10 @@
 -- Worlds with cells (obb.world2{cell = c}, obb.world3{...}: a uniform grid
--- beside the tree, issue 29) answer exactly as worlds without: every random
--- scene is built twice, once per broad phase, with the same calls, and
--- every query must give the same set of results and every mover (move,
--- check, push, cast, cast_turning) the same answer bit for bit.
+-- beside the tree, issue 29) and worlds that choose their cells
+-- (obb.world2(), issue 42) answer exactly as worlds of the tree alone
+-- (cell = 0): every random scene is built three times, once per broad
+-- phase, with the same calls, and every query must give the same set of
+-- results (their order is unspecified) and every mover (move, check,
+-- push, cast, cast_turning) the same answer bit for bit.
 local obb = require "obb"
 local H = require "spec.helpers"
 
@@ -11,25 +13,28 @@ local LIGHT = os.getenv("OBB_SPEC_LIGHT") == "1"
 
 -- ---- the two worlds, driven alike ---------------------------------------
 
--- A pair of worlds of dimension dim, the first a tree's, the second with
--- cells of side cell, and the items they hold (name -> true).
+-- Worlds of dimension dim that must answer alike, and the items they hold
+-- (name -> true): tree, the tree's alone (cell = 0), the one the others
+-- are compared with; cell, with cells of side cell; auto, the default
+-- world, which chooses its cells (others: the two, named).
 local function twins(dim, cell, margin)
   local new = dim == 2 and obb.world2 or obb.world3
-  return {
+  local t = {
     dim = dim,
-    tree = margin and new(margin) or new(),
+    tree = new({ cell = 0, margin = margin }),
     cell = new({ cell = cell, margin = margin }),
+    auto = new({ margin = margin }),
     live = {},
     names = {},
   }
+  t.others = { { "cells of " .. cell, t.cell }, { "the default world", t.auto } }
+  return t
 end
 
--- Calls method on both worlds with the same arguments; returns both
--- results packed.
+-- Calls method on every world with the same arguments.
 local function both(t, method, ...)
-  local a = H.pack(t.tree[method](t.tree, ...))
-  local b = H.pack(t.cell[method](t.cell, ...))
-  return a, b
+  t.tree[method](t.tree, ...)
+  for _, o in ipairs(t.others) do o[2][method](o[2], ...) end
 end
 
 local function add(t, name, ...)
@@ -62,12 +67,12 @@ local function same(a, b)
   return rawequal(a, b)
 end
 
-local function same_list(a, b, what)
+local function same_list(a, b, what, other)
   local n = math.max(a.n or #a, b.n or #b)
   for i = 1, n do
     if not same(a[i], b[i]) then
-      error(string.format("%s: entry %d differs: %s (tree) vs %s (cells)", what, i,
-                          tostring(a[i]), tostring(b[i])), 2)
+      error(string.format("%s: entry %d differs: %s (tree) vs %s (%s)", what, i,
+                          tostring(a[i]), tostring(b[i]), other or "cells"), 2)
     end
   end
 end
@@ -86,24 +91,29 @@ local function records(out, n, stride)
   return set
 end
 
-local function same_set(a, b, what)
+local function same_set(a, b, what, other)
   for k, v in pairs(a) do
     if b[k] ~= v then
-      error(string.format("%s: %s is %s (tree), %s (cells)", what, k, v, tostring(b[k])), 2)
+      error(string.format("%s: %s is %s (tree), %s (%s)", what, k, v, tostring(b[k]), other), 2)
     end
   end
   for k, v in pairs(b) do
-    if a[k] == nil then error(string.format("%s: only the cells find %s (%s)", what, k, v), 2) end
+    if a[k] == nil then error(string.format("%s: only %s finds %s (%s)", what, other, k, v), 2) end
   end
 end
 
 -- Runs query (a function of a world and an out table returning the count)
--- on both worlds and asserts the same set of records.
+-- on every world and asserts the same set of records.
 local function same_query(t, stride, what, query)
-  local oa, ob = {}, {}
-  local na, nb = query(t.tree, oa), query(t.cell, ob)
-  assert(na == nb, string.format("%s: %d results (tree), %d (cells)", what, na, nb))
-  same_set(records(oa, na, stride), records(ob, nb, stride), what)
+  local oa = {}
+  local na = query(t.tree, oa)
+  local set = records(oa, na, stride)
+  for _, o in ipairs(t.others) do
+    local ob = {}
+    local nb = query(o[2], ob)
+    assert(na == nb, string.format("%s: %d results (tree), %d (%s)", what, na, nb, o[1]))
+    same_set(set, records(ob, nb, stride), what, o[1])
+  end
   return na
 end
 
@@ -234,15 +244,15 @@ local function check_queries(t, u, n)
     same_query(t, dim + 1, "collisions", function(w, out) return w:collisions(name, out) end)
   end
   local pa, pb = {}, {}
-  local na, nb = t.tree:pairs(pa), t.cell:pairs(pb)
-  assert.are.equal(na, nb)
+  local na = t.tree:pairs(pa)
+  for _, o in ipairs(t.others) do assert.are.equal(na, o[2]:pairs(pb)) end
 end
 
 -- ---- the movers ---------------------------------------------------------
 
 local RESPONSES = { "slide", "touch", "cross", "bounce" }
 
--- A filter that answers by the other's name, the same in both worlds.
+-- A filter that answers by the other's name, the same in every world.
 local function by_name(_, other)
   local k = #tostring(other) % 5
   if k == 0 then return false end
@@ -256,7 +266,7 @@ local function random_filter(u)
   return RESPONSES[r]
 end
 
--- Both worlds' answers (and out tables) to the same call, bit for bit.
+-- Every world's answers (and out tables) to the same call, bit for bit.
 local function same_call(t, what, method, ...)
   local args = H.pack(...)
   local oa = {}
@@ -273,9 +283,11 @@ local function same_call(t, what, method, ...)
     return r, out
   end
   local ra, outa = run(t.tree)
-  local rb, outb = run(t.cell)
-  same_list(ra, rb, what .. " returns")
-  same_list(outa, outb, what .. " out")
+  for _, o in ipairs(t.others) do
+    local rb, outb = run(o[2])
+    same_list(ra, rb, what .. " returns", o[1])
+    same_list(outa, outb, what .. " out", o[1])
+  end
   return ra
 end
 
@@ -336,11 +348,13 @@ local function check_movers(t, u, n)
   end
 end
 
--- Both worlds hold the same items with the same boxes, bit for bit.
+-- Every world holds the same items with the same boxes, bit for bit.
 local function same_boxes(t)
-  assert.are.equal(t.tree:count(), t.cell:count())
-  for _, name in ipairs(t.names) do
-    same_list(H.pack(t.tree:get(name)), H.pack(t.cell:get(name)), "box of " .. name)
+  for _, o in ipairs(t.others) do
+    assert.are.equal(t.tree:count(), o[2]:count())
+    for _, name in ipairs(t.names) do
+      same_list(H.pack(t.tree:get(name)), H.pack(o[2]:get(name)), "box of " .. name, o[1])
+    end
   end
 end
 
@@ -361,6 +375,7 @@ describe("a world with cells", function()
         end
         check_queries(t, u, 60)
         same_boxes(t)
+        assert.is_true(t.auto:broad_phase() > 0, "the default world chose cells")
       end)
 
       it(string.format("moves, checks, pushes and casts bit for bit as the tree (%dD, cell %g)", dim, cell), function()
@@ -490,5 +505,195 @@ describe("a world with cells", function()
       H.assert_argerror(1, "world3", case[2], function() return (obb.world3(case[1])) end)
     end
     assert.has_error(function() obb.world2({ cell = 1 }, 2) end)
+  end)
+end)
+
+-- ---- the cells a world chooses (issue 42) -------------------------------
+
+describe("a world that chooses its cells (no cell option)", function()
+  -- n items of half extents h (2D: h, h * 0.8; 3D: h, h * 0.8, h * 0.6)
+  -- on a loose grid, named prefix .. i
+  local function fill_sized(w, dim, n, h, prefix, angle)
+    for i = 1, n do
+      local x, y = (i % 20) * 4 * h, math.floor(i / 20) * 4 * h
+      if dim == 2 then w:add((prefix or "") .. i, x, y, h, h * 0.8, angle or 0)
+      else w:add((prefix or "") .. i, x, y, i % 3 * 4 * h, h, h * 0.8, h * 0.6) end
+    end
+  end
+
+  -- every item's size scaled to half extents h, in place (one change each)
+  local function resize(w, dim, n, h, prefix)
+    for i = 1, n do
+      local name = (prefix or "") .. i
+      local v = { w:get(name) }
+      if dim == 2 then w:update(name, v[1], v[2], h, h * 0.8, v[5])
+      else w:update(name, v[1], v[2], v[3], h, h * 0.8, h * 0.6) end
+    end
+  end
+
+  -- a query: the world looks at its sizes when that is due
+  local function look(w)
+    if tostring(w):find("^obb%.world3") then w:query_point(0, 0, 0, {}) else w:query_point(0, 0, {}) end
+  end
+
+  it("is the tree's below 64 items, then takes cells of the power of two above the median size", function()
+    for _, dim in ipairs({ 2, 3 }) do
+      local new = dim == 2 and obb.world2 or obb.world3
+      local w = new()
+      assert.are.same({ 0, 0 }, { w:broad_phase() })
+      fill_sized(w, dim, 63, 6)
+      look(w)
+      assert.are.same({ 0, 0 }, { w:broad_phase() }) -- 63 items: the tree's
+      fill_sized(w, dim, 1, 6, "more")
+      assert.are.same({ 0, 0 }, { w:broad_phase() }) -- chosen by a query
+      look(w)
+      assert.are.same({ 16, 1 }, { w:broad_phase() }) -- sides of 12: cells of 16
+      -- half extents -> the cells for sides of twice that, padded by a few
+      -- units in the last place: the power of two above, at most twice it
+      for _, case in ipairs({ { 3, 8 }, { 6, 16 }, { 8, 32 }, { 0.3, 1 }, { 100, 256 }, { 1e-3, 2 ^ -8 } }) do
+        local v = new()
+        fill_sized(v, dim, 100, case[1])
+        look(v)
+        assert.are.same({ case[2], 1 }, { v:broad_phase() }, "half extent " .. case[1])
+      end
+    end
+    -- a turned box: the larger side of its bounds (12 by 2 at 45 degrees: 9.9)
+    local w = obb.world2()
+    for i = 1, 80 do w:add(i, i * 20, 0, 6, 1, math.pi / 4) end
+    look(w)
+    assert.are.same({ 16, 1 }, { w:broad_phase() })
+  end)
+
+  it("takes the median: a minority of any size does not move it", function()
+    local w = obb.world2()
+    fill_sized(w, 2, 70, 6, "small")
+    fill_sized(w, 2, 60, 250, "huge")
+    fill_sized(w, 2, 5, 1e6, "vast")
+    w:add("1e300", 0, 0, 1e300, 1)
+    look(w)
+    assert.are.same({ 16, 1 }, { w:broad_phase() })
+    local v = obb.world2()
+    fill_sized(v, 2, 60, 6, "small")
+    fill_sized(v, 2, 70, 250, "huge")
+    look(v)
+    assert.are.same({ 512, 1 }, { v:broad_phase() })
+  end)
+
+  it("keeps the broad phase it is given: cell = 16, cell = 0", function()
+    local c, t = obb.world2({ cell = 16 }), obb.world2({ cell = 0 })
+    for _, w in ipairs({ c, t }) do
+      fill_sized(w, 2, 200, 40)
+      look(w)
+      resize(w, 2, 200, 1)
+      look(w)
+      resize(w, 2, 200, 1)
+      look(w)
+    end
+    assert.are.same({ 16, 0 }, { c:broad_phase() })
+    assert.are.same({ 0, 0 }, { t:broad_phase() })
+  end)
+
+  it("chooses again when its items grow or shrink 8 times, within 2n changes", function()
+    for _, dim in ipairs({ 2, 3 }) do
+      local w = (dim == 2 and obb.world2 or obb.world3)()
+      fill_sized(w, dim, 200, 6)
+      look(w)
+      assert.are.same({ 16, 1 }, { w:broad_phase() })
+      -- every item 8 times larger, then back, one frame (200 changes)
+      -- after another: cells of 128, then of 16 again
+      for choices, case in ipairs({ { 48, 128 }, { 6, 16 } }) do
+        local frames = 0
+        repeat
+          resize(w, dim, 200, case[1])
+          look(w)
+          frames = frames + 1
+        until select(2, w:broad_phase()) == choices + 1 or frames == 3
+        assert.are.same({ case[2], choices + 1 }, { w:broad_phase() })
+        assert.is_true(frames <= 2, "chose again after " .. frames .. " frames")
+      end
+    end
+  end)
+
+  it("never refiles for sizes that wander by 10%, nor more than once per 2n changes", function()
+    local u = H.rng(42).uniform
+    -- sizes around 16 (sides from 14.4 to 17.6): the median crosses a
+    -- power of two back and forth, the cells stay
+    local w = obb.world2()
+    fill_sized(w, 2, 300, 8)
+    look(w)
+    local cell = w:broad_phase()
+    for _ = 1, 200 do
+      for i = 1, 300 do
+        local v = { w:get("" .. i) }
+        local h = 8 * (0.9 + 0.2 * u())
+        w:update("" .. i, v[1], v[2], h, h * 0.8, 0)
+      end
+      look(w)
+    end
+    assert.are.same({ cell, 1 }, { w:broad_phase() })
+    -- sizes that jump 8 times and back every frame: one look per two
+    -- frames at most, so at most one refile per two frames
+    local v = obb.world2()
+    fill_sized(v, 2, 300, 6)
+    look(v)
+    for f = 1, 40 do
+      resize(v, 2, 300, f % 2 == 1 and 48 or 6)
+      look(v)
+    end
+    assert.is_true(select(2, v:broad_phase()) <= 1 + 20)
+    -- and with a look after every change: one refile per 2n changes at
+    -- most (3,000 changes, 100 items: 15 looks), sizes changing 8 times
+    -- every third frame of 100 changes
+    local x = obb.world2()
+    fill_sized(x, 2, 100, 6)
+    look(x)
+    for f = 1, 30 do
+      for i = 1, 100 do
+        local b = { x:get("" .. i) }
+        local h = math.floor(f / 3) % 2 == 1 and 48 or 6
+        x:update("" .. i, b[1], b[2], h, h * 0.8, 0)
+        look(x)
+      end
+    end
+    local _, choices = x:broad_phase()
+    assert.is_true(choices >= 3 and choices <= 1 + 15, "choices " .. choices)
+  end)
+
+  it("chooses anew once emptied", function()
+    local w = obb.world2()
+    fill_sized(w, 2, 100, 6)
+    look(w)
+    assert.are.same({ 16, 1 }, { w:broad_phase() })
+    for i = 1, 100 do w:remove("" .. i) end
+    assert.are.same({ 0, 1 }, { w:broad_phase() })
+    fill_sized(w, 2, 100, 100)
+    look(w)
+    assert.are.same({ 256, 2 }, { w:broad_phase() })
+  end)
+
+  it("answers as the tree and as cells of 16 while it chooses again", function()
+    for _, dim in ipairs({ 2, 3 }) do
+      local u = H.rng(4200 + dim).uniform
+      local t = twins(dim, 16)
+      fill(t, u, dim == 2 and 80 or 200, 120)
+      local scale = { 1, 8, 1 / 8, 1 }
+      for round = 1, #scale do
+        -- every item scaled from its size in the round before, the others
+        -- asked between the updates (the default world refiles among them)
+        local ratio = scale[round] / (scale[round - 1] or 1)
+        for k, name in ipairs(t.names) do
+          local v = { t.tree:get(name) }
+          for q = 1, dim do v[dim + q] = v[dim + q] * ratio end
+          both(t, "update", name, H.unpack(v, 1, dim == 2 and 5 or 10))
+          if k % 50 == 0 then check_queries(t, u, 2) end
+        end
+        check_queries(t, u, 20)
+        check_movers(t, u, 60)
+        churn(t, u, 40)
+      end
+      same_boxes(t)
+      local cell, choices = t.auto:broad_phase()
+      assert.is_true(cell > 0 and choices >= 3, ("cell %g, %d choices"):format(cell, choices))
+    end
   end)
 end)

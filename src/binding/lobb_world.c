@@ -194,7 +194,7 @@ static void world_options(lua_State *L, double *margin, double *cell) {
 
 static int new_world(lua_State *L, int dim) {
   lworld *lw;
-  double margin = OBB_WORLD_MARGIN, cell = 0;
+  double margin = OBB_WORLD_MARGIN, cell = OBB_WORLD_CELL_AUTO;
   lobb_checknargs(L, 1);
   if (lua_istable(L, 1)) {
     world_options(L, &margin, &cell);
@@ -585,6 +585,17 @@ static int world_memory(lua_State *L) {
   return 1;
 }
 
+/* w:broad_phase() -> the side of its cells (0: the tree alone), and how
+** many times it filed its items in cells of a side it chose */
+static int world_broad_phase(lua_State *L) {
+  lworld *lw = lobb_world_checkopen(L);
+  double choices;
+  lobb_checknargs(L, 1);
+  lua_pushnumber(L, (lua_Number)obb_world_cell(lw->w, &choices));
+  lua_pushinteger(L, (lua_Integer)choices);
+  return 2;
+}
+
 /* w:get(item) -> numbers as add takes them; w:get(item, box) -> box, set */
 static int world_get(lua_State *L) {
   lworld *lw = lobb_world_checkopen(L);
@@ -697,6 +708,7 @@ static const luaL_Reg world_methods[] = {
   {"update", world_update},
   {"remove", world_remove},
   {"memory", world_memory},
+  {"broad_phase", world_broad_phase},
   {"has", world_has},
   {"get", world_get},
   {"set_class", world_set_class},

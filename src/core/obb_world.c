@@ -6,12 +6,14 @@
 ** the fat bounding box. A query walks the tree, rejects candidates whose
 ** tight bounding box misses, and decides the rest with the exact test on
 ** the boxes themselves, so a world answers exactly what testing every item
-** one by one would. A world given a cell size (obb_world_set_cell) files
-** its small items in a uniform hash grid instead of the tree
-** (obb_cells.c), and every query visits both, with the same exact tests
-** behind them. All pairs at once come from a hierarchical grid built
-** afresh from the tight bounding boxes (obb_grid.c) instead: when every
-** item moves each frame, that is linear and needs no tree upkeep.
+** one by one would. A world with cells files its small items in a
+** uniform hash grid instead of the tree (obb_cells.c), and every query
+** visits both, with the same exact tests behind them: cells of a size the
+** caller set (obb_world_set_cell), or, by default, of a size the world
+** chooses from its items' sizes and chooses again when they change
+** (choose_cells, below). All pairs at once come from a hierarchical grid
+** built afresh from the tight bounding boxes (obb_grid.c) instead: when
+** every item moves each frame, that is linear and needs no tree upkeep.
 */
 #include <limits.h>
 #include <math.h>
@@ -53,6 +55,9 @@ struct obb_world {
   size_t scratch_cap[OBB_WORLD_SCRATCH];
   int end_why;         /* how the last move ended (obb_world_move_end) */
   double end_rest[4];
+  int auto_cell;       /* the world chooses its cells (choose_cells) */
+  double next_choice;  /* changes at which it next looks (HUGE_VAL: never) */
+  double choices;      /* the times it filed its items in cells it chose */
 };
 
 #define BOX(w, id) ((void *)((w)->boxes + (size_t)(id) * (w)->box_size))
@@ -61,6 +66,10 @@ struct obb_world {
 ** tree could not take when an update moved it out of the cells). */
 #define IN_CELLS (-2)
 #define LOOSE (-3)
+
+/* A world that chooses its cells looks at its items' sizes once it holds
+** AUTO_ITEMS (choose_cells). */
+#define AUTO_ITEMS 64
 
 obb_world *obb_world_new(int dim, double margin, obb_alloc alloc, void *ud) {
   obb_world *w;
@@ -88,6 +97,9 @@ obb_world *obb_world_new(int dim, double margin, obb_alloc alloc, void *ud) {
   w->free_id = -1;
   memset(w->scratch, 0, sizeof w->scratch);
   memset(w->scratch_cap, 0, sizeof w->scratch_cap);
+  w->auto_cell = 1;
+  w->next_choice = AUTO_ITEMS;
+  w->choices = 0;
   return w;
 }
 
@@ -110,6 +122,10 @@ static void release_arrays(obb_world *w) {
   obb_tree_free(&w->tree);
   obb_grid_free(&w->grid);
   obb_cells_free(&w->cells);
+  if (w->auto_cell) { /* chosen anew for the items to come */
+    w->cells.size = w->cells.inv = 0;
+    w->next_choice = w->changes + AUTO_ITEMS;
+  }
   w->items = NULL;
   w->boxes = NULL;
   w->stale = NULL;
@@ -146,9 +162,15 @@ int obb_world_set_ties(obb_world *w, int ties) {
 
 int obb_world_ties(const obb_world *w) { return w->ties; }
 
-/* Counts a change, modulo 2^52. */
+/* Counts a change, modulo 2^52 (a world choosing its cells then looks at
+** the next query). */
 static void changed(obb_world *w) {
-  w->changes = w->changes < 0x1p52 - 1 ? w->changes + 1 : 0;
+  if (w->changes < 0x1p52 - 1) {
+    w->changes++;
+  } else {
+    w->changes = 0;
+    if (w->auto_cell) w->next_choice = 0;
+  }
 }
 
 static size_t scratch_memory(const obb_world *w) {
@@ -282,7 +304,10 @@ int obb_world_reserve(obb_world *w) {
 }
 
 int obb_world_set_cell(obb_world *w, double cell) {
-  if (w->count != 0 || !(cell >= 0 && cell < HUGE_VAL)) return -1;
+  int chooses = cell == OBB_WORLD_CELL_AUTO;
+  if (w->count != 0 || !(chooses || (cell >= 0 && cell < HUGE_VAL)))
+    return -1;
+  if (chooses) cell = 0; /* the tree's until the world has chosen */
   /* ids reserved (obb_world_reserve), none live: records for them */
   if (cell > 0 && w->cap > 0 && !obb_cells_reserve(&w->cells, w->cap)) {
     if (w->cells.size == 0) obb_cells_free(&w->cells); /* as it was */
@@ -291,7 +316,15 @@ int obb_world_set_cell(obb_world *w, double cell) {
   if (cell == 0) obb_cells_free(&w->cells);
   w->cells.size = cell;
   w->cells.inv = cell > 0 ? 1 / cell : 0;
+  w->auto_cell = chooses;
+  w->next_choice = chooses ? w->changes + AUTO_ITEMS : HUGE_VAL;
+  w->choices = 0;
   return 0;
+}
+
+double obb_world_cell(const obb_world *w, double *choices) {
+  if (choices != NULL) *choices = w->choices;
+  return w->cells.size;
 }
 
 /* Where a world with cells files item id: in a cell when its bounds allow
@@ -419,6 +452,113 @@ void obb_world_update(obb_world *w, int id, const void *box) {
   it->stale = 1;
 }
 
+/* ---- the cells a world chooses ---------------------------------------- */
+
+/* Files every live item anew in cells of side cell (a power of two, so
+** that cell and 1 / cell are exact), or in the tree where those cells do
+** not take it, as obb_world_add would have; 0 when memory runs out, and
+** then nothing has changed. The new cells are made beside the old, and the
+** tree's room for the items that leave the cells is reserved first (with
+** the two nodes obb_world_reserve promises the next add), so that no step
+** after can fail. */
+static int refile(obb_world *w, double cell) {
+  obb_cells g;
+  int id, k[3], wide[3], ntree = 0;
+  obb_cells_init(&g, w->dim, w->tree.alloc, w->tree.ud);
+  g.size = cell;
+  g.inv = 1 / cell;
+  if (!obb_cells_reserve(&g, w->cap)) {
+    obb_cells_free(&g);
+    return 0;
+  }
+  for (id = 0; id < w->cap; id++) {
+    int leaf = w->items[id].leaf;
+    if ((leaf == IN_CELLS || leaf == LOOSE) &&
+        !obb_cells_place(&g, w->items[id].aabb, k, wide))
+      ntree++;
+  }
+  if (ntree > (INT_MAX - 2) / 2 || !obb_tree_reserve(&w->tree, 2 * ntree + 2)) {
+    obb_cells_free(&g);
+    return 0;
+  }
+  for (id = 0; id < w->cap; id++) {
+    world_item *it = &w->items[id];
+    if (it->leaf == OBB_TREE_NULL) continue;
+    if (obb_cells_place(&g, it->aabb, k, wide)) {
+      if (it->leaf >= 0) obb_tree_remove(&w->tree, it->leaf);
+      obb_cells_insert(&g, id, k, wide);
+      it->leaf = IN_CELLS; /* a stale mark is dropped at the next refresh */
+    } else if (it->leaf < 0) { /* the old cells' or their loose list's */
+      double fat[6];
+      fat_aabb(w, it->aabb, fat);
+      it->leaf = obb_tree_insert(&w->tree, fat, id); /* reserved */
+      w->moves++;
+    }
+  }
+  obb_cells_free(&w->cells);
+  w->cells = g;
+  return 1;
+}
+
+/* The binary exponent of the larger side of an item's bounds: e for a side
+** in [2^e, 2^(e + 1)), clamped to [-AUTO_EXP, AUTO_EXP - 1]; a side of 0
+** is the smallest. */
+#define AUTO_EXP 64
+static int side_exponent(double side) {
+  int e;
+  if (!(side > 0)) return -AUTO_EXP;
+  (void)frexp(side, &e); /* side = f 2^e, f in [0.5, 1) */
+  e--;
+  return e < -AUTO_EXP ? -AUTO_EXP : e >= AUTO_EXP ? AUTO_EXP - 1 : e;
+}
+
+/* The policy of a world that chooses its cells (obb_world_set_cell with
+** OBB_WORLD_CELL_AUTO, every new world's), looked at by the first query
+** after every 2 n changes (n the items, AUTO_ITEMS at least): nothing
+** while the world holds fewer than AUTO_ITEMS items (the tree serves them
+** well); else the larger side of each item's bounds, its median s (the
+** lower one, by powers of two: a few huge or tiny items do not move it),
+** and cells of side c = 2^(e + 1) for s in [2^e, 2^(e + 1)): the power of
+** two above s, never more than twice it (the moves of docs/performance.md
+** cost within a few percent from cells of 1 to 4 times the common item's
+** size; 16 px tiles, padded by rounding, get cells of 32). The world files
+** its items in them when it has no cells yet, and again (refile) when c
+** is 4 times its cells' side or more, or a quarter or less: sizes that
+** wander within a factor of 2 never refile, sizes that grow or shrink 8
+** times always do. Cost: the look reads every item's bounds and a refile
+** moves every item (O(n), plus O(log n) for each that leaves the cells
+** for the tree), at most once per 2 n changes: amortised, under one
+** item's refiling per change, so a world whose every item moves each
+** frame refiles at most every other frame, and only when its sizes
+** changed. A refile that runs out of memory changes nothing (the answers
+** never depend on the broad phase), and the next look tries again. */
+static void choose_cells(obb_world *w) {
+  int counts[2 * AUTO_EXP], n = 0, seen = 0, id, e;
+  w->next_choice = w->changes + 2.0 * (w->count > AUTO_ITEMS ? w->count : AUTO_ITEMS);
+  if (w->count < AUTO_ITEMS) return;
+  memset(counts, 0, sizeof counts);
+  for (id = 0; id < w->cap; id++) {
+    const world_item *it = &w->items[id];
+    double side = 0;
+    int q;
+    if (it->leaf == OBB_TREE_NULL) continue;
+    for (q = 0; q < w->dim; q++)
+      if (it->aabb[q + 3] - it->aabb[q] > side) side = it->aabb[q + 3] - it->aabb[q];
+    if (!(side < HUGE_VAL)) continue; /* overflowed, or NaN: the tree's */
+    counts[side_exponent(side) + AUTO_EXP]++;
+    n++;
+  }
+  if (n == 0) return;
+  for (e = 0; 2 * (seen + counts[e]) < n; e++) seen += counts[e];
+  e = e - AUTO_EXP + 1; /* the cells' exponent */
+  if (w->cells.size > 0) {
+    int now;
+    (void)frexp(w->cells.size, &now); /* a power of two: 2^(now - 1) */
+    if (e - (now - 1) < 2 && (now - 1) - e < 2) return;
+  }
+  if (refile(w, ldexp(1, e))) w->choices++;
+}
+
 /* Moves the queued leaves, then renumbers the tree's nodes depth-first
 ** once a quarter of the items have moved since the last time: the copy
 ** costs about one traversal, and traversals after it run much faster on a
@@ -429,6 +569,7 @@ static void on_moved(void *ctx, int id, int leaf) {
 
 static void refresh_leaves(obb_world *w) {
   int i;
+  if (w->changes >= w->next_choice) choose_cells(w);
   for (i = 0; i < w->nstale; i++) {
     int id = w->stale[i];
     world_item *it = &w->items[id];
@@ -447,9 +588,10 @@ static void refresh_leaves(obb_world *w) {
 }
 
 /* What every query does first, in line: most find nothing queued (a world
-** of cells queues nothing) and no compaction due. */
+** of cells queues nothing), no compaction due and no look at the sizes. */
 static inline void refresh(obb_world *w) {
-  if (w->nstale > 0 || (w->count >= 256 && w->moves >= w->count / 4))
+  if (w->nstale > 0 || (w->count >= 256 && w->moves >= w->count / 4) ||
+      w->changes >= w->next_choice)
     refresh_leaves(w);
 }
 
