@@ -4,7 +4,8 @@
 #   make test         run the busted suite on $(LUA) (installs what is missing);
 #                     under LuaJIT it runs on the FFI fast path (lua/obb/jit.lua),
 #                     `make test LUA=luajit OBB_NO_FFI=1` runs it on the classic one
-#   make check-ffi    obb.jit's C declarations against include/obb.h
+#   make check-ffi    obb.jit's C declarations against include/obb.h and
+#                     src/binding/lobb_ffi.h (the binding's internal FFI header)
 #   make demo         run examples/demo.lua and write demo.svg, demo3d.svg
 #   make install      install under $(DESTDIR)$(PREFIX)
 #   make rock         the rockspecs' build on Unix (LuaRocks runs it)

@@ -2,7 +2,7 @@
 -- (lua/obb/jit.lua, docs/love.md "The FFI fast path"): add, update and get
 -- by numbers, and move, check, cast, cast_turning, raycast, query_box and
 -- query_point without a filter function. obb.jit's install calls
--- build_world once, with the entry points (include/lobb_ffi.h) bound, and
+-- build_world once, with the entry points (src/binding/lobb_ffi.h) bound, and
 -- puts what it returns in the world's method table. Each replacement has
 -- obb.jit's one fast case and falls back, with the same arguments, to the
 -- classic method; everything obb.jit's header says of the box methods
@@ -32,7 +32,7 @@ local gen = 0
 -- filter function (a response set is read in C). The item's id comes
 -- from the world's item table, its first user value (under LuaJIT the
 -- userdata's environment, read with debug.getfenv); the C side
--- (include/lobb_ffi.h) checks the world and the id as the classic method
+-- (src/binding/lobb_ffi.h) checks the world and the id as the classic method
 -- does and returns 0 for anything else, and then the classic method runs
 -- with the same arguments.
 --
@@ -172,7 +172,7 @@ end
 local function build_moves(ffi, lib, F, CW, holder_of, id_of, mtr, getmt)
   -- ---- the movers: move and check ----
   -- The C side (lobb_ffi_world.c) finds where the item ends and writes
-  -- each collision as a record (include/lobb_ffi.h, LOBB_FFI_MOVE_RECORD
+  -- each collision as a record (src/binding/lobb_ffi.h, LOBB_FFI_MOVE_RECORD
   -- doubles); here they go into dst, raw, as the classic method writes
   -- them. One rule for the commit: a move with nothing left that can raise
   -- (no dst) is committed by C in the call that ends it; one with dst
