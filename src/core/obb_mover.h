@@ -128,7 +128,10 @@ struct mover {
   int *near;        /* every other the move can reach (found once) */
   int near_cap;
   obb_move_filter_fn filter;
-  void *ctx;
+  void *ctx;        /* the filter's */
+  void *report_ctx; /* the report's (ctx but for obb_world_move_with) */
+  const unsigned char *responses; /* a response set read by class instead
+                    ** of the filter (obb_world_move_with), or NULL */
   int first_of_ties; /* the world's OBB_TIES_FIRST */
   int at_start;     /* the item is where the move found it, as bounds0 */
   obb_world_view view; /* the world's records (boxes, bounds) and more,
