@@ -431,7 +431,7 @@ function M.install(obb, entries, mt2, mt3, mtw, ffi_add, mtr)
            "the method tables are not the module's")
     local F2, F3, C2, C3 = build(ffi, lib, obb, T2, T3, mt2, mt3, raw_getmetatable)
     local FW, CW = build_world(ffi, lib, WM, mtw, raw_getmetatable, raw_getfenv, ffi_add,
-                               mt2, mt3, mtr)
+                               mt2, mt3, mtr, rawget(obb, "_response_names"))
     for k, f in pairs(F2) do T2[k] = f end
     for k, f in pairs(F3) do T3[k] = f end
     for k, f in pairs(FW) do WM[k] = f end

@@ -6,10 +6,9 @@
 ** user values: a table item -> id and an array id + 1 -> item. Items are
 ** any Lua values but nil and NaN; the core only sees ids, so no C pointer to
 ** a Lua value is ever kept. Each item's class (w:set_class, what a
-** response set answers by) is a byte per id here, beside the core: the
-** core's movers ask their filter callback, which reads it
-** (lobb_move.c), and an engine without Lua keeps whatever it filters by
-** in its own callback's context.
+** response set answers by) is the core's (obb_world_set_class): a move
+** given a response set reads it in C (lobb_move.c), and a host's C code
+** sees the classes a script set, and the other way round.
 **
 ** The guards: a world is recognised by its tag. It is locked while a
 ** query copies out its results or a move runs its filter
@@ -192,18 +191,14 @@ static void world_options(lua_State *L, double *margin, double *cell) {
   else *cell = option_number(L, "cell", DBL_MAX);
 }
 
-static int new_world(lua_State *L, int dim) {
-  lworld *lw;
-  double margin = OBB_WORLD_MARGIN, cell = 0;
-  lobb_checknargs(L, 1);
-  if (lua_istable(L, 1)) {
-    world_options(L, &margin, &cell);
-  } else if (!lua_isnoneornil(L, 1)) {
-    margin = lobb_checkfinite(L, 1);
-    if (margin < 0 || margin > 1e6)
-      luaL_argerror(L, 1, "margin must be in [0, 1e6]");
-  }
-  lw = (lworld *)lobb_newuserdatan(L, sizeof(lworld), 3);
+/* Pushes a new world of dimension dim (margin as obb_world_new takes it,
+** cell as obb_world_set_cell) with the metatable at index mt (a table,
+** checked by the caller; not a negative index), its two item tables and
+** its core world made with the state's allocator; raises when memory
+** runs out (the userdata then frees what was made, by __gc). */
+static lworld *make_world(lua_State *L, int dim, double margin, double cell,
+                          int mt) {
+  lworld *lw = (lworld *)lobb_newuserdatan(L, sizeof(lworld), 3);
   lw->tag = &world_tag;
   lw->w = NULL;
   lw->dim = dim;
@@ -213,15 +208,12 @@ static int new_world(lua_State *L, int dim) {
   lw->move = NULL;
   lw->buf.p = NULL;
   lw->buf.cap = 0;
-  lw->classes = NULL;
-  lw->nclasses = 0;
   memset(&lw->ffi, 0, sizeof lw->ffi);
   lw->ffi.asking = NULL;
   lw->ffi.moved_id = -1;
   lw->bump = NULL;
   lw->alloc = lua_getallocf(L, &lw->ud);
-  lua_pushvalue(L, lua_upvalueindex(UV_WORLD));
-  if (!lua_istable(L, -1)) return luaL_error(L, "obb: an upvalue was replaced");
+  lua_pushvalue(L, mt);
   lua_setmetatable(L, -2); /* from here __gc frees whatever is made */
   lua_newtable(L);
   lobb_setuv(L, -2, UV_BYITEM);
@@ -229,7 +221,23 @@ static int new_world(lua_State *L, int dim) {
   lobb_setuv(L, -2, UV_BYID);
   lw->w = obb_world_new(dim, margin, (obb_alloc)lw->alloc, lw->ud);
   if (lw->w == NULL || obb_world_set_cell(lw->w, cell) != 0)
-    return luaL_error(L, "not enough memory");
+    luaL_error(L, "not enough memory");
+  return lw;
+}
+
+static int new_world(lua_State *L, int dim) {
+  double margin = OBB_WORLD_MARGIN, cell = 0;
+  lobb_checknargs(L, 1);
+  if (lua_istable(L, 1)) {
+    world_options(L, &margin, &cell);
+  } else if (!lua_isnoneornil(L, 1)) {
+    margin = lobb_checkfinite(L, 1);
+    if (margin < 0 || margin > 1e6)
+      luaL_argerror(L, 1, "margin must be in [0, 1e6]");
+  }
+  if (!lua_istable(L, lua_upvalueindex(UV_WORLD)))
+    return luaL_error(L, "obb: an upvalue was replaced");
+  make_world(L, dim, margin, cell, lua_upvalueindex(UV_WORLD));
   return 1;
 }
 
@@ -244,17 +252,8 @@ static void free_buffer(lworld *lw) {
   lw->buf.cap = 0;
 }
 
-/* Every item back to class 0. */
-static void free_classes(lworld *lw) {
-  if (lw->classes != NULL)
-    lw->alloc(lw->ud, lw->classes, lw->nclasses, 0);
-  lw->classes = NULL;
-  lw->nclasses = 0;
-}
-
 static void release(lworld *lw) {
   free_buffer(lw);
-  free_classes(lw);
   if (lw->ffi.asking != NULL)
     lw->alloc(lw->ud, lw->ffi.asking, obb_move_state_size(), 0);
   lw->ffi.asking = NULL;
@@ -349,17 +348,18 @@ static void unwrite_item(lua_State *L, int id) {
 }
 
 /* Enters the item at index 2 with box b into the world at index 1 (lw),
-** the item checked not to be in it, and returns the world. The tables are
+** the item checked not to be in it. The tables are
 ** written before the core, with the id it will use, so an error in Lua
 ** (memory, or a finalizer's) leaves the core untouched (a stale id -> item
 ** entry for a free id is harmless: only item -> id says what is in, and
 ** only for live ids; the item -> id entry is taken out again). The world
 ** is busy only inside this call, so however the error comes, it is never
-** left busy. */
-int lobb_world_enter(lua_State *L, lworld *lw, const anybox *b) {
+** left busy. write is the index of write_item (an upvalue's, or the
+** stack's); returns the id. */
+static int enter(lua_State *L, lworld *lw, const anybox *b, int write) {
   int id = obb_world_reserve(lw->w), st;
   if (id < 0) return luaL_error(L, "not enough memory");
-  lua_pushvalue(L, lua_upvalueindex(UV_WRITE));
+  lua_pushvalue(L, write);
   lua_pushvalue(L, 1);
   lua_pushvalue(L, 2);
   lua_pushinteger(L, id);
@@ -372,6 +372,11 @@ int lobb_world_enter(lua_State *L, lworld *lw, const anybox *b) {
   }
   obb_world_add(lw->w, b); /* cannot fail after obb_world_reserve */
   lobb_bump_forget(lw, id); /* a rectangle left by the id's last item */
+  return id;
+}
+
+int lobb_world_enter(lua_State *L, lworld *lw, const anybox *b) {
+  enter(L, lw, b, lua_upvalueindex(UV_WRITE));
   lua_settop(L, 1);
   return 1;
 }
@@ -530,12 +535,10 @@ static int world_remove(lua_State *L) {
   lobb_world_pushitems(L, UV_BYID);
   lua_pushnil(L);
   lua_rawseti(L, -2, id + 1);
-  obb_world_remove(lw->w, id);
-  if ((size_t)id < lw->nclasses) lw->classes[id] = 0; /* for the next add */
+  obb_world_remove(lw->w, id); /* its class back to 0, for the next add */
   lobb_bump_forget(lw, id);
   if (obb_world_count(lw->w) == 0) { /* the core freed its arrays */
     free_buffer(lw);
-    free_classes(lw);
     if (fresh) {
       lua_pushvalue(L, 3);
       lobb_setuv(L, 1, UV_BYITEM);
@@ -578,7 +581,6 @@ static int world_memory(lua_State *L) {
   lworld *lw = lobb_world_checkopen(L);
   lobb_checknargs(L, 1);
   lua_pushnumber(L, (lua_Number)(obb_world_memory(lw->w) + lw->buf.cap +
-                                 lw->nclasses +
                                  (lw->ffi.asking != NULL ? obb_move_state_size()
                                                          : 0) +
                                  lobb_bump_memory(lw)));
@@ -607,32 +609,22 @@ static int world_get(lua_State *L) {
 
 /* ---- classes ------------------------------------------------------------ */
 
-/* w:set_class(item, class) -> w: class an integer in [0, 255]. The array
-** grows (doubling, through the world's allocator) only for a class other
-** than 0: a world whose items all keep class 0 holds none. */
+/* w:set_class(item, class) -> w: class an integer in [0, 255], kept by
+** the core (obb_world_set_class: only a class other than 0 allocates). */
 static int world_set_class(lua_State *L) {
   lworld *lw = lobb_world_checkmutable(L, "set the class of");
   int id = lobb_world_checkid(L, 2);
   lua_Number c;
   if (lua_type(L, 3) != LUA_TNUMBER) lobb_typeerror(L, 3, "number");
   c = lua_tonumber(L, 3);
-  if (!(c >= 0 && c <= 255 && c == floor(c))) { /* NaN too */
+  if (!(c >= 0 && c < OBB_NCLASSES && c == floor(c))) { /* NaN too */
     lua_pushvalue(L, 3); /* shown as tostring shows it: 256, 1.5 */
     luaL_argerror(L, 3, lua_pushfstring(L,
         "class must be an integer in [0, 255], got %s", lua_tostring(L, -1)));
   }
   lobb_checknargs(L, 3);
-  if ((size_t)id >= lw->nclasses && c != 0) {
-    size_t n = lw->nclasses < 64 ? 64 : lw->nclasses;
-    unsigned char *p;
-    while (n <= (size_t)id) n *= 2;
-    p = (unsigned char *)lw->alloc(lw->ud, lw->classes, lw->nclasses, n);
-    if (p == NULL) return luaL_error(L, "not enough memory");
-    memset(p + lw->nclasses, 0, n - lw->nclasses);
-    lw->classes = p;
-    lw->nclasses = n;
-  }
-  if ((size_t)id < lw->nclasses) lw->classes[id] = (unsigned char)c;
+  if (obb_world_set_class(lw->w, id, (int)c) != 0)
+    return luaL_error(L, "not enough memory");
   lua_settop(L, 1);
   return 1;
 }
@@ -777,3 +769,4 @@ void lobb_open_world(lua_State *L, int lib, int mt2, int mt3, int mtw) {
   lua_replace(L, fn);
   lua_settop(L, fn);
 }
+

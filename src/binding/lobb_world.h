@@ -72,9 +72,6 @@ typedef struct lworld {
   const struct job *job; /* the query whose results fill copies out */
   struct lmove *move; /* the move whose protected half runs (lobb_move.c) */
   scratch buf;
-  unsigned char *classes; /* w:set_class's, by id; ids from nclasses on
-                          ** (and every id when NULL) are of class 0 */
-  size_t nclasses;
   lffi ffi; /* the FFI path's */
   lbump *bump; /* obb.bump's rectangles and its loop's records
                ** (lobb_bump.h); NULL until obb.bump sets one */
@@ -83,9 +80,11 @@ typedef struct lworld {
   const void *tag; /* &world_tag, last as in every obb type (lobb_box.h) */
 } lworld;
 
-/* The class of item id (0..255): what a response set answers by. */
+/* The class of item id (0..255): what a response set answers by. The
+** core keeps the classes (obb_world_set_class), so a host's C and a
+** script see the same ones. */
 static inline int lobb_world_class(const lworld *lw, int id) {
-  return (size_t)id < lw->nclasses ? lw->classes[id] : 0;
+  return obb_world_class(lw->w, id);
 }
 
 /* Whether a query given a response set's answers keep (its r, by class;
