@@ -770,3 +770,146 @@ void lobb_open_world(lua_State *L, int lib, int mt2, int mt3, int mtw) {
   lua_settop(L, fn);
 }
 
+/* ---- for host programs (lobb.h) ----------------------------------------- */
+
+/* These work from any C function, without the methods' upvalues: a world
+** is recognised by its tag, pushing takes the metatable from the registry,
+** and what goes through a method's body runs in a C function of its own,
+** called with the world at 1 and the item at 2 as a method is. */
+
+static int absindex(lua_State *L, int idx) {
+  return idx > 0 || idx <= LUA_REGISTRYINDEX ? idx : lua_gettop(L) + idx + 1;
+}
+
+obb_world *lobb_pushworld(lua_State *L, int dim, double margin) {
+  lworld *lw;
+  int mt;
+  if (dim != 2 && dim != 3)
+    luaL_error(L, "lobb_pushworld: dim must be 2 or 3, got %d", dim);
+  lua_getfield(L, LUA_REGISTRYINDEX, LOBB_WORLD);
+  if (!lua_istable(L, -1))
+    luaL_error(L, "module '" LOBB_LIBNAME "' is not open in this state");
+  mt = lua_gettop(L);
+  lw = make_world(L, dim, margin, 0, mt);
+  lua_remove(L, mt);
+  return lw->w;
+}
+
+obb_world *lobb_testworld(lua_State *L, int idx) {
+  lworld *lw = lobb_world_test(L, idx);
+  return lw != NULL ? lw->w : NULL;
+}
+
+obb_world *lobb_checkworld(lua_State *L, int idx) {
+  lworld *lw = lobb_world_test(L, idx);
+  if (lw == NULL) lobb_typeerror(L, idx, LOBB_WORLD);
+  if (lw->w == NULL) luaL_argerror(L, idx, "world is closed");
+  return lw->w;
+}
+
+/* The open world at idx, or an error naming the host function fn. */
+static lworld *host_world(lua_State *L, int idx, const char *fn) {
+  lworld *lw = lobb_world_test(L, idx);
+  if (lw == NULL)
+    luaL_error(L, "%s: obb.world expected, got %s", fn,
+               lobb_basetypename(L, idx));
+  if (lw->w == NULL) luaL_error(L, "%s: world is closed", fn);
+  return lw;
+}
+
+/* host_add(world, item, box): lobb_world_add's body, world:add's checks
+** and end with a C box; returns the id. */
+static int host_add(lua_State *L) {
+  lworld *lw = host_world(L, 1, "lobb_world_add");
+  const void *box = lua_touserdata(L, 3);
+  anybox b;
+  lw = lobb_world_checkmutable(L, "add");
+  if (lua_isnil(L, 2) || (lua_type(L, 2) == LUA_TNUMBER &&
+                          lua_tonumber(L, 2) != lua_tonumber(L, 2)))
+    return luaL_error(L, "lobb_world_add: item must be a value but nil and NaN");
+  if (lobb_world_itemid(L, 2) >= 0)
+    return luaL_error(L, "lobb_world_add: item is already in the world");
+  if (box == NULL) return luaL_error(L, "lobb_world_add: box is NULL");
+  if (lw->dim == 2) {
+    b.b2 = *(const obb2 *)box;
+    if (!obb2_is_valid(&b.b2))
+      return luaL_error(L, "lobb_world_add: box is no valid obb2 (obb2_is_valid)");
+  } else {
+    b.b3 = *(const obb3 *)box;
+    if (!obb3_is_valid(&b.b3))
+      return luaL_error(L, "lobb_world_add: box is no valid obb3 (obb3_is_valid)");
+  }
+  lua_settop(L, 2);
+  lua_pushcfunction(L, write_item); /* at 3 */
+  lua_pushinteger(L, enter(L, lw, &b, 3));
+  return 1;
+}
+
+int lobb_world_add(lua_State *L, int widx, int itemidx, const void *box) {
+  int id;
+  widx = absindex(L, widx);
+  itemidx = absindex(L, itemidx);
+  luaL_checkstack(L, 4, NULL);
+  lua_pushcfunction(L, host_add);
+  lua_pushvalue(L, widx);
+  lua_pushvalue(L, itemidx);
+  lua_pushlightuserdata(L, (void *)box);
+  lua_call(L, 3, 1);
+  id = (int)lua_tointeger(L, -1);
+  lua_pop(L, 1);
+  return id;
+}
+
+void lobb_world_remove(lua_State *L, int widx, int id) {
+  lworld *lw;
+  widx = absindex(L, widx);
+  lw = host_world(L, widx, "lobb_world_remove");
+  if (obb_world_box(lw->w, id) == NULL)
+    luaL_error(L, "lobb_world_remove: %d is no item's id in the world", id);
+  luaL_checkstack(L, 3, NULL);
+  lua_pushcfunction(L, world_remove);
+  lua_pushvalue(L, widx);
+  if (lobb_world_item(L, widx, id) == LUA_TNIL)
+    luaL_error(L, "lobb_world_remove: world's item tables were replaced");
+  lua_call(L, 2, 0);
+}
+
+int lobb_world_id(lua_State *L, int widx, int itemidx) {
+  lworld *lw;
+  int id = -1;
+  widx = absindex(L, widx);
+  itemidx = absindex(L, itemidx);
+  lw = lobb_world_test(L, widx);
+  if (lw == NULL || lw->w == NULL || lua_isnoneornil(L, itemidx) ||
+      !lua_checkstack(L, 2))
+    return -1;
+  lobb_getuv(L, widx, UV_BYITEM);
+  if (lua_istable(L, -1)) {
+    lua_pushvalue(L, itemidx); /* NaN finds nothing: rawget never raises */
+    lua_rawget(L, -2);
+    if (lua_type(L, -1) == LUA_TNUMBER) id = live_id(lw, lua_tonumber(L, -1));
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  return id;
+}
+
+int lobb_world_item(lua_State *L, int widx, int id) {
+  lworld *lw;
+  widx = absindex(L, widx);
+  lw = lobb_world_test(L, widx);
+  luaL_checkstack(L, 2, NULL);
+  if (lw == NULL || lw->w == NULL || obb_world_box(lw->w, id) == NULL) {
+    lua_pushnil(L);
+    return LUA_TNIL;
+  }
+  lobb_getuv(L, widx, UV_BYID);
+  if (!lua_istable(L, -1)) {
+    lua_pop(L, 1);
+    lua_pushnil(L);
+    return LUA_TNIL;
+  }
+  lua_rawgeti(L, -1, id + 1);
+  lua_remove(L, -2);
+  return lua_type(L, -1);
+}
