@@ -944,7 +944,20 @@ int obb_world_move_with(obb_world *w, int id, const double *goal,
   m.report = calls->report;
   m.report_ctx = calls->report_ctx;
   m.responses = calls->responses;
-  n = move_from(&m, goal, turn, end);
+  if (no_turn(m.dim, turn)) { /* obb_world_move's, in line */
+    double actual[3];
+    int rc = begin(&m, goal);
+    if (rc == -3) {
+      copy_point(m.dim, actual, m.from);
+      n = -3;
+    } else {
+      if (rc == 0) run_legs(&m);
+      n = finish(&m, actual);
+    }
+    box_at(m.dim, box, actual, end);
+  } else {
+    n = move_from(&m, goal, turn, end);
+  }
   if (n >= 0 && calls->commit) obb_world_update(w, id, end);
   return n;
 }

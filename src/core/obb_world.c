@@ -262,9 +262,10 @@ int obb_world_set_class(obb_world *w, int id, int cls) {
   return 0;
 }
 
+/* An id that is not live is of class 0 without asking: set_class refuses
+** it, a remove resets its class, and an emptied world frees the array. */
 int obb_world_class(const obb_world *w, int id) {
-  return id >= 0 && (size_t)id < w->nclasses && live_box(w, id) != NULL
-             ? w->classes[id] : 0;
+  return id >= 0 && (size_t)id < w->nclasses ? w->classes[id] : 0;
 }
 
 /* The box's bounding box (obb_bounds.h). */
