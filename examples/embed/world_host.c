@@ -59,8 +59,8 @@ typedef struct guard_log { int hits; double last_n[3]; } guard_log;
 
 static int guard_filter(void *ctx, int item, const obb_move_hit *hit) {
   (void)item;
-  ((guard_brain *)ctx)->asked++;
   (void)hit;
+  ((guard_brain *)ctx)->asked++;
   return OBB_TOUCH; /* the guard stops at whatever it meets */
 }
 
