@@ -11,8 +11,10 @@
 ** moves the guard itself with obb_world_move_with (its own filter and
 ** report contexts, a commit) and the script sees it there. Every answer
 ** is checked against the core's own: the program fails (exit 1) the
-** moment C and the script disagree. Last the script closes the world and
-** the engine finds it closed.
+** moment C and the script disagree. What the host functions refuse they
+** refuse as the methods do (a second add of an item, an add from a
+** query's filter). Last the script closes the world and the engine finds
+** it closed.
 **
 **   usage: world_host path/to/world_game.lua
 */
@@ -85,6 +87,64 @@ static void call(lua_State *L, const char *fn, int widx, int nargs, int nres) {
 static int check_world(lua_State *L) {
   lobb_checkworld(L, 1);
   return 0;
+}
+
+/* host_add(world, item [, hx]): lobb_world_add with a box of half extents
+** hx (1 by default) at the origin, for the script and for the refusals
+** below; returns the id. */
+static int host_add(lua_State *L) {
+  double c[2] = {0, 0}, e[2];
+  obb2 b;
+  e[0] = e[1] = luaL_optnumber(L, 3, 1);
+  memcpy(b.c, c, sizeof c);
+  b.u[0] = 1; b.u[1] = 0;
+  memcpy(b.e, e, sizeof e); /* not obb2_init: a negative extent passes */
+  lua_pushinteger(L, lobb_world_add(L, 1, 2, &b));
+  return 1;
+}
+
+/* Calls host_add(world, item, hx) protected: whether it raised a message
+** holding want. */
+static int add_refused(lua_State *L, int world, const char *item, double hx,
+                       const char *want) {
+  int st, found;
+  lua_pushcfunction(L, host_add);
+  lua_pushvalue(L, world);
+  lua_pushstring(L, item);
+  lua_pushnumber(L, hx);
+  st = lua_pcall(L, 3, 1, 0);
+  found = st != 0 && strstr(lua_tostring(L, -1), want) != NULL;
+  if (st != 0 && !found) fprintf(stderr, "world_host: %s\n", lua_tostring(L, -1));
+  lua_pop(L, 1);
+  return found;
+}
+
+/* What the host functions refuse, as the methods refuse it: another value
+** is no world, an item is entered once, a box must be valid, and nothing
+** is added during a query (the script tries from a query's filter,
+** through the global host_add). */
+static void refusals(lua_State *L, int world, int me) {
+  double c[2] = {0, 0}, e[2] = {1, 1};
+  obb2 b;
+  obb2_init(&b, c, e, 0);
+  lobb_pushobb2(L, &b); /* a box is no world */
+  check(lobb_testworld(L, -1) == NULL && lobb_world_id(L, -1, me) == -1,
+        "a box is no world");
+  check(lobb_world_item(L, -2, 0) == LUA_TNIL, "a box has no items");
+  lua_pop(L, 2);
+  check(add_refused(L, world, "floor", 1, "already in the world"),
+        "an item entered twice");
+  check(add_refused(L, world, "rock", -1, "no valid obb2"),
+        "a box with a negative extent");
+  lua_pushcfunction(L, host_add);
+  lua_setglobal(L, "host_add");
+  lua_getglobal(L, "add_from_filter");
+  lua_pushvalue(L, world);
+  lua_call(L, 1, 1);
+  check(lua_isstring(L, -1) &&
+            strstr(lua_tostring(L, -1), "during its query") != NULL,
+        "an add during the world's query");
+  lua_pop(L, 1);
 }
 
 /* The script moves the player NSTEPS times; after each step C asks the
@@ -194,6 +254,7 @@ static int engine(lua_State *L) {
     lua_pop(L, 1);
   }
   run_guard(L, w, world, guard);
+  refusals(L, world, me);
 
   lobb_world_remove(L, world, guard); /* as world:remove("guard") */
   lua_pushliteral(L, "guard");
