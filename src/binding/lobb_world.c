@@ -196,6 +196,15 @@ static void world_options(lua_State *L, double *margin, double *cell) {
 ** checked by the caller; not a negative index), its two item tables and
 ** its core world made with the state's allocator; raises when memory
 ** runs out (the userdata then frees what was made, by __gc). */
+/* The classes of a world without a core (closed, or not yet made): none,
+** so every id is of class 0. */
+static void no_classes(lworld *lw) {
+  static unsigned char *const none = NULL;
+  static const size_t zero = 0;
+  lw->classes = &none;
+  lw->nclasses = &zero;
+}
+
 static lworld *make_world(lua_State *L, int dim, double margin, double cell,
                           int mt) {
   lworld *lw = (lworld *)lobb_newuserdatan(L, sizeof(lworld), 3);
@@ -208,6 +217,7 @@ static lworld *make_world(lua_State *L, int dim, double margin, double cell,
   lw->move = NULL;
   lw->buf.p = NULL;
   lw->buf.cap = 0;
+  no_classes(lw);
   memset(&lw->ffi, 0, sizeof lw->ffi);
   lw->ffi.asking = NULL;
   lw->ffi.moved_id = -1;
@@ -222,6 +232,7 @@ static lworld *make_world(lua_State *L, int dim, double margin, double cell,
   lw->w = obb_world_new(dim, margin, (obb_alloc)lw->alloc, lw->ud);
   if (lw->w == NULL || obb_world_set_cell(lw->w, cell) != 0)
     luaL_error(L, "not enough memory");
+  obb_world_class_store(lw->w, &lw->classes, &lw->nclasses);
   return lw;
 }
 
@@ -260,6 +271,7 @@ static void release(lworld *lw) {
   lobb_bump_free(lw);
   obb_world_free(lw->w);
   lw->w = NULL;
+  no_classes(lw);
 }
 
 /* Closing (close, __close, or __gc called by hand) is refused while a

@@ -151,7 +151,7 @@ static met *respond(mover *m, const cand *c) {
   e->response = OBB_SLIDE;
   if (m->responses != NULL) { /* a response set, by the other's class */
     size_t k = (size_t)c->id;
-    resp = m->responses[k < m->view.nclasses ? m->view.classes[k] : 0];
+    resp = m->responses[k < m->nclasses ? m->classes[k] : 0];
     e->response = resp > OBB_BOUNCE ? OBB_SLIDE : resp;
     return e;
   }
@@ -723,7 +723,6 @@ static inline int start(mover *m, obb_world *w, int id,
   m->at_start = 1;
   m->filter = filter;
   m->ctx = m->report_ctx = ctx;
-  m->responses = NULL;
   m->first_of_ties = v->ties == OBB_TIES_FIRST;
   m->cands = (cand *)v->scratch[OBB_SCRATCH_CANDS];
   m->met = (met *)v->scratch[OBB_SCRATCH_MET];
@@ -931,19 +930,28 @@ int obb_world_move_with(obb_world *w, int id, const double *goal,
   static const obb_move_calls none = {NULL, NULL, NULL, NULL, NULL, 0};
   mover m;
   anybox own;
-  const void *box = obb_world_box(w, id);
+  const void *box;
   int n;
   if (calls == NULL) calls = &none;
   if (end == NULL) end = &own;
   clear_end(w);
-  if (box == NULL) return -1;
   if (!start(&m, w, id, calls->filter, calls->filter_ctx)) {
+    box = obb_world_box(w, id); /* NULL: no such item */
+    if (box == NULL) return -1;
     box_at(obb_world_dim(w), box, center_of(obb_world_dim(w), box), end);
     return -1;
   }
+  box = m.view.box;
   m.report = calls->report;
   m.report_ctx = calls->report_ctx;
   m.responses = calls->responses;
+  if (m.responses != NULL) {
+    unsigned char *const *classes;
+    const size_t *count;
+    obb_world_class_store(w, &classes, &count);
+    m.classes = *classes;
+    m.nclasses = *count;
+  }
   if (no_turn(m.dim, turn)) { /* obb_world_move's, in line */
     double actual[3];
     int rc = begin(&m, goal);

@@ -217,8 +217,6 @@ void obb_world_view_move(obb_world *w, int id, const size_t size[3],
   v->box_size = w->box_size;
   v->bounds = (const unsigned char *)w->items[0].aabb; /* id is live */
   v->stride = sizeof(world_item);
-  v->classes = w->classes;
-  v->nclasses = w->nclasses;
   v->scratch[0] = scratch(w, 0, size[0]);
   v->scratch[1] = scratch(w, 1, size[1]);
   v->scratch[2] = scratch(w, 2, size[2]);
@@ -266,6 +264,12 @@ int obb_world_set_class(obb_world *w, int id, int cls) {
 ** it, a remove resets its class, and an emptied world frees the array. */
 int obb_world_class(const obb_world *w, int id) {
   return id >= 0 && (size_t)id < w->nclasses ? w->classes[id] : 0;
+}
+
+void obb_world_class_store(obb_world *w, unsigned char *const **classes,
+                           const size_t **n) {
+  *classes = &w->classes;
+  *n = &w->nclasses;
 }
 
 /* The box's bounding box (obb_bounds.h). */

@@ -40,8 +40,7 @@ int obb_world_query_others(obb_world *w, const double bounds[6], int skip,
 /* What a mover reads of its world as it starts, in one call rather than
 ** one for each (a move per item and frame pays for them): live item id's
 ** box (NULL when id is not live, and then nothing else is set), the
-** world's dimension and tie rule, its records, its classes, and scratch
-** buffers 0 .. 2
+** world's dimension and tie rule, its records and scratch buffers 0 .. 2
 ** at least size[k] bytes each (obb_world_scratch; NULL where memory runs
 ** out, each still tried). The records: item k's box (obb2 or obb3) at
 ** boxes + k * box_size bytes, its padded bounds (obb_bounds.h's
@@ -53,13 +52,20 @@ typedef struct obb_world_view {
   int dim, ties;
   const unsigned char *boxes, *bounds;
   size_t box_size, stride;
-  const unsigned char *classes; /* the items' classes (obb_world_set_class)
-                                ** below nclasses; 0 from there on */
-  size_t nclasses;
   void *scratch[3];
 } obb_world_view;
 void obb_world_view_move(obb_world *w, int id, const size_t size[3],
                          obb_world_view *v);
+
+/* Where the world keeps its items' classes (obb_world_set_class): the
+** array at *classes (NULL while every item is of class 0) and its length
+** at *n; item id's class is (*classes)[id] for id < *n, 0 from there on.
+** These two addresses are the world's own for as long as it lives (the
+** array itself moves when a class is set), so a reader of classes one by
+** one (a move given a response set, the Lua binding's filters) keeps them
+** and reads each class in line, without a call. */
+void obb_world_class_store(obb_world *w, unsigned char *const **classes,
+                           const size_t **n);
 
 /* Keeps how a move ended for obb_world_move_end: why, and rest (4
 ** numbers, as obb_world_move_end gives them). */
