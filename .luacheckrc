@@ -9,6 +9,10 @@ files["spec/**/*.lua"] = { std = "+busted" }
 
 -- The embedded host calls this global function once a frame.
 files["examples/embed/game.lua"] = { globals = { "frame" } }
+-- The world host calls these, and gives the script host_add.
+files["examples/embed/world_game.lua"] = {
+  globals = { "step", "look", "add_from_filter", "done" }, read_globals = { "host_add" },
+}
 
 -- LÖVE calls back into functions the game sets on its global table.
 files["examples/love/**/*.lua"] = { std = "+love" }

@@ -4,7 +4,8 @@
 #   make test         run the busted suite on $(LUA) (installs what is missing);
 #                     under LuaJIT it runs on the FFI fast path (lua/obb/jit.lua),
 #                     `make test LUA=luajit OBB_NO_FFI=1` runs it on the classic one
-#   make check-ffi    obb.jit's C declarations against include/obb.h
+#   make check-ffi    obb.jit's C declarations against include/obb.h and
+#                     src/binding/lobb_ffi.h (the binding's internal FFI header)
 #   make demo         run examples/demo.lua and write demo.svg, demo3d.svg
 #   make install      install under $(DESTDIR)$(PREFIX)
 #   make rock         the rockspecs' build on Unix (LuaRocks runs it)
@@ -286,14 +287,17 @@ fuzz: fuzz-regress
 #                     libobbcore.a (the core alone, for engines without Lua)
 #   make embed-test   builds examples/embed/ against libobb.a and runs it: a
 #                     host that preloads obb and checks a game script's
-#                     answers, and two states used from two threads at once
+#                     answers, a host and a script sharing one world
+#                     (world_host.c, world_game.lua), and two states used
+#                     from two threads at once
 # The hosts link the interpreter's library, EMBED_LUALIB.
 AR          ?= ar
 EMBED_LUALIB ?= $(if $(filter luajit,$(LUA)),-lluajit-5.1,-l$(LUA))
 LIB_STATIC   = $(BUILD)/libobb.a
 LIB_SHARED   = $(BUILD)/libobb.so
 LIB_CORE     = $(BUILD)/libobbcore.a
-EMBED_HOSTS  = $(BUILD)/embed-host $(BUILD)/embed-threads $(BUILD)/embed-core
+EMBED_HOSTS  = $(BUILD)/embed-host $(BUILD)/embed-world $(BUILD)/embed-threads \
+               $(BUILD)/embed-core
 
 .PHONY: lib embed-test embed-tsan check-globals check-exports check-imports
 
@@ -314,6 +318,9 @@ $(LIB_SHARED): $(CORE_OBJ) $(BIND_OBJ)
 $(BUILD)/embed-host: examples/embed/host.c $(LIB_STATIC) $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_STATIC) $(EMBED_LUALIB) $(LDLIBS) -ldl
 
+$(BUILD)/embed-world: examples/embed/world_host.c $(LIB_STATIC) $(HEADERS)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB_STATIC) $(EMBED_LUALIB) $(LDLIBS) -ldl
+
 $(BUILD)/embed-threads: examples/embed/threads.c $(LIB_STATIC) $(HEADERS)
 	$(CC) $(ALL_CFLAGS) -pthread -o $@ $< $(LIB_STATIC) $(EMBED_LUALIB) $(LDLIBS) -ldl
 
@@ -324,6 +331,7 @@ $(BUILD)/embed-core: examples/embed/core_only.c $(LIB_CORE) $(PUBLIC_H)
 embed-test: deps-build check-globals check-exports check-imports $(EMBED_HOSTS)
 	$(BUILD)/embed-core
 	LUA_PATH='./lua/?.lua;;' $(BUILD)/embed-host examples/embed/game.lua
+	LUA_PATH='./lua/?.lua;;' $(BUILD)/embed-world examples/embed/world_game.lua
 	$(BUILD)/embed-threads
 
 # The threads host once more, with obb and the host built by clang's

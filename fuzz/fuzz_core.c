@@ -40,7 +40,9 @@
 **     or segments) to its goal;
 **   - a move that stops to ask its filter (obb_world_move_start, resumed
 **     one answer at a time) ends exactly as the same move answered in C:
-**     the same end, count and records, bit for bit;
+**     the same end, count and records, bit for bit; and so does the move
+**     of obb_world_move_with given the answers as a response set by
+**     class, whose commit gives the item that end;
 **   - the queries keep their documented promises (a point that contains
 **     accepts is its own closest point, signed distance <= 0 exactly
 **     inside, penetration, contacts and a still sweep exactly when
@@ -1293,6 +1295,46 @@ static void keep_hit(void *ctx, const obb_move_hit *hit) {
   a->n++;
 }
 
+/* The same move by obb_world_move_with, each other's answer given as a
+** response set by class (other i of class i), the report with a context
+** of its own and a filter that must not be called (it would abort):
+** the same count, end and records as want's (a, end) bit for bit; then
+** committed, the item's box is that end (unchanged when it failed). */
+static void with_set(obb_world *w, int n, int dim, const int *answer,
+                     const double *goal, const double *turn, int want,
+                     const asked *a, const void *end) {
+  unsigned char set[OBB_NCLASSES];
+  obb_move_calls calls;
+  anybox_f end3, before;
+  size_t size = dim == 2 ? sizeof(obb2) : sizeof(obb3);
+  asked c;
+  int i, got;
+  memset(set, 0, sizeof set);
+  memset(&c, 0, sizeof c);
+  memset(&calls, 0, sizeof calls);
+  for (i = 0; i < n; i++) {
+    set[i] = (unsigned char)answer[i];
+    if (obb_world_set_class(w, i, i) != 0 || obb_world_class(w, i) != i)
+      FAIL("obb_world_set_class");
+  }
+  calls.filter = ask_later;
+  calls.report = keep_hit;
+  calls.report_ctx = &c;
+  calls.responses = set;
+  got = obb_world_move_with(w, 0, goal, turn, &calls, &end3);
+  if (got != want || c.n != a->n || memcmp(&end3, end, size) != 0 ||
+      memcmp(c.hits, a->hits, (size_t)(c.n < 64 ? c.n : 64) *
+                                  sizeof(obb_move_hit)) != 0)
+    FAIL("obb_world_move_with's response set answers otherwise than a filter");
+  memcpy(&before, obb_world_box(w, 0), size);
+  calls.commit = 1;
+  got = obb_world_move_with(w, 0, goal, turn, &calls, NULL);
+  if (got != want ||
+      memcmp(obb_world_box(w, 0), got >= 0 ? end : (const void *)&before,
+             size) != 0)
+    FAIL("obb_world_move_with's commit");
+}
+
 static void asking(reader *r) {
   int dim = 2 + byte(r) % 2, n = 2 + byte(r) % 6, i, q, got, want, turns;
   double goal[3], turn[3] = {0, 0, 0};
@@ -1340,6 +1382,7 @@ static void asking(reader *r) {
             end2.b2.c[0], end2.b2.c[1], end1.b2.c[0], end1.b2.c[1]);
     FAIL("a move that asks ends otherwise than one answered in C");
   }
+  with_set(w, n, dim, a.answer, goal, turns ? turn : NULL, want, &a, &end1);
 done:
   obb_world_free(w);
 }

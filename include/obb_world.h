@@ -194,6 +194,34 @@ enum {
   OBB_BOUNCE      /* goes on with the rest of its move mirrored */
 };
 
+/* The responses' names by value: "ignore", "touch", "cross", "slide" and
+** "bounce" (the Lua binding's, where OBB_IGNORE is false); NULL for any
+** other value. The strings are constants, never to be freed. */
+OBB_API const char *obb_response_name(int response);
+/* The response the whole of name names (one of the five above; "touch "
+** or "Touch" is none), or -1; -1 for NULL too. */
+OBB_API int obb_response_code(const char *name);
+
+/* ---- classes and response sets ----------------------------------------- */
+/*
+** Every item has a class, an integer in 0 .. OBB_NCLASSES - 1 (what a game
+** tells its walls, pickups and bullets apart by): 0 when it is added, and
+** 0 again for the next item to get its id once it is removed. A response
+** set is OBB_NCLASSES bytes (unsigned char[OBB_NCLASSES]), the response to
+** an other of each class: the declarative filter a mover reads by the
+** other's class without a callback (obb_move_calls.responses; the Lua
+** binding's obb.responses). A world whose items all keep class 0 holds no
+** class array. A class is no change of a box: obb_world_changes does not
+** count it. It must not change during a move or query (from a callback).
+*/
+#define OBB_NCLASSES 256
+/* Returns 0, or -1 (changing nothing) for an id that is not live, a class
+** out of 0 .. 255, or when memory runs out (only a class other than 0
+** ever allocates, and only for an id beyond those seen so far). */
+OBB_API int obb_world_set_class(obb_world *w, int id, int cls);
+/* The class of item id (0 for an id that is not live). */
+OBB_API int obb_world_class(const obb_world *w, int id);
+
 /* A move stops after this many legs (a leg ends at each touch, slide or
 ** bounce); what remains of the move is dropped, and obb_world_move_end
 ** says so (OBB_END_LEGS) and what it was. */
@@ -339,6 +367,41 @@ OBB_API int obb_world_move_start(void *state, obb_world *w, int id,
 OBB_API int obb_world_move_resume(void *state, int response, void *ctx,
                                   void *end);
 OBB_API int obb_world_move_question(const void *state, obb_move_hit *hit);
+
+/* What a move asks of its caller, each part on its own (for
+** obb_world_move_with; all zeros: every other slides, nothing is reported,
+** the world is not changed):
+** - filter, called with filter_ctx, as obb_world_move's (NULL: every other
+**   slides); not called at all when responses is set;
+** - report, called with report_ctx, as obb_world_move's (NULL: none);
+** - responses, a response set (OBB_NCLASSES bytes, OBB_IGNORE ..
+**   OBB_BOUNCE; anything above counts as OBB_SLIDE): each other's response
+**   is responses[obb_world_class(w, other)], read in C when the other is
+**   first met, as a filter answering that would be asked; the caller's
+**   memory, read during the call only;
+** - commit, nonzero: a move that succeeds (returns >= 0) gives the item its
+**   box where it ends (obb_world_update), so a host need not copy the box
+**   and update it itself; a move that fails changes nothing. */
+typedef struct obb_move_calls {
+  obb_move_filter_fn filter;
+  void *filter_ctx;
+  obb_move_report_fn report;
+  void *report_ctx;
+  const unsigned char *responses;
+  int commit;
+} obb_move_calls;
+
+/* obb_world_move_turning (turn NULL, or zeros: obb_world_move's move,
+** exactly) with the filter, the report and their contexts apart, a
+** response set, and the commit, as calls says (NULL: all zeros). Writes
+** the item's box where the move ends to end (an obb2 or obb3 of the
+** world's dimension; NULL: not written), committed to the world when
+** calls->commit is set; returns as obb_world_move_turning. The same
+** answers, bit for bit, as obb_world_move_turning given a filter that
+** answers what calls answers. */
+OBB_API int obb_world_move_with(obb_world *w, int id, const double *goal,
+                                const double *turn,
+                                const obb_move_calls *calls, void *end);
 
 /* The mover's way out of what it overlaps: repeatedly moves item id by the
 ** penetration normal times the depth of the deepest other it overlaps by

@@ -413,3 +413,36 @@ describe("a response set as a mover's filter", function()
     assert.is_true(k >= 300000)
   end)
 end)
+
+describe("obb._response_names", function()
+  it("is the binding's one list of response names, by the core's values", function()
+    local names = obb._response_names
+    assert.same(NAMES, names) -- OBB_TOUCH (1) to OBB_BOUNCE (4); ignore is false
+    -- each name is what a filter answers, and what a record and a set show
+    local w, out = obb.world2(), {}
+    w:add("m", 0, 0, 0.5, 0.5)
+    for r, name in ipairs(names) do
+      w:add(r, 1.5 * r + 0.5, 0, 0.25, 0.25):set_class(r, r)
+      assert.equal(name, obb.responses({ [r] = name })[r])
+    end
+    local set = obb.responses({ [1] = names[1], [2] = names[2], [3] = names[3], [4] = names[4] })
+    local _, _, n = w:check("m", 10, 0, set, out)
+    assert.is_true(n >= 1)
+    assert.equal(names[1], out[2]) -- the first met, a touch, stops the move
+    local _, _, n2 = w:check("m", 10, 0, function() return names[2] end, out)
+    assert.equal(4, n2)
+    for i = 0, n2 - 1 do assert.equal(names[2], out[i * obb.MOVE2.stride + obb.MOVE2.response]) end
+  end)
+
+  it("keeps a set's classes in the core: a removed item's class is 0 for the next add", function()
+    local w = obb.world2()
+    w:add("a", 0, 0, 1, 1):set_class("a", 200)
+    local before = w:memory()
+    w:add("b", 5, 0, 1, 1):set_class("b", 7)
+    assert.equal(before, w:memory()) -- one array, grown for the first class only
+    w:remove("b")
+    w:add("c", 5, 0, 1, 1) -- b's id, again
+    assert.equal(0, w:class("c"))
+    assert.equal(200, w:class("a"))
+  end)
+end)

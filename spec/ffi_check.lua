@@ -1,15 +1,21 @@
 -- spec/ffi_check.lua: the C declarations of the LuaJIT fast path
--- (lua/obb/jit.lua, obb.jit's M.cdef) against the public header.
+-- (lua/obb/jit.lua, obb.jit's M.cdef) against the headers they come from:
+-- the public include/obb.h and include/obb_world.h, and the binding's
+-- internal src/binding/lobb_ffi.h, which includes them.
 --
 --   lua spec/ffi_check.lua [cc]      (`make check-ffi`; exit status 1 on drift)
 --   dofile("spec/ffi_check.lua")(cc) -> true | false, report   (spec/)
 --
--- The header goes through the C preprocessor (comments gone, OBB_API
--- empty); both texts are cut into top-level declarations and spacing is
+-- The header goes through the C preprocessor (comments gone, OBB_API and
+-- LOBB_FFI empty); both texts are cut into top-level declarations and spacing is
 -- normalised. Every declaration in the cdef must appear in the header word
 -- for word, parameter names included: a struct, an enum or a signature that
--- changes in include/obb.h or include/lobb_ffi.h fails the check until the
--- cdef is copied again.
+-- changes in include/obb.h, include/obb_world.h or src/binding/lobb_ffi.h
+-- fails the check until the cdef is copied again.
+-- The binding's FFI header, internal (it includes include/obb.h and
+-- include/obb_world.h).
+local HEADER = "src/binding/lobb_ffi.h"
+
 local function normalise(text)
   text = text:gsub("%s+", " ")
   text = text:gsub(" ?([%(%)%[%]{},;%*=]) ?", "%1")
@@ -39,11 +45,12 @@ local function check(cc)
   -- LD_PRELOAD cleared: under `make sanitize` the sanitizer runtime is
   -- preloaded into Lua, and the compiler would run with it (and hang on a
   -- leak report whose symbolizer keeps the pipe open).
-  local p = io.popen("LD_PRELOAD= " .. cc .. " -E -P -DOBB_API= -DLOBB_API= include/lobb_ffi.h 2>&1")
+  local p = io.popen("LD_PRELOAD= " .. cc .. " -E -P -DOBB_API= -DLOBB_FFI= -Iinclude "
+    .. HEADER .. " 2>&1")
   local header = p:read("*a")
   local ok = p:close()
   if not ok or not header:find("obb2_intersects", 1, true) then
-    return false, "could not preprocess include/lobb_ffi.h with " .. cc .. ":\n" .. header
+    return false, "could not preprocess " .. HEADER .. " with " .. cc .. ":\n" .. header
   end
   local in_header = {}
   for _, d in ipairs(declarations(header)) do in_header[d] = true end
@@ -54,11 +61,11 @@ local function check(cc)
   end
   if count == 0 then return false, "obb.jit's cdef is empty" end
   if #missing > 0 then
-    return false, "obb.jit's cdef differs from include/obb.h and include/lobb_ffi.h in:\n"
+    return false, "obb.jit's cdef differs from the headers (" .. HEADER .. " and what it includes) in:\n"
       .. table.concat(missing, "\n")
   end
-  return true, ("obb.jit's cdef: %d declarations, each as include/obb.h and include/lobb_ffi.h have it")
-    :format(count)
+  return true, ("obb.jit's cdef: %d declarations, each as %s (and include/) has it")
+    :format(count, HEADER)
 end
 
 if arg and arg[0] and arg[0]:match("ffi_check%.lua$") then

@@ -1,10 +1,13 @@
 /*
 ** core_only.c: the geometry core without Lua, as an engine that never
-** runs a script would use it (linked against libobbcore.a, no liblua).
-** It checks a few answers and fails (exit 1) when one is wrong.
+** runs a script would use it (linked against libobbcore.a, no liblua):
+** boxes, a world, moves, the movement math, classes and response sets
+** (obb_world_move_with). It checks a few answers and fails (exit 1) when
+** one is wrong.
 */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "obb_world.h"
 
@@ -68,6 +71,82 @@ static int clip_check(void) {
   return bad;
 }
 
+/* A filter that answers a response set by class, as obb_move_calls'
+** responses do in C: what the two must agree with, bit for bit. */
+typedef struct by_class { obb_world *w; const unsigned char *set; } by_class;
+
+static int set_filter(void *ctx, int item, const obb_move_hit *hit) {
+  const by_class *b = (const by_class *)ctx;
+  (void)item;
+  return b->set[obb_world_class(b->w, hit->other)];
+}
+
+/* The report's own context: a count. */
+static void count_hit(void *ctx, const obb_move_hit *hit) {
+  (void)hit;
+  ++*(int *)ctx;
+}
+
+/* Classes and response sets in the core, the responses' names, and
+** obb_world_move_with: a box runs right, turning, through a row of boxes
+** of class 1 (pickups: crossed), into one of class 0 (a wall: slid along),
+** with the set read in C; the same move with a filter callback answering
+** the set ends at the same bits, and a committing move changes the world
+** exactly as obb_world_update would. */
+static int calls_check(void) {
+  obb_world *w = obb_world_new(2, -1, NULL, NULL);
+  unsigned char set[OBB_NCLASSES];
+  obb_move_calls calls = {0};
+  by_class filter;
+  obb2 b, end1, end2;
+  double c[2] = {0, 0}, e[2] = {0.5, 0.5}, goal[2] = {9, 0}, turn[1] = {1};
+  int bad = 0, i, mover, wall, id[3], n1, n2, reports = 0;
+  size_t before;
+  if (w == NULL) return 1;
+  bad += strcmp(obb_response_name(OBB_CROSS), "cross") != 0;
+  bad += obb_response_name(OBB_BOUNCE + 1) != NULL || obb_response_name(-1) != NULL;
+  for (i = OBB_IGNORE; i <= OBB_BOUNCE; i++)
+    bad += obb_response_code(obb_response_name(i)) != i;
+  bad += obb_response_code("Touch") != -1 || obb_response_code(NULL) != -1;
+  mover = obb_world_add(w, (obb2_init(&b, c, e, 0), &b));
+  for (i = 0; i < 3; i++) {
+    c[0] = 2 + 2 * i;
+    id[i] = obb_world_add(w, (obb2_init(&b, c, e, 0), &b));
+    bad += obb_world_class(w, id[i]) != 0;
+  }
+  c[0] = 9; c[1] = 0.5;
+  wall = obb_world_add(w, (obb2_init(&b, c, e, 0.3), &b));
+  before = obb_world_memory(w);
+  for (i = 0; i < 3; i++) bad += obb_world_set_class(w, id[i], 1) != 0;
+  bad += obb_world_memory(w) <= before; /* the class array */
+  bad += obb_world_set_class(w, wall, 256) != -1 || obb_world_set_class(w, 99, 1) != -1;
+  bad += obb_world_class(w, id[1]) != 1 || obb_world_class(w, 99) != 0;
+  memset(set, OBB_SLIDE, sizeof set);
+  set[1] = OBB_CROSS;
+  calls.responses = set;
+  calls.report = count_hit;
+  calls.report_ctx = &reports;
+  n1 = obb_world_move_with(w, mover, goal, turn, &calls, &end1);
+  filter.w = w;
+  filter.set = set;
+  n2 = obb_world_move_turning(w, mover, goal, turn, set_filter, NULL, &filter,
+                              &end2);
+  bad += n1 != 4 || n2 != n1 || reports != n1; /* 3 crossed, the wall */
+  bad += memcmp(&end1, &end2, sizeof end1) != 0;
+  bad += memcmp(obb_world_box(w, mover), &end1, sizeof end1) == 0; /* no commit */
+  calls.commit = 1;
+  n1 = obb_world_move_with(w, mover, goal, turn, &calls, NULL);
+  bad += n1 != 4 || memcmp(obb_world_box(w, mover), &end1, sizeof end1) != 0;
+  goal[0] = HUGE_VAL; /* a goal that is not finite: -3, no commit */
+  bad += obb_world_move_with(w, wall, goal, NULL, &calls, &end2) != -3;
+  bad += ((const obb2 *)obb_world_box(w, wall))->c[0] != 9;
+  obb_world_remove(w, id[2]); /* its class goes with it */
+  bad += obb_world_add(w, (obb2_init(&b, c, e, 0), &b)) != id[2];
+  bad += obb_world_class(w, id[2]) != 0;
+  obb_world_free(w);
+  return bad;
+}
+
 int main(void) {
   obb2 car, wall;
   obb3 crate, probe;
@@ -115,6 +194,7 @@ int main(void) {
 
   bad += move_check();
   bad += clip_check();
+  bad += calls_check();
 
   if (bad) {
     fprintf(stderr, "core_only: %d check(s) failed\n", bad);

@@ -30,7 +30,7 @@
 -- (lobb_box.h), which tells a box from another userdata that
 -- debug.setmetatable dressed as one. The pair tests, the hottest calls,
 -- copy nothing: they check the metatables here and hand both userdata to
--- an entry point of include/lobb_ffi.h, which checks the tags in C.
+-- an entry point of src/binding/lobb_ffi.h, which checks the tags in C.
 -- Nothing here makes garbage, compiled or interpreted: scratch buffers are
 -- made once, results are plain numbers and booleans.
 --
@@ -276,7 +276,7 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
   local tag3a, tag3b, i3a, i3b = sample(obb.new3(0, 0, 0, 0, 0, 0), mt3, size3, UD3)
 
   -- Whether x is a userdata carrying the real metatable mt: all that Lua
-  -- checks before handing x to an entry point of include/lobb_ffi.h, which
+  -- checks before handing x to an entry point of src/binding/lobb_ffi.h, which
   -- checks the tag itself. Without the debug library only obb's own
   -- userdata carry it, so what the entry point reads is the box's.
   local function dressed(x, mt)
@@ -431,7 +431,7 @@ function M.install(obb, entries, mt2, mt3, mtw, ffi_add, mtr)
            "the method tables are not the module's")
     local F2, F3, C2, C3 = build(ffi, lib, obb, T2, T3, mt2, mt3, raw_getmetatable)
     local FW, CW = build_world(ffi, lib, WM, mtw, raw_getmetatable, raw_getfenv, ffi_add,
-                               mt2, mt3, mtr)
+                               mt2, mt3, mtr, rawget(obb, "_response_names"))
     for k, f in pairs(F2) do T2[k] = f end
     for k, f in pairs(F3) do T3[k] = f end
     for k, f in pairs(FW) do WM[k] = f end

@@ -7,8 +7,8 @@
 
 local M = {}
 
--- The declarations the FFI uses, copied from include/obb.h and
--- include/lobb_ffi.h (OBB_API, LOBB_API left out). `make check-ffi` and
+-- The declarations the FFI uses, copied from include/obb.h and the
+-- binding's internal src/binding/lobb_ffi.h (OBB_API, LOBB_FFI left out). `make check-ffi` and
 -- spec/ffi_cdef_spec.lua (spec/ffi_check.lua)
 -- fail if any of them is not in the preprocessed header word for word.
 M.cdef = [[

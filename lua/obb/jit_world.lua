@@ -2,7 +2,7 @@
 -- (lua/obb/jit.lua, docs/love.md "The FFI fast path"): add, update and get
 -- by numbers, and move, check, cast, cast_turning, raycast, query_box and
 -- query_point without a filter function. obb.jit's install calls
--- build_world once, with the entry points (include/lobb_ffi.h) bound, and
+-- build_world once, with the entry points (src/binding/lobb_ffi.h) bound, and
 -- puts what it returns in the world's method table. Each replacement has
 -- obb.jit's one fast case and falls back, with the same arguments, to the
 -- classic method; everything obb.jit's header says of the box methods
@@ -10,8 +10,8 @@
 -- holds here too.
 
 -- Captured at load (obb.jit's header).
-local type, select, rawget, rawset, ipairs, pairs, pcall, error =
-  type, select, rawget, rawset, ipairs, pairs, pcall, error
+local type, select, rawget, rawset, ipairs, pcall, error =
+  type, select, rawget, rawset, ipairs, pcall, error
 local setmetatable = setmetatable
 local running = coroutine.running
 local getinfo = debug and debug.getinfo
@@ -32,7 +32,7 @@ local gen = 0
 -- filter function (a response set is read in C). The item's id comes
 -- from the world's item table, its first user value (under LuaJIT the
 -- userdata's environment, read with debug.getfenv); the C side
--- (include/lobb_ffi.h) checks the world and the id as the classic method
+-- (src/binding/lobb_ffi.h) checks the world and the id as the classic method
 -- does and returns 0 for anything else, and then the classic method runs
 -- with the same arguments.
 --
@@ -168,11 +168,13 @@ local function build_items(ffi, lib, F, CW, holder_of, id_of, ffi_add)
   end
 end
 
--- move and check into F.
-local function build_moves(ffi, lib, F, CW, holder_of, id_of, mtr, getmt)
+-- move and check into F; names is obb._response_names, the binding's one
+-- list of response names by value (lobb_responses.c, from the core's
+-- obb_response_name).
+local function build_moves(ffi, lib, F, CW, holder_of, id_of, mtr, getmt, names)
   -- ---- the movers: move and check ----
   -- The C side (lobb_ffi_world.c) finds where the item ends and writes
-  -- each collision as a record (include/lobb_ffi.h, LOBB_FFI_MOVE_RECORD
+  -- each collision as a record (src/binding/lobb_ffi.h, LOBB_FFI_MOVE_RECORD
   -- doubles); here they go into dst, raw, as the classic method writes
   -- them. One rule for the commit: a move with nothing left that can raise
   -- (no dst) is committed by C in the call that ends it; one with dst
@@ -191,10 +193,12 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, mtr, getmt)
   local ask_c, answer_c, drop_c = lib.lobb_ffi_world_move_ask, lib.lobb_ffi_world_answer,
     lib.lobb_ffi_world_drop
   local ASKING, REFUSED, FULL = lib.LOBB_FFI_ASKING, lib.LOBB_FFI_REFUSED, lib.LOBB_FFI_FULL
-  local RESPONSE = { touch = lib.OBB_TOUCH, cross = lib.OBB_CROSS, slide = lib.OBB_SLIDE,
-                     bounce = lib.OBB_BOUNCE }
-  local NAME = {}
-  for name, r in pairs(RESPONSE) do NAME[r] = name end
+  local RESPONSE, NAME = {}, {}
+  for r = lib.OBB_TOUCH, lib.OBB_BOUNCE do
+    local name = type(names) == "table" and rawget(names, r)
+    if type(name) ~= "string" then error("obb._response_names has no name for response " .. r) end
+    RESPONSE[name], NAME[r] = r, name
+  end
   local REC, IGNORE = lib.LOBB_FFI_MOVE_RECORD, lib.OBB_IGNORE
   local HITS = 64 -- the records a set holds at first (it grows to what a move needs)
 
@@ -712,9 +716,9 @@ end
 
 -- The replacements for the world methods WM (whose real metatable is mtw),
 -- and the classic ones, looked up when a call falls back (so a spec can
--- count those calls).
+-- count those calls); names: obb._response_names (build_moves).
 local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
-                           mt3, mtr)
+                           mt3, mtr, names)
   local CW, F = {}, {}
   for _, name in ipairs({ "add", "update", "get", "move", "check", "cast", "cast_turning",
                           "raycast", "query_box", "query_point" }) do
@@ -725,7 +729,7 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
   local HITS = 64
   local hits = ffi.new("double[?]", HITS * lib.LOBB_FFI_MOVE_RECORD)
   build_items(ffi, lib, F, CW, holder_of, id_of, ffi_add)
-  build_moves(ffi, lib, F, CW, holder_of, id_of, mtr, getmt)
+  build_moves(ffi, lib, F, CW, holder_of, id_of, mtr, getmt, names)
   build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, mtr, getmt)
   build_queries(ffi, lib, F, CW, holder_of, mt2, mt3, mtr, getmt)
   return F, CW

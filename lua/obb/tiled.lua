@@ -37,14 +37,9 @@ local unpack = table.unpack or unpack -- luacheck: ignore 143
 local FLIP_H, FLIP_V, FLIP_D = 8, 4, 2
 local GID_FLAGS = 0x10000000 -- 2^28: gid = flags * 2^28 + tile gid
 
--- A world's methods, to recognise a world: 2D and 3D worlds share them,
--- tostring tells which.
-local WORLD_METHODS
-do
-  local w = obb.world2()
-  WORLD_METHODS = getmetatable(w)
-  w:close()
-end
+-- Tells a 2D world ("world2") from anything else, by its real metatable
+-- and tag (obb.type, captured at load).
+local obb_type = obb.type
 
 -- ---- errors ------------------------------------------------------------
 -- Errors about the map name the place in it (map.layers[2].objects[5].x)
@@ -762,10 +757,10 @@ local function read_map(map, opts, level)
 end
 
 local function check_world(world, level)
-  if getmetatable(world) ~= WORLD_METHODS or not tostring(world):find("^obb%.world2 ") then
-    local got = type(world)
-    if getmetatable(world) == WORLD_METHODS then got = tostring(world) end
-    error(format("obb.tiled: world must be a 2D obb world (obb.world2()), got %s", got), level + 1)
+  local kind = obb_type(world)
+  if kind ~= "world2" then
+    error(format("obb.tiled: world must be a 2D obb world (obb.world2()), got %s", kind or type(world)),
+          level + 1)
   end
 end
 

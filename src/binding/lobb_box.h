@@ -131,8 +131,7 @@ void lobb_open_boxes(lua_State *L, int lib, int mt2, int mt3);
 /* The world type, its metatable at mtw filled, and obb.world2/world3 set
 ** into the table at lib (lobb_world.c); worlds need a third metatable
 ** upvalue. Leaves the second half of the FFI fast path's add on the stack
-** (include/lobb_ffi.h, lobb_ffi_world_reserve), for lobb_open_jit. */
-#define LOBB_WORLD "obb.world" /* the world metatable's name in the registry */
+** (src/binding/lobb_ffi.h, lobb_ffi_world_reserve), for lobb_open_jit. */
 void lobb_open_world(lua_State *L, int lib, int mt2, int mt3, int mtw);
 
 #endif

@@ -1,6 +1,6 @@
 /*
 ** lobb_ffi_box.c: the box entry points of the LuaJIT FFI fast path
-** (include/lobb_ffi.h): the pair test with the box check done here, on
+** (src/binding/lobb_ffi.h): the pair test with the box check done here, on
 ** the userdata's own bytes, and the sweeps, which check the tags the same
 ** way.
 **

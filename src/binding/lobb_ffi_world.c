@@ -1,6 +1,6 @@
 /*
 ** lobb_ffi_world.c: the world entry points of the LuaJIT FFI fast path
-** (include/lobb_ffi.h), in the header's order, and the C half of its add.
+** (src/binding/lobb_ffi.h), in the header's order, and the C half of its add.
 **
 ** Each does what its classic method (lobb_world.c, lobb_move.c,
 ** lobb_world_query.c) does in the one fast case, with the same checks on

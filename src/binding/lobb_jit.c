@@ -1,10 +1,12 @@
 /*
 ** lobb_jit.c: the start of the LuaJIT FFI fast path (lua/obb/jit.lua):
 ** handing obb.jit the module table and the addresses of the functions it
-** calls (the core's and the entry points of lobb_ffi_box.c and
-** lobb_ffi_world.c). Being handed them, rather than finding the module's
-** file and opening it again, obb.jit can only ever call this copy of obb,
-** and needs no file at all.
+** calls: the core's, and the entry points the binding's internal
+** lobb_ffi.h declares, in lobb_ffi_box.c (boxes), lobb_ffi_world.c
+** (worlds) and lobb_ffi_bump.c (obb.bump's). Being handed them, rather
+** than finding the module's file and opening it again, obb.jit can only
+** ever call this copy of obb, and needs no file at all; and the entry
+** points need not be exported (lobb_ffi.h hides them).
 */
 #if !defined(_GNU_SOURCE)
 #define _GNU_SOURCE /* dladdr, RTLD_NOLOAD and RTLD_NODELETE in glibc */

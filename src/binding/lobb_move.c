@@ -20,12 +20,6 @@
 #include "lobb_world.h"
 #include "obb_math.h"
 
-/* Response names by the core's values (obb_world.h); OBB_IGNORE is
-** false or nil in Lua. */
-static const char *const response_names[] = {
-  NULL, "touch", "cross", "slide", "bounce"
-};
-
 /* The stack of the protected half, run(world, item, filter, out, byid,
 ** bad), as run_locked passes it: the world, the item, the filter function
 ** (or nil), the table for the collisions (or nil), the world's id -> item
@@ -40,9 +34,9 @@ typedef struct lmove {
   int response;       /* without one: every other's response */
   const unsigned char *set; /* a response set's, by class (no Lua call) */
   int push;           /* 1: a push, else a move */
-  int turning;        /* 1: a move that turns by turn (obb_world_move_turning) */
+  int turning;        /* 1: a move that turns by turn */
   double turn[3];
-  anybox end;         /* a turning move: the item's box where it ends */
+  anybox end;         /* a move: the item's box where it ends */
   double goal[3], actual[3], max_dist, moved;
   int inside;         /* a push: still inside a pushing other */
   int n;              /* the core's answer */
@@ -53,18 +47,17 @@ typedef struct lmove {
                       ** name with a zero byte in it, up to that byte */
 } lmove;
 
-/* The response a filter's answer (at idx) names, or -1 with m->bad set. */
+/* The response a filter's answer (at idx) names (false or nil: ignore;
+** lobb_toresponse, the binding's one reading of names), or -1 with m->bad
+** set. */
 static int response_of(lua_State *L, int idx, lmove *m) {
-  int i;
   if (!lua_toboolean(L, idx)) return OBB_IGNORE;
   if (lua_type(L, idx) == LUA_TSTRING) {
-    size_t len;
-    const char *s = lua_tolstring(L, idx, &len);
-    /* "touch\0x" is no response: strcmp would stop at the zero */
-    m->bad_type = strlen(s) == len ? 0 : 2;
-    for (i = OBB_TOUCH; i <= OBB_BOUNCE && m->bad_type == 0; i++)
-      if (strcmp(s, response_names[i]) == 0) return i;
-    m->bad = s; /* valid until the pcall returns: copied by then */
+    int zero, r = lobb_toresponse(L, idx, &zero);
+    if (r >= 0) return r;
+    m->bad_type = zero ? 2 : 0;
+    m->bad = lua_tostring(L, idx); /* valid until the pcall returns: copied
+                                   ** by then */
     return -1;
   }
   m->bad = luaL_typename(L, idx);
@@ -124,7 +117,7 @@ static void write_hits(lua_State *L, const lmove *m) {
     k = (lua_Integer)i * MOVE_STRIDE(m->dim);
     lua_rawgeti(L, RUN_BYID, h->other + 1);
     lua_rawseti(L, RUN_OUT, ++k);
-    lua_pushstring(L, response_names[h->response]);
+    lobb_pushresponse(L, h->response); /* never ignore: not reported */
     lua_rawseti(L, RUN_OUT, ++k);
     lua_pushnumber(L, h->t);
     lua_rawseti(L, RUN_OUT, ++k);
@@ -155,14 +148,22 @@ int lobb_move_run(lua_State *L) {
   if (m->push)
     m->n = obb_world_push(m->lw->w, m->id, m->max_dist, on_filter, m,
                           m->actual, &m->moved, &m->inside);
-  else if (m->turning) {
-    m->n = obb_world_move_turning(m->lw->w, m->id, m->goal, m->turn,
-                                  on_filter, on_report, m, &m->end);
+  else {
+    /* a response set is read by the core, by class, with no call back
+    ** here; so is nil (every other slides: no filter at all) */
+    obb_move_calls calls;
+    calls.filter = m->set == NULL && (m->filter || m->response != OBB_SLIDE)
+                       ? on_filter : NULL;
+    calls.filter_ctx = m;
+    calls.report = on_report;
+    calls.report_ctx = m;
+    calls.responses = m->set;
+    calls.commit = 0; /* the binding commits once out is written */
+    m->n = obb_world_move_with(m->lw->w, m->id, m->goal,
+                               m->turning ? m->turn : NULL, &calls, &m->end);
     memcpy(m->actual, m->dim == 2 ? m->end.b2.c : m->end.b3.c,
            (size_t)m->dim * sizeof(double));
-  } else
-    m->n = obb_world_move(m->lw->w, m->id, m->goal, on_filter, on_report, m,
-                          m->actual);
+  }
   if (m->n >= 0 && !m->oom && !m->push && lua_istable(L, RUN_OUT))
     write_hits(L, m);
   lua_pushvalue(L, RUN_BAD); /* a bad answer outlives the call on the stack */
@@ -349,7 +350,7 @@ static int move(lua_State *L, int apply) {
     push_end(L, lw);
     return dim == 2 ? dim + 3 : dim + 6;
   }
-  if (apply) lobb_move_commit(lw, m.id, m.actual);
+  if (apply) lobb_world_setbox(lw, m.id, &m.end);
   lobb_pushnumbers(L, m.actual, dim);
   lua_pushinteger(L, m.n);
   push_end(L, lw);

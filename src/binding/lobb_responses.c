@@ -4,6 +4,13 @@
 ** set.default). A set is made once, from a table, and never changes: a
 ** move reads its responses in C, so nothing a filter could do to a table
 ** meanwhile can reach it.
+**
+** And the binding's one reading and writing of response names
+** (lobb_toresponse, lobb_pushresponse), on the core's one table of them
+** (obb_response_name, obb_response_code): a filter's answers, set
+** entries, records and tostring all go through here, and
+** obb._response_names hands the same names to the Lua layer (obb.jit's
+** world methods, obb.bump).
 */
 #include <math.h>
 #include <string.h>
@@ -13,14 +20,19 @@
 
 const char lobb_responses_tag = 'r';
 
-/* Response names by the core's values (obb_world.h); OBB_IGNORE is false
-** in Lua. */
-static const char *const names[] = {NULL, "touch", "cross", "slide", "bounce"};
-
-/* Pushes the response r as Lua shows it: its name, or false. */
-static void push_response(lua_State *L, int r) {
+void lobb_pushresponse(lua_State *L, int r) {
   if (r == OBB_IGNORE) lua_pushboolean(L, 0);
-  else lua_pushstring(L, names[r]);
+  else lua_pushstring(L, obb_response_name(r));
+}
+
+int lobb_toresponse(lua_State *L, int idx, int *zero) {
+  size_t len;
+  const char *s = lua_tolstring(L, idx, &len);
+  int r;
+  *zero = strlen(s) != len; /* "touch\0x" names none: no strcmp sees it */
+  if (*zero) return -1;
+  r = obb_response_code(s);
+  return r > OBB_IGNORE ? r : -1; /* "ignore" is false in Lua */
 }
 
 /* The class a key at idx names (0..255), or -1. */
@@ -34,17 +46,13 @@ static int class_of(lua_State *L, int idx) {
 /* The response the value at v names, for the entry called what
 ** ("class 3", "default"); raises on argument 1 for anything else. */
 static unsigned char response_of(lua_State *L, int v, const char *what) {
-  int i;
   if (lua_type(L, v) == LUA_TBOOLEAN && !lua_toboolean(L, v))
     return OBB_IGNORE;
   if (lua_type(L, v) == LUA_TSTRING) {
-    size_t len;
-    const char *s = lua_tolstring(L, v, &len);
-    for (i = OBB_TOUCH; i <= OBB_BOUNCE; i++)
-      if (strlen(s) == len && strcmp(s, names[i]) == 0)
-        return (unsigned char)i;
+    int zero, r = lobb_toresponse(L, v, &zero);
+    if (r >= 0) return (unsigned char)r;
     luaL_argerror(L, 1, lua_pushfstring(L, "%s: unknown response '%s'%s",
-        what, s, strlen(s) == len ? "" : " followed by a zero byte"));
+        what, lua_tostring(L, v), zero ? " followed by a zero byte" : ""));
   }
   luaL_argerror(L, 1, lua_pushfstring(L,
       "%s: response name or false expected, got %s", what,
@@ -113,9 +121,9 @@ static const lobb_responses *check_set(lua_State *L) {
 static int responses_index(lua_State *L) {
   const lobb_responses *s = check_set(L);
   int c = class_of(L, 2);
-  if (c >= 0) push_response(L, s->r[c]);
+  if (c >= 0) lobb_pushresponse(L, s->r[c]);
   else if (lobb_isname(L, 2, "default")) /* whole: not "default\0x" */
-    push_response(L, s->def);
+    lobb_pushresponse(L, s->def);
   else lua_pushnil(L);
   return 1;
 }
@@ -132,16 +140,28 @@ static int responses_tostring(lua_State *L) {
   for (c = 0; c < LOBB_NCLASSES; c++) {
     if (s->r[c] == s->def) continue;
     if (s->r[c] == OBB_IGNORE) lua_pushfstring(L, "[%d] = false, ", c);
-    else lua_pushfstring(L, "[%d] = \"%s\", ", c, names[s->r[c]]);
+    else lua_pushfstring(L, "[%d] = \"%s\", ", c, obb_response_name(s->r[c]));
     luaL_addvalue(&b);
   }
   if (s->def == OBB_IGNORE) luaL_addstring(&b, "default = false}");
   else {
-    lua_pushfstring(L, "default = \"%s\"}", names[s->def]);
+    lua_pushfstring(L, "default = \"%s\"}", obb_response_name(s->def));
     luaL_addvalue(&b);
   }
   luaL_pushresult(&b);
   return 1;
+}
+
+/* obb._response_names: {"touch", "cross", "slide", "bounce"}, each at its
+** value (OBB_IGNORE, 0, is false in Lua and has no entry), from the core's
+** names: what the Lua layer reads instead of a list of its own. */
+static void push_names(lua_State *L) {
+  int r;
+  lua_createtable(L, OBB_BOUNCE, 0);
+  for (r = OBB_TOUCH; r <= OBB_BOUNCE; r++) {
+    lua_pushstring(L, obb_response_name(r));
+    lua_rawseti(L, -2, r);
+  }
 }
 
 void lobb_open_responses(lua_State *L, int lib, int mtr) {
@@ -156,4 +176,6 @@ void lobb_open_responses(lua_State *L, int lib, int mtr) {
   lua_pushvalue(L, mtr);
   lua_pushcclosure(L, mod_responses, 1);
   lua_setfield(L, lib, "responses");
+  push_names(L);
+  lua_setfield(L, lib, "_response_names");
 }

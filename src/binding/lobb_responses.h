@@ -18,9 +18,10 @@
 #define LOBB_RESPONSES_H
 
 #include "lobb_check.h"
+#include "obb_world.h"
 
 #define LOBB_RESPONSES "obb.responses" /* the metatable's name, obb.type's */
-#define LOBB_NCLASSES 256
+#define LOBB_NCLASSES OBB_NCLASSES
 
 typedef struct lobb_responses {
   unsigned char r[LOBB_NCLASSES]; /* the response by the other's class */
@@ -39,8 +40,16 @@ static inline const lobb_responses *lobb_toresponses(lua_State *L, int idx) {
                  s->tag == LOBB_TAG_RESPONSES ? s : NULL;
 }
 
+/* Pushes the response r (OBB_IGNORE .. OBB_BOUNCE) as Lua shows it: its
+** name (obb_response_name), or false for OBB_IGNORE. */
+void lobb_pushresponse(lua_State *L, int r);
+/* The response the string at idx names as Lua names them ("touch",
+** "cross", "slide", "bounce", whole: "ignore" is false in Lua), or -1,
+** with *zero set when the string has a zero byte (it then names none). */
+int lobb_toresponse(lua_State *L, int idx, int *zero);
+
 /* Fills the set's metatable at mtr (luaopen_obb made it) and sets
-** obb.responses into the table at lib. */
+** obb.responses and obb._response_names into the table at lib. */
 void lobb_open_responses(lua_State *L, int lib, int mtr);
 
 #endif

@@ -6,6 +6,7 @@
 */
 #include "lobb_box.h"
 #include "lobb_responses.h"
+#include "lobb_world.h"
 
 static const luaL_Reg box2_methods[] = {
   {"intersects", box2_intersects},
@@ -84,12 +85,25 @@ static const luaL_Reg box3_meta[] = {
   {NULL, NULL}
 };
 
-/* obb.type(v): "obb2", "obb3", "obb.responses" or nil, never an error.
-** Like io.type it
-** answers for Lua's view of the type too: a box that debug.setmetatable
-** gave another metatable is no longer called a box here (the methods, which
-** only need the memory to be a box, still take it). */
+/* Whether the value at idx carries the metatable named tname in the
+** registry (its real one, as debug.getmetatable sees it). */
+static int has_metatable(lua_State *L, int idx, const char *tname) {
+  int same;
+  if (!lua_getmetatable(L, idx)) return 0;
+  luaL_getmetatable(L, tname);
+  same = lua_rawequal(L, -1, -2);
+  lua_pop(L, 2);
+  return same;
+}
+
+/* obb.type(v): "obb2", "obb3", "world2", "world3", "obb.responses" or
+** nil, never an error. Like io.type it answers for Lua's view of the
+** type too: a box that debug.setmetatable gave another metatable is no
+** longer called a box here (the methods, which only need the memory to be
+** a box, still take it). A closed world is still a world (its methods
+** say it is closed). */
 static int mod_type(lua_State *L) {
+  const lworld *lw;
   int dim;
   for (dim = 2; dim <= 3; dim++) {
     if (lobb_tobox(L, 1, dim) != NULL && lua_getmetatable(L, 1)) {
@@ -102,12 +116,14 @@ static int mod_type(lua_State *L) {
       }
     }
   }
-  if (lobb_toresponses(L, 1) != NULL && lua_getmetatable(L, 1)) {
-    luaL_getmetatable(L, LOBB_RESPONSES);
-    if (lua_rawequal(L, -1, -2)) {
-      lua_pushliteral(L, LOBB_RESPONSES);
-      return 1;
-    }
+  lw = lobb_world_test(L, 1);
+  if (lw != NULL && has_metatable(L, 1, LOBB_WORLD)) {
+    lua_pushstring(L, lw->dim == 2 ? "world2" : "world3");
+    return 1;
+  }
+  if (lobb_toresponses(L, 1) != NULL && has_metatable(L, 1, LOBB_RESPONSES)) {
+    lua_pushliteral(L, LOBB_RESPONSES);
+    return 1;
   }
   lua_pushnil(L);
   return 1;

@@ -6,10 +6,9 @@
 ** user values: a table item -> id and an array id + 1 -> item. Items are
 ** any Lua values but nil and NaN; the core only sees ids, so no C pointer to
 ** a Lua value is ever kept. Each item's class (w:set_class, what a
-** response set answers by) is a byte per id here, beside the core: the
-** core's movers ask their filter callback, which reads it
-** (lobb_move.c), and an engine without Lua keeps whatever it filters by
-** in its own callback's context.
+** response set answers by) is the core's (obb_world_set_class): a move
+** given a response set reads it in C (lobb_move.c), and a host's C code
+** sees the classes a script set, and the other way round.
 **
 ** The guards: a world is recognised by its tag. It is locked while a
 ** query copies out its results or a move runs its filter
@@ -192,18 +191,24 @@ static void world_options(lua_State *L, double *margin, double *cell) {
   else *cell = option_number(L, "cell", DBL_MAX);
 }
 
-static int new_world(lua_State *L, int dim) {
-  lworld *lw;
-  double margin = OBB_WORLD_MARGIN, cell = OBB_WORLD_CELL_AUTO;
-  lobb_checknargs(L, 1);
-  if (lua_istable(L, 1)) {
-    world_options(L, &margin, &cell);
-  } else if (!lua_isnoneornil(L, 1)) {
-    margin = lobb_checkfinite(L, 1);
-    if (margin < 0 || margin > 1e6)
-      luaL_argerror(L, 1, "margin must be in [0, 1e6]");
-  }
-  lw = (lworld *)lobb_newuserdatan(L, sizeof(lworld), 3);
+/* The classes of a world without a core (closed, or not yet made): none,
+** so every id is of class 0. */
+static void no_classes(lworld *lw) {
+  static unsigned char *const none = NULL;
+  static const size_t zero = 0;
+  lw->classes = &none;
+  lw->nclasses = &zero;
+}
+
+/* Pushes a new world of dimension dim (margin as obb_world_new takes it,
+** cell as obb_world_set_cell) with the metatable at index mt (a table,
+** checked by the caller; not a negative index), its two item tables and
+** its core world made with the state's allocator; raises when memory
+** runs out (the userdata then frees what was made, by __gc). */
+
+static lworld *make_world(lua_State *L, int dim, double margin, double cell,
+                          int mt) {
+  lworld *lw = (lworld *)lobb_newuserdatan(L, sizeof(lworld), 3);
   lw->tag = &world_tag;
   lw->w = NULL;
   lw->dim = dim;
@@ -213,15 +218,13 @@ static int new_world(lua_State *L, int dim) {
   lw->move = NULL;
   lw->buf.p = NULL;
   lw->buf.cap = 0;
-  lw->classes = NULL;
-  lw->nclasses = 0;
+  no_classes(lw);
   memset(&lw->ffi, 0, sizeof lw->ffi);
   lw->ffi.asking = NULL;
   lw->ffi.moved_id = -1;
   lw->bump = NULL;
   lw->alloc = lua_getallocf(L, &lw->ud);
-  lua_pushvalue(L, lua_upvalueindex(UV_WORLD));
-  if (!lua_istable(L, -1)) return luaL_error(L, "obb: an upvalue was replaced");
+  lua_pushvalue(L, mt);
   lua_setmetatable(L, -2); /* from here __gc frees whatever is made */
   lua_newtable(L);
   lobb_setuv(L, -2, UV_BYITEM);
@@ -229,7 +232,24 @@ static int new_world(lua_State *L, int dim) {
   lobb_setuv(L, -2, UV_BYID);
   lw->w = obb_world_new(dim, margin, (obb_alloc)lw->alloc, lw->ud);
   if (lw->w == NULL || obb_world_set_cell(lw->w, cell) != 0)
-    return luaL_error(L, "not enough memory");
+    luaL_error(L, "not enough memory");
+  obb_world_class_store(lw->w, &lw->classes, &lw->nclasses);
+  return lw;
+}
+
+static int new_world(lua_State *L, int dim) {
+  double margin = OBB_WORLD_MARGIN, cell = OBB_WORLD_CELL_AUTO;
+  lobb_checknargs(L, 1);
+  if (lua_istable(L, 1)) {
+    world_options(L, &margin, &cell);
+  } else if (!lua_isnoneornil(L, 1)) {
+    margin = lobb_checkfinite(L, 1);
+    if (margin < 0 || margin > 1e6)
+      luaL_argerror(L, 1, "margin must be in [0, 1e6]");
+  }
+  if (!lua_istable(L, lua_upvalueindex(UV_WORLD)))
+    return luaL_error(L, "obb: an upvalue was replaced");
+  make_world(L, dim, margin, cell, lua_upvalueindex(UV_WORLD));
   return 1;
 }
 
@@ -244,23 +264,15 @@ static void free_buffer(lworld *lw) {
   lw->buf.cap = 0;
 }
 
-/* Every item back to class 0. */
-static void free_classes(lworld *lw) {
-  if (lw->classes != NULL)
-    lw->alloc(lw->ud, lw->classes, lw->nclasses, 0);
-  lw->classes = NULL;
-  lw->nclasses = 0;
-}
-
 static void release(lworld *lw) {
   free_buffer(lw);
-  free_classes(lw);
   if (lw->ffi.asking != NULL)
     lw->alloc(lw->ud, lw->ffi.asking, obb_move_state_size(), 0);
   lw->ffi.asking = NULL;
   lobb_bump_free(lw);
   obb_world_free(lw->w);
   lw->w = NULL;
+  no_classes(lw);
 }
 
 /* Closing (close, __close, or __gc called by hand) is refused while a
@@ -349,17 +361,18 @@ static void unwrite_item(lua_State *L, int id) {
 }
 
 /* Enters the item at index 2 with box b into the world at index 1 (lw),
-** the item checked not to be in it, and returns the world. The tables are
+** the item checked not to be in it. The tables are
 ** written before the core, with the id it will use, so an error in Lua
 ** (memory, or a finalizer's) leaves the core untouched (a stale id -> item
 ** entry for a free id is harmless: only item -> id says what is in, and
 ** only for live ids; the item -> id entry is taken out again). The world
 ** is busy only inside this call, so however the error comes, it is never
-** left busy. */
-int lobb_world_enter(lua_State *L, lworld *lw, const anybox *b) {
+** left busy. write is the index of write_item (an upvalue's, or the
+** stack's); returns the id. */
+static int enter(lua_State *L, lworld *lw, const anybox *b, int write) {
   int id = obb_world_reserve(lw->w), st;
   if (id < 0) return luaL_error(L, "not enough memory");
-  lua_pushvalue(L, lua_upvalueindex(UV_WRITE));
+  lua_pushvalue(L, write);
   lua_pushvalue(L, 1);
   lua_pushvalue(L, 2);
   lua_pushinteger(L, id);
@@ -372,6 +385,11 @@ int lobb_world_enter(lua_State *L, lworld *lw, const anybox *b) {
   }
   obb_world_add(lw->w, b); /* cannot fail after obb_world_reserve */
   lobb_bump_forget(lw, id); /* a rectangle left by the id's last item */
+  return id;
+}
+
+int lobb_world_enter(lua_State *L, lworld *lw, const anybox *b) {
+  enter(L, lw, b, lua_upvalueindex(UV_WRITE));
   lua_settop(L, 1);
   return 1;
 }
@@ -530,12 +548,10 @@ static int world_remove(lua_State *L) {
   lobb_world_pushitems(L, UV_BYID);
   lua_pushnil(L);
   lua_rawseti(L, -2, id + 1);
-  obb_world_remove(lw->w, id);
-  if ((size_t)id < lw->nclasses) lw->classes[id] = 0; /* for the next add */
+  obb_world_remove(lw->w, id); /* its class back to 0, for the next add */
   lobb_bump_forget(lw, id);
   if (obb_world_count(lw->w) == 0) { /* the core freed its arrays */
     free_buffer(lw);
-    free_classes(lw);
     if (fresh) {
       lua_pushvalue(L, 3);
       lobb_setuv(L, 1, UV_BYITEM);
@@ -578,7 +594,6 @@ static int world_memory(lua_State *L) {
   lworld *lw = lobb_world_checkopen(L);
   lobb_checknargs(L, 1);
   lua_pushnumber(L, (lua_Number)(obb_world_memory(lw->w) + lw->buf.cap +
-                                 lw->nclasses +
                                  (lw->ffi.asking != NULL ? obb_move_state_size()
                                                          : 0) +
                                  lobb_bump_memory(lw)));
@@ -618,32 +633,22 @@ static int world_get(lua_State *L) {
 
 /* ---- classes ------------------------------------------------------------ */
 
-/* w:set_class(item, class) -> w: class an integer in [0, 255]. The array
-** grows (doubling, through the world's allocator) only for a class other
-** than 0: a world whose items all keep class 0 holds none. */
+/* w:set_class(item, class) -> w: class an integer in [0, 255], kept by
+** the core (obb_world_set_class: only a class other than 0 allocates). */
 static int world_set_class(lua_State *L) {
   lworld *lw = lobb_world_checkmutable(L, "set the class of");
   int id = lobb_world_checkid(L, 2);
   lua_Number c;
   if (lua_type(L, 3) != LUA_TNUMBER) lobb_typeerror(L, 3, "number");
   c = lua_tonumber(L, 3);
-  if (!(c >= 0 && c <= 255 && c == floor(c))) { /* NaN too */
+  if (!(c >= 0 && c < OBB_NCLASSES && c == floor(c))) { /* NaN too */
     lua_pushvalue(L, 3); /* shown as tostring shows it: 256, 1.5 */
     luaL_argerror(L, 3, lua_pushfstring(L,
         "class must be an integer in [0, 255], got %s", lua_tostring(L, -1)));
   }
   lobb_checknargs(L, 3);
-  if ((size_t)id >= lw->nclasses && c != 0) {
-    size_t n = lw->nclasses < 64 ? 64 : lw->nclasses;
-    unsigned char *p;
-    while (n <= (size_t)id) n *= 2;
-    p = (unsigned char *)lw->alloc(lw->ud, lw->classes, lw->nclasses, n);
-    if (p == NULL) return luaL_error(L, "not enough memory");
-    memset(p + lw->nclasses, 0, n - lw->nclasses);
-    lw->classes = p;
-    lw->nclasses = n;
-  }
-  if ((size_t)id < lw->nclasses) lw->classes[id] = (unsigned char)c;
+  if (obb_world_set_class(lw->w, id, (int)c) != 0)
+    return luaL_error(L, "not enough memory");
   lua_settop(L, 1);
   return 1;
 }
@@ -788,4 +793,148 @@ void lobb_open_world(lua_State *L, int lib, int mt2, int mt3, int mtw) {
 #undef PUSH_UPVALUES
   lua_replace(L, fn);
   lua_settop(L, fn);
+}
+
+/* ---- for host programs (lobb.h) ----------------------------------------- */
+
+/* These work from any C function, without the methods' upvalues: a world
+** is recognised by its tag, pushing takes the metatable from the registry,
+** and what goes through a method's body runs in a C function of its own,
+** called with the world at 1 and the item at 2 as a method is. */
+
+static int absindex(lua_State *L, int idx) {
+  return idx > 0 || idx <= LUA_REGISTRYINDEX ? idx : lua_gettop(L) + idx + 1;
+}
+
+obb_world *lobb_pushworld(lua_State *L, int dim, double margin) {
+  lworld *lw;
+  int mt;
+  if (dim != 2 && dim != 3)
+    luaL_error(L, "lobb_pushworld: dim must be 2 or 3, got %d", dim);
+  lua_getfield(L, LUA_REGISTRYINDEX, LOBB_WORLD);
+  if (!lua_istable(L, -1))
+    luaL_error(L, "module '" LOBB_LIBNAME "' is not open in this state");
+  mt = lua_gettop(L);
+  lw = make_world(L, dim, margin, OBB_WORLD_CELL_AUTO, mt);
+  lua_remove(L, mt);
+  return lw->w;
+}
+
+obb_world *lobb_testworld(lua_State *L, int idx) {
+  lworld *lw = lobb_world_test(L, idx);
+  return lw != NULL ? lw->w : NULL;
+}
+
+obb_world *lobb_checkworld(lua_State *L, int idx) {
+  lworld *lw = lobb_world_test(L, idx);
+  if (lw == NULL) lobb_typeerror(L, idx, LOBB_WORLD);
+  if (lw->w == NULL) luaL_argerror(L, idx, "world is closed");
+  return lw->w;
+}
+
+/* The open world at idx, or an error naming the host function fn. */
+static lworld *host_world(lua_State *L, int idx, const char *fn) {
+  lworld *lw = lobb_world_test(L, idx);
+  if (lw == NULL)
+    luaL_error(L, "%s: obb.world expected, got %s", fn,
+               lobb_basetypename(L, idx));
+  if (lw->w == NULL) luaL_error(L, "%s: world is closed", fn);
+  return lw;
+}
+
+/* host_add(world, item, box): lobb_world_add's body, world:add's checks
+** and end with a C box; returns the id. */
+static int host_add(lua_State *L) {
+  lworld *lw = host_world(L, 1, "lobb_world_add");
+  const void *box = lua_touserdata(L, 3);
+  anybox b;
+  lw = lobb_world_checkmutable(L, "add");
+  if (lua_isnil(L, 2) || (lua_type(L, 2) == LUA_TNUMBER &&
+                          lua_tonumber(L, 2) != lua_tonumber(L, 2)))
+    return luaL_error(L, "lobb_world_add: item must be a value but nil and NaN");
+  if (lobb_world_itemid(L, 2) >= 0)
+    return luaL_error(L, "lobb_world_add: item is already in the world");
+  if (box == NULL) return luaL_error(L, "lobb_world_add: box is NULL");
+  if (lw->dim == 2) {
+    b.b2 = *(const obb2 *)box;
+    if (!obb2_is_valid(&b.b2))
+      return luaL_error(L, "lobb_world_add: box is no valid obb2 (obb2_is_valid)");
+  } else {
+    b.b3 = *(const obb3 *)box;
+    if (!obb3_is_valid(&b.b3))
+      return luaL_error(L, "lobb_world_add: box is no valid obb3 (obb3_is_valid)");
+  }
+  lua_settop(L, 2);
+  lua_pushcfunction(L, write_item); /* at 3 */
+  lua_pushinteger(L, enter(L, lw, &b, 3));
+  return 1;
+}
+
+int lobb_world_add(lua_State *L, int widx, int itemidx, const void *box) {
+  int id;
+  widx = absindex(L, widx);
+  itemidx = absindex(L, itemidx);
+  luaL_checkstack(L, 4, NULL);
+  lua_pushcfunction(L, host_add);
+  lua_pushvalue(L, widx);
+  lua_pushvalue(L, itemidx);
+  lua_pushlightuserdata(L, (void *)box);
+  lua_call(L, 3, 1);
+  id = (int)lua_tointeger(L, -1);
+  lua_pop(L, 1);
+  return id;
+}
+
+void lobb_world_remove(lua_State *L, int widx, int id) {
+  lworld *lw;
+  widx = absindex(L, widx);
+  lw = host_world(L, widx, "lobb_world_remove");
+  if (obb_world_box(lw->w, id) == NULL)
+    luaL_error(L, "lobb_world_remove: %d is no item's id in the world", id);
+  luaL_checkstack(L, 3, NULL);
+  lua_pushcfunction(L, world_remove);
+  lua_pushvalue(L, widx);
+  if (lobb_world_item(L, widx, id) == LUA_TNIL)
+    luaL_error(L, "lobb_world_remove: world's item tables were replaced");
+  lua_call(L, 2, 0);
+}
+
+int lobb_world_id(lua_State *L, int widx, int itemidx) {
+  lworld *lw;
+  int id = -1;
+  widx = absindex(L, widx);
+  itemidx = absindex(L, itemidx);
+  lw = lobb_world_test(L, widx);
+  if (lw == NULL || lw->w == NULL || lua_isnoneornil(L, itemidx) ||
+      !lua_checkstack(L, 2))
+    return -1;
+  lobb_getuv(L, widx, UV_BYITEM);
+  if (lua_istable(L, -1)) {
+    lua_pushvalue(L, itemidx); /* NaN finds nothing: rawget never raises */
+    lua_rawget(L, -2);
+    if (lua_type(L, -1) == LUA_TNUMBER) id = live_id(lw, lua_tonumber(L, -1));
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  return id;
+}
+
+int lobb_world_item(lua_State *L, int widx, int id) {
+  lworld *lw;
+  widx = absindex(L, widx);
+  lw = lobb_world_test(L, widx);
+  luaL_checkstack(L, 2, NULL);
+  if (lw == NULL || lw->w == NULL || obb_world_box(lw->w, id) == NULL) {
+    lua_pushnil(L);
+    return LUA_TNIL;
+  }
+  lobb_getuv(L, widx, UV_BYID);
+  if (!lua_istable(L, -1)) {
+    lua_pop(L, 1);
+    lua_pushnil(L);
+    return LUA_TNIL;
+  }
+  lua_rawgeti(L, -1, id + 1);
+  lua_remove(L, -2);
+  return lua_type(L, -1);
 }

@@ -8,6 +8,7 @@
 #define LOBB_WORLD_H
 
 #include "lobb_box.h"
+#include "obb_world_impl.h"
 
 
 #define UV_WORLD (LOBB_NUPVALUES + 1) /* the world metatable upvalue */
@@ -72,9 +73,8 @@ typedef struct lworld {
   const struct job *job; /* the query whose results fill copies out */
   struct lmove *move; /* the move whose protected half runs (lobb_move.c) */
   scratch buf;
-  unsigned char *classes; /* w:set_class's, by id; ids from nclasses on
-                          ** (and every id when NULL) are of class 0 */
-  size_t nclasses;
+  unsigned char *const *classes; /* where the core keeps the classes and */
+  const size_t *nclasses;        /* their count (obb_world_class_store) */
   lffi ffi; /* the FFI path's */
   lbump *bump; /* obb.bump's rectangles and its loop's records
                ** (lobb_bump.h); NULL until obb.bump sets one */
@@ -83,9 +83,12 @@ typedef struct lworld {
   const void *tag; /* &world_tag, last as in every obb type (lobb_box.h) */
 } lworld;
 
-/* The class of item id (0..255): what a response set answers by. */
+/* The class of item id (0..255): what a response set answers by. The
+** core keeps the classes (obb_world_set_class), so a host's C and a
+** script see the same ones; read here in line, where the core keeps them
+** (a filter reads one per other met). 0 for every id of a closed world. */
 static inline int lobb_world_class(const lworld *lw, int id) {
-  return (size_t)id < lw->nclasses ? lw->classes[id] : 0;
+  return (size_t)id < *lw->nclasses ? (*lw->classes)[id] : 0;
 }
 
 /* Whether a query given a response set's answers keep (its r, by class;

@@ -149,6 +149,12 @@ static met *respond(mover *m, const cand *c) {
   e = add_met(m, c->id);
   if (e == NULL) return NULL;
   e->response = OBB_SLIDE;
+  if (m->responses != NULL) { /* a response set, by the other's class */
+    size_t k = (size_t)c->id;
+    resp = m->responses[k < m->nclasses ? m->classes[k] : 0];
+    e->response = resp > OBB_BOUNCE ? OBB_SLIDE : resp;
+    return e;
+  }
   if (m->filter == NULL) return e;
   hit_of(m, c, OBB_SLIDE, &hit);
   resp = m->filter(m->ctx, m->self, &hit);
@@ -176,7 +182,7 @@ static inline void report(mover *m, met *e, const cand *c, int again) {
   m->nreported++;
   if (m->report == NULL) return;
   hit_of(m, c, e->response, &hit);
-  m->report(m->ctx, &hit);
+  m->report(m->report_ctx, &hit);
 }
 
 /* ---- what remains of the move (obb_clip.c) ----------------------------- */
@@ -716,7 +722,7 @@ static inline int start(mover *m, obb_world *w, int id,
   m->bounds0 = bounds_of(m, id);
   m->at_start = 1;
   m->filter = filter;
-  m->ctx = ctx;
+  m->ctx = m->report_ctx = ctx;
   m->first_of_ties = v->ties == OBB_TIES_FIRST;
   m->cands = (cand *)v->scratch[OBB_SCRATCH_CANDS];
   m->met = (met *)v->scratch[OBB_SCRATCH_MET];
@@ -918,6 +924,52 @@ int obb_world_move_turning(obb_world *w, int id, const double *goal,
   return move_from(&m, goal, turn, end);
 }
 
+int obb_world_move_with(obb_world *w, int id, const double *goal,
+                        const double *turn, const obb_move_calls *calls,
+                        void *end) {
+  static const obb_move_calls none = {NULL, NULL, NULL, NULL, NULL, 0};
+  mover m;
+  anybox own;
+  const void *box;
+  int n;
+  if (calls == NULL) calls = &none;
+  if (end == NULL) end = &own;
+  clear_end(w);
+  if (!start(&m, w, id, calls->filter, calls->filter_ctx)) {
+    box = obb_world_box(w, id); /* NULL: no such item */
+    if (box == NULL) return -1;
+    box_at(obb_world_dim(w), box, center_of(obb_world_dim(w), box), end);
+    return -1;
+  }
+  box = m.view.box;
+  m.report = calls->report;
+  m.report_ctx = calls->report_ctx;
+  m.responses = calls->responses;
+  if (m.responses != NULL) {
+    unsigned char *const *classes;
+    const size_t *count;
+    obb_world_class_store(w, &classes, &count);
+    m.classes = *classes;
+    m.nclasses = *count;
+  }
+  if (no_turn(m.dim, turn)) { /* obb_world_move's, in line */
+    double actual[3];
+    int rc = begin(&m, goal);
+    if (rc == -3) {
+      copy_point(m.dim, actual, m.from);
+      n = -3;
+    } else {
+      if (rc == 0) run_legs(&m);
+      n = finish(&m, actual);
+    }
+    box_at(m.dim, box, actual, end);
+  } else {
+    n = move_from(&m, goal, turn, end);
+  }
+  if (n >= 0 && calls->commit) obb_world_update(w, id, end);
+  return n;
+}
+
 /* ---- moves that ask: a filter answered from outside C ----------------- */
 
 /* The state of a move that may ask: its mover. */
@@ -951,7 +1003,7 @@ int obb_world_move_resume(void *state, int response, void *ctx, void *end) {
   met *e;
   if (!m->asked) return -1;
   m->asked = 0;
-  m->ctx = ctx;
+  m->ctx = m->report_ctx = ctx;
   if (response < 0) {
     m->aborted = 1;
     return conclude(m, end);

@@ -102,6 +102,8 @@ struct mover {
                     ** (once per other and leg) is O(1), not O(nmet);
                     ** NULL until more than LINEAR_MET are met (a scan
                     ** of a few is cheaper than clearing the index) */
+  const unsigned char *responses; /* a response set read by class instead
+                    ** of the filter (obb_world_move_with), or NULL */
   /* a turning move: the turn is an angle, about axis in 3D */
   double turn_goal; /* the turn the move ends with: all of it, or what had
                     ** turned when turning stopped (as dest for pos) */
@@ -128,7 +130,10 @@ struct mover {
   int *near;        /* every other the move can reach (found once) */
   int near_cap;
   obb_move_filter_fn filter;
-  void *ctx;
+  void *ctx;        /* the filter's */
+  void *report_ctx; /* the report's (ctx but for obb_world_move_with) */
+  const unsigned char *classes; /* with responses: the world's classes */
+  size_t nclasses;
   int first_of_ties; /* the world's OBB_TIES_FIRST */
   int at_start;     /* the item is where the move found it, as bounds0 */
   obb_world_view view; /* the world's records (boxes, bounds) and more,

@@ -58,6 +58,10 @@ struct obb_world {
   int auto_cell;       /* the world chooses its cells (choose_cells) */
   double next_choice;  /* changes at which it next looks (HUGE_VAL: never) */
   double choices;      /* the times it filed its items in cells it chose */
+  unsigned char *classes; /* obb_world_set_class's, by id; ids from
+                          ** nclasses on (every id when NULL) are of
+                          ** class 0 */
+  size_t nclasses;
 };
 
 #define BOX(w, id) ((void *)((w)->boxes + (size_t)(id) * (w)->box_size))
@@ -100,6 +104,8 @@ obb_world *obb_world_new(int dim, double margin, obb_alloc alloc, void *ud) {
   w->auto_cell = 1;
   w->next_choice = AUTO_ITEMS;
   w->choices = 0;
+  w->classes = NULL;
+  w->nclasses = 0;
   return w;
 }
 
@@ -119,6 +125,9 @@ static void release_arrays(obb_world *w) {
     w->scratch[i] = NULL;
     w->scratch_cap[i] = 0;
   }
+  if (w->classes != NULL) alloc(ud, w->classes, w->nclasses, 0);
+  w->classes = NULL;
+  w->nclasses = 0;
   obb_tree_free(&w->tree);
   obb_grid_free(&w->grid);
   obb_cells_free(&w->cells);
@@ -184,7 +193,7 @@ size_t obb_world_memory(const obb_world *w) {
   return sizeof(obb_world) + (size_t)w->cap * sizeof(world_item) +
          (size_t)w->box_cap * w->box_size + obb_tree_memory(&w->tree) +
          obb_grid_memory(&w->grid) + obb_cells_memory(&w->cells) +
-         (size_t)w->stale_cap * sizeof(int) +
+         (size_t)w->stale_cap * sizeof(int) + w->nclasses +
          scratch_memory(w);
 }
 
@@ -233,6 +242,56 @@ void obb_world_view_move(obb_world *w, int id, const size_t size[3],
   v->scratch[0] = scratch(w, 0, size[0]);
   v->scratch[1] = scratch(w, 1, size[1]);
   v->scratch[2] = scratch(w, 2, size[2]);
+}
+
+/* ---- classes and responses ------------------------------------------- */
+
+/* By the values of obb_world.h's responses. */
+static const char *const response_names[] = {"ignore", "touch", "cross",
+                                             "slide", "bounce"};
+
+const char *obb_response_name(int response) {
+  return response >= OBB_IGNORE && response <= OBB_BOUNCE
+             ? response_names[response] : NULL;
+}
+
+int obb_response_code(const char *name) {
+  int r;
+  if (name == NULL) return -1;
+  for (r = OBB_IGNORE; r <= OBB_BOUNCE; r++)
+    if (strcmp(name, response_names[r]) == 0) return r;
+  return -1;
+}
+
+/* The array grows (doubling, at least 64 bytes) only for a class other
+** than 0: a world whose items all keep class 0 holds none. */
+int obb_world_set_class(obb_world *w, int id, int cls) {
+  if (live_box(w, id) == NULL || cls < 0 || cls >= OBB_NCLASSES) return -1;
+  if ((size_t)id >= w->nclasses) {
+    size_t n = w->nclasses < 64 ? 64 : w->nclasses;
+    unsigned char *p;
+    if (cls == 0) return 0;
+    while (n <= (size_t)id) n *= 2;
+    p = (unsigned char *)w->tree.alloc(w->tree.ud, w->classes, w->nclasses, n);
+    if (p == NULL) return -1;
+    memset(p + w->nclasses, 0, n - w->nclasses);
+    w->classes = p;
+    w->nclasses = n;
+  }
+  w->classes[id] = (unsigned char)cls;
+  return 0;
+}
+
+/* An id that is not live is of class 0 without asking: set_class refuses
+** it, a remove resets its class, and an emptied world frees the array. */
+int obb_world_class(const obb_world *w, int id) {
+  return id >= 0 && (size_t)id < w->nclasses ? w->classes[id] : 0;
+}
+
+void obb_world_class_store(obb_world *w, unsigned char *const **classes,
+                           const size_t **n) {
+  *classes = &w->classes;
+  *n = &w->nclasses;
 }
 
 /* The box's bounding box (obb_bounds.h). */
@@ -598,6 +657,7 @@ static inline void refresh(obb_world *w) {
 void obb_world_remove(obb_world *w, int id) {
   world_item *it = &w->items[id];
   changed(w);
+  if ((size_t)id < w->nclasses) w->classes[id] = 0; /* for the next add */
   if (it->leaf >= 0) obb_tree_remove(&w->tree, it->leaf);
   else obb_cells_remove(&w->cells, id);
   it->leaf = OBB_TREE_NULL;

@@ -57,6 +57,16 @@ typedef struct obb_world_view {
 void obb_world_view_move(obb_world *w, int id, const size_t size[3],
                          obb_world_view *v);
 
+/* Where the world keeps its items' classes (obb_world_set_class): the
+** array at *classes (NULL while every item is of class 0) and its length
+** at *n; item id's class is (*classes)[id] for id < *n, 0 from there on.
+** These two addresses are the world's own for as long as it lives (the
+** array itself moves when a class is set), so a reader of classes one by
+** one (a move given a response set, the Lua binding's filters) keeps them
+** and reads each class in line, without a call. */
+void obb_world_class_store(obb_world *w, unsigned char *const **classes,
+                           const size_t **n);
+
 /* Keeps how a move ended for obb_world_move_end: why, and rest (4
 ** numbers, as obb_world_move_end gives them). */
 void obb_world_set_move_end(obb_world *w, int why, const double rest[4]);

@@ -1,8 +1,12 @@
 /*
 ** lobb_ffi.h: entry points of the Lua binding for its LuaJIT FFI fast path
-** (lua/obb/jit.lua), not for host programs: they take a box's, a world's
-** or a response set's userdata as a plain pointer, so they need no lua.h,
-** and the FFI declares them word for word from here (`make check-ffi`).
+** (lua/obb/jit.lua; internal: not for host programs, and not exported).
+** They take a box's, a world's or a response set's userdata as a plain
+** pointer, so they need no lua.h, and the FFI declares them word for word
+** from here (`make check-ffi`). obb.jit calls them through the addresses
+** luaopen_obb hands it (lobb_jit.c), never by name, so no shared object
+** exports them: LOBB_FFI hides them even in a build without
+** -fvisibility=hidden, and `make check-exports` counts only include/.
 **
 ** Each does what its classic method does in the one fast case, or reports
 ** that it did nothing (the return value each states), having changed
@@ -24,15 +28,22 @@
 extern "C" {
 #endif
 
-#ifndef LOBB_API
-#define LOBB_API extern OBB_API
+/* Hidden where the compiler can say so (Windows exports only what is
+** marked dllexport, and these are not). */
+#ifndef LOBB_FFI
+#if defined(__GNUC__) && __GNUC__ >= 4 && !defined(_WIN32) && \
+    !defined(__CYGWIN__)
+#define LOBB_FFI extern __attribute__((visibility("hidden")))
+#else
+#define LOBB_FFI extern
+#endif
 #endif
 
 /* w:update(item, numbers): id is what the world's item table holds for
 ** the item; v the nv numbers after the item (2D: cx, cy, hx, hy [, angle],
 ** nv 4 or 5; 3D: cx, cy, cz, hx, hy, hz [, qx, qy, qz, qw], nv 6 or 10),
 ** all finite, extents >= 0 (checked again here). */
-LOBB_API int lobb_ffi_world_update(void *world, double id, const double *v,
+LOBB_FFI int lobb_ffi_world_update(void *world, double id, const double *v,
                                    int nv);
 
 /* w:add(item, numbers), first half: checks the world and the numbers (as
@@ -44,19 +55,19 @@ LOBB_API int lobb_ffi_world_update(void *world, double id, const double *v,
 ** the box in the world, with the world marked busy meanwhile as the
 ** classic add marks it, only inside that one call. A later reserve on the
 ** same world replaces the box waiting, and a ticket serves once. */
-LOBB_API int lobb_ffi_world_reserve(void *world, const double *v, int nv);
+LOBB_FFI int lobb_ffi_world_reserve(void *world, const double *v, int nv);
 
 /* w:get(item) without a box: writes the 5 (2D) or 10 (3D) numbers the
 ** method returns into out and returns their count. */
-LOBB_API int lobb_ffi_world_get(void *world, double id, double *out);
+LOBB_FFI int lobb_ffi_world_get(void *world, double id, double *out);
 
 /* a:intersects(b) for two 2D (3D) boxes: 1 or 0 as obb2_intersects
 ** (obb3_intersects) returns, or -1 when a or b is not a genuine box of
 ** that dimension. Checking the tags here rather than copying both boxes
 ** into Lua's scratch space to read them is what makes the fast path's
 ** pair test cheap (docs/love.md, "What it gains"). */
-LOBB_API int lobb_ffi_intersects2(const void *a, const void *b);
-LOBB_API int lobb_ffi_intersects3(const void *a, const void *b);
+LOBB_FFI int lobb_ffi_intersects2(const void *a, const void *b);
+LOBB_FFI int lobb_ffi_intersects3(const void *a, const void *b);
 
 /* The records the movers and the casts write, in doubles (3D's layout in
 ** 2D too): the FFI declares these, and the responses of obb_world.h, so
@@ -85,7 +96,7 @@ enum lobb_ffi_record {
 ** each box kept; the world keeps the last one only) and changes nothing.
 ** Returns the number of collisions; LOBB_FFI_FULL for more than cap; -1
 ** when the classic method must run. */
-LOBB_API int lobb_ffi_world_move(void *world, double id, const double *v,
+LOBB_FFI int lobb_ffi_world_move(void *world, double id, const double *v,
                                  int nv, int response,
                                  const void *responses, double *hits,
                                  int cap, double *actual, int commit);
@@ -111,13 +122,13 @@ enum lobb_ffi_answer {
   LOBB_FFI_REFUSED = -5,
   LOBB_FFI_FULL = -3
 };
-LOBB_API int lobb_ffi_world_move_ask(void *world, double id, const double *v,
+LOBB_FFI int lobb_ffi_world_move_ask(void *world, double id, const double *v,
                                      int nv, double *hits, int cap,
                                      double *actual, int commit);
-LOBB_API int lobb_ffi_world_answer(void *world, int serial, int response,
+LOBB_FFI int lobb_ffi_world_answer(void *world, int serial, int response,
                                    double *hits, int cap, double *actual,
                                    int commit);
-LOBB_API void lobb_ffi_world_drop(void *world, int serial);
+LOBB_FFI void lobb_ffi_world_drop(void *world, int serial);
 
 /* w:move's second half, for a move with an out table: gives item id the box
 ** lobb_ffi_world_move (or an asking move) kept for it under ticket and
@@ -127,7 +138,7 @@ LOBB_API void lobb_ffi_world_drop(void *world, int serial);
 ** world between the halves), or the item is gone: the classic method then
 ** moves the item again, or (a filter function asked already)
 ** lobb_ffi_world_recommit. */
-LOBB_API int lobb_ffi_world_commit(void *world, double id, double stamp,
+LOBB_FFI int lobb_ffi_world_commit(void *world, double id, double stamp,
                                    double ticket);
 
 /* A move with a filter function whose box is no longer kept, committed
@@ -136,7 +147,7 @@ LOBB_API int lobb_ffi_world_commit(void *world, double id, double stamp,
 ** one call, nothing of Lua in between; returns 1, or 0 having changed
 ** nothing when the world's change count is no longer stamp, or the run is
 ** not that move (it asks another question, or more or fewer). */
-LOBB_API int lobb_ffi_world_recommit(void *world, double id, const double *v,
+LOBB_FFI int lobb_ffi_world_recommit(void *world, double id, const double *v,
                                      int nv, const double *answers,
                                      int nanswers, double stamp);
 
@@ -149,7 +160,7 @@ LOBB_API int lobb_ffi_world_recommit(void *world, double id, const double *v,
 ** metatable, recognised by its tag), which leaves out every item whose
 ** class it answers false (OBB_IGNORE), as the classic method's filter does;
 ** the same for the casts and queries below. */
-LOBB_API int lobb_ffi_world_cast(void *world, const void *box,
+LOBB_FFI int lobb_ffi_world_cast(void *world, const void *box,
                                  const double *d, int dim,
                                  const void *responses, double *hits,
                                  int cap);
@@ -157,7 +168,7 @@ LOBB_API int lobb_ffi_world_cast(void *world, const void *box,
 /* w:cast_turning(box, d, turn) with no filter function: as
 ** lobb_ffi_world_cast, the box turning by turn (2D: 1 number, the angle; 3D: 3, the rotation
 ** vector) as it moves; -1 also for a turn that is not finite. */
-LOBB_API int lobb_ffi_world_cast_turning(void *world, const void *box,
+LOBB_FFI int lobb_ffi_world_cast_turning(void *world, const void *box,
                                          const double *d, const double *turn,
                                          int dim, const void *responses,
                                          double *hits, int cap);
@@ -168,7 +179,7 @@ LOBB_API int lobb_ffi_world_cast_turning(void *world, const void *box,
 ** count, or -1 (o or d not finite, d zero, maxt NaN or negative, the world
 ** not usable or not of dimension dim, responses not a genuine set, more
 ** than cap hits, memory). */
-LOBB_API int lobb_ffi_world_raycast(void *world, const double *o,
+LOBB_FFI int lobb_ffi_world_raycast(void *world, const double *o,
                                     const double *d, double maxt, int dim,
                                     const void *responses, double *hits,
                                     int cap);
@@ -179,14 +190,14 @@ LOBB_API int lobb_ffi_world_raycast(void *world, const double *o,
 ** of them; returns their count, or -1 (box not a genuine box of dimension
 ** dim, the world not usable or not of dimension dim, responses not a
 ** genuine set, more than cap items, memory). */
-LOBB_API int lobb_ffi_world_query_box(void *world, const void *box, int dim,
+LOBB_FFI int lobb_ffi_world_query_box(void *world, const void *box, int dim,
                                       const void *responses, double *ids,
                                       int cap);
 
 /* w:query_point(x, y[, z], out) with no filter function: as
 ** lobb_ffi_world_query_box for the items whose box contains the point p (dim numbers; -1 also when
 ** one is not finite). */
-LOBB_API int lobb_ffi_world_query_point(void *world, const double *p,
+LOBB_FFI int lobb_ffi_world_query_point(void *world, const double *p,
                                         int dim, const void *responses,
                                         double *ids, int cap);
 
@@ -198,9 +209,9 @@ LOBB_API int lobb_ffi_world_query_point(void *world, const double *p,
 ** forgotten the item's rectangle) when the world, the id or the rectangle
 ** is not one it takes. A rectangle is forgotten whenever the item's box
 ** changes otherwise. */
-LOBB_API int lobb_ffi_bump_rect(void *world, double id, double x, double y,
+LOBB_FFI int lobb_ffi_bump_rect(void *world, double id, double x, double y,
                                 double w, double h);
-LOBB_API int lobb_ffi_bump_update(void *world, double id, double x,
+LOBB_FFI int lobb_ffi_bump_update(void *world, double id, double x,
                                   double y, double w, double h);
 
 /* The records bump_check writes, in doubles: per ask, the other's id, the
@@ -225,7 +236,7 @@ enum lobb_ffi_bump_record {
 ** written), -2 when a cap is too small (out has the counts: run again
 ** with more room), -3 when a fixed answer is not this run's. Changes
 ** nothing else but the guesses. */
-LOBB_API int lobb_ffi_bump_check(void *world, double id, const double *in,
+LOBB_FFI int lobb_ffi_bump_check(void *world, double id, const double *in,
                                  int all, int nfixed, int commit,
                                  double *asks, int ask_cap, double *cols,
                                  int col_cap, double *out);
@@ -237,9 +248,9 @@ LOBB_API int lobb_ffi_bump_check(void *world, double id, const double *in,
 ** sweep returns: obbN_sweep's 0 or 1, or obbN_sweep_turning's
 ** OBB_SWEEP_NONE, OBB_SWEEP_HIT or OBB_SWEEP_LIMIT; -1 when a or b is not a
 ** genuine box of that dimension or a number is not finite. */
-LOBB_API int lobb_ffi_sweep2(const void *a, const void *b, const double *v,
+LOBB_FFI int lobb_ffi_sweep2(const void *a, const void *b, const double *v,
                              int turning, double *out);
-LOBB_API int lobb_ffi_sweep3(const void *a, const void *b, const double *v,
+LOBB_FFI int lobb_ffi_sweep3(const void *a, const void *b, const double *v,
                              int turning, double *out);
 
 #ifdef __cplusplus
