@@ -375,12 +375,15 @@ local NONE, OTHER, SLIDE, CROSS = CB.NONE, CB.OTHER, CB.SLIDE, CB.CROSS
 local KIND = { [touch] = CB.TOUCH, [cross] = CB.CROSS, [slide] = CB.SLIDE, [bounce] = CB.BOUNCE }
 local DONE = CB.DONE
 
--- The C loop's calls: the FFI's under LuaJIT (obb.jit installed them),
--- else the classic functions, with a record set as the FFI's.
+-- The C loop's calls: the FFI's on LuaJIT's fast path (obb.jit_bump,
+-- built by obb.jit), else the classic functions (also when that file is
+-- missing or raises: the same answers), with a record set as the FFI's.
 local core, CLASSIC
 do
   local jit = package.loaded["obb.jit"]
-  core = type(jit) == "table" and type(jit.bump) == "table" and jit.bump
+  core = type(jit) == "table" and jit.status == "ffi" and type(jit.extension) == "function"
+    and jit.extension("bump")
+  core = type(core) == "table" and core
   CLASSIC = not core
   core = core or {
     rect = CB.rect,

@@ -1,8 +1,8 @@
 /*
 ** lobb_jit.c: the start of the LuaJIT FFI fast path (lua/obb/jit.lua):
 ** handing obb.jit the module table and the addresses of the functions it
-** calls (the core's and the entry points of lobb_ffi_box.c and
-** lobb_ffi_world.c). Being handed them, rather than finding the module's
+** calls (the core's and the entry points of lobb_ffi_box.c,
+** lobb_ffi_world.c and lobb_ffi_bump.c). Being handed them, rather than finding the module's
 ** file and opening it again, obb.jit can only ever call this copy of obb,
 ** and needs no file at all.
 */

@@ -20,12 +20,6 @@
 #include "lobb_world.h"
 #include "obb_math.h"
 
-/* Response names by the core's values (obb_world.h); OBB_IGNORE is
-** false or nil in Lua. */
-static const char *const response_names[] = {
-  NULL, "touch", "cross", "slide", "bounce"
-};
-
 /* The stack of the protected half, run(world, item, filter, out, byid,
 ** bad), as run_locked passes it: the world, the item, the filter function
 ** (or nil), the table for the collisions (or nil), the world's id -> item
@@ -63,7 +57,7 @@ static int response_of(lua_State *L, int idx, lmove *m) {
     /* "touch\0x" is no response: strcmp would stop at the zero */
     m->bad_type = strlen(s) == len ? 0 : 2;
     for (i = OBB_TOUCH; i <= OBB_BOUNCE && m->bad_type == 0; i++)
-      if (strcmp(s, response_names[i]) == 0) return i;
+      if (strcmp(s, lobb_response_names[i]) == 0) return i;
     m->bad = s; /* valid until the pcall returns: copied by then */
     return -1;
   }
@@ -124,7 +118,7 @@ static void write_hits(lua_State *L, const lmove *m) {
     k = (lua_Integer)i * MOVE_STRIDE(m->dim);
     lua_rawgeti(L, RUN_BYID, h->other + 1);
     lua_rawseti(L, RUN_OUT, ++k);
-    lua_pushstring(L, response_names[h->response]);
+    lua_pushstring(L, lobb_response_names[h->response]);
     lua_rawseti(L, RUN_OUT, ++k);
     lua_pushnumber(L, h->t);
     lua_rawseti(L, RUN_OUT, ++k);

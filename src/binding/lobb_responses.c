@@ -13,14 +13,13 @@
 
 const char lobb_responses_tag = 'r';
 
-/* Response names by the core's values (obb_world.h); OBB_IGNORE is false
-** in Lua. */
-static const char *const names[] = {NULL, "touch", "cross", "slide", "bounce"};
+const char *const lobb_response_names[] = {NULL, "touch", "cross", "slide",
+                                           "bounce"};
 
 /* Pushes the response r as Lua shows it: its name, or false. */
 static void push_response(lua_State *L, int r) {
   if (r == OBB_IGNORE) lua_pushboolean(L, 0);
-  else lua_pushstring(L, names[r]);
+  else lua_pushstring(L, lobb_response_names[r]);
 }
 
 /* The class a key at idx names (0..255), or -1. */
@@ -41,7 +40,7 @@ static unsigned char response_of(lua_State *L, int v, const char *what) {
     size_t len;
     const char *s = lua_tolstring(L, v, &len);
     for (i = OBB_TOUCH; i <= OBB_BOUNCE; i++)
-      if (strlen(s) == len && strcmp(s, names[i]) == 0)
+      if (strlen(s) == len && strcmp(s, lobb_response_names[i]) == 0)
         return (unsigned char)i;
     luaL_argerror(L, 1, lua_pushfstring(L, "%s: unknown response '%s'%s",
         what, s, strlen(s) == len ? "" : " followed by a zero byte"));
@@ -132,12 +131,12 @@ static int responses_tostring(lua_State *L) {
   for (c = 0; c < LOBB_NCLASSES; c++) {
     if (s->r[c] == s->def) continue;
     if (s->r[c] == OBB_IGNORE) lua_pushfstring(L, "[%d] = false, ", c);
-    else lua_pushfstring(L, "[%d] = \"%s\", ", c, names[s->r[c]]);
+    else lua_pushfstring(L, "[%d] = \"%s\", ", c, lobb_response_names[s->r[c]]);
     luaL_addvalue(&b);
   }
   if (s->def == OBB_IGNORE) luaL_addstring(&b, "default = false}");
   else {
-    lua_pushfstring(L, "default = \"%s\"}", names[s->def]);
+    lua_pushfstring(L, "default = \"%s\"}", lobb_response_names[s->def]);
     luaL_addvalue(&b);
   }
   luaL_pushresult(&b);

@@ -29,6 +29,11 @@ typedef struct lobb_responses {
 } lobb_responses;
 
 extern const char lobb_responses_tag; /* only the address matters */
+
+/* The responses' names by the core's values (obb_world.h: OBB_TOUCH ..
+** OBB_BOUNCE); OBB_IGNORE's is NULL (false in Lua). The one list: the
+** movers read answers with it, obb._bump hands it to obb.bump. */
+extern const char *const lobb_response_names[];
 #define LOBB_TAG_RESPONSES ((const void *)&lobb_responses_tag)
 
 /* The set at idx, or NULL for any other value (its size and tag, as
