@@ -47,7 +47,9 @@ local obb = require "obb"
 
 local abs, floor, ceil, min, max = math.abs, math.floor, math.ceil, math.min, math.max
 local huge = math.huge
-local type, error, pairs, pcall, tostring, setmetatable = type, error, pairs, pcall, tostring, setmetatable
+local type, error, pairs, ipairs, pcall, tostring, setmetatable = type, error, pairs, ipairs, pcall, tostring,
+  setmetatable
+local clip, reflect = obb.clip, obb.reflect
 -- Items are compared by identity, as bump.lua compares them: an item's
 -- class may have an __eq that calls two entities equal.
 local rawequal = rawequal
@@ -286,6 +288,15 @@ bump.rect = {
 -- obb's C mover; they run in Lua only when a custom response calls them,
 -- or when a move goes on after a custom response (see World:check).
 
+-- The C half (obb._bump, src/binding/lobb_bump.h): the kinds of answers
+-- its loop records, and the built-in responses' names by kind (the
+-- binding's one list of them).
+local CB = obb._bump
+local ASK, COL = CB.ASK, CB.COL
+local NONE, TOUCH, CROSS, SLIDE, BOUNCE, OTHER = CB.NONE, CB.TOUCH, CB.CROSS, CB.SLIDE, CB.BOUNCE, CB.OTHER
+local DONE = CB.DONE
+local NAMES = CB.responses
+
 -- The goal clipped (slide) or mirrored (bounce) in the normal at the
 -- touch when the rest of the move goes into it: obb.clip and obb.reflect
 -- of the rest (the core's, as obb's mover clips), the coordinates along
@@ -309,71 +320,67 @@ local function clipGoal(fn, col, goalX, goalY)
   if cy ~= ry then goalY = t.y + cy end
   return goalX, goalY
 end
-local function slideGoal(col, goalX, goalY) return clipGoal(obb.clip, col, goalX, goalY) end
-local function bounceGoal(col, goalX, goalY) return clipGoal(obb.reflect, col, goalX, goalY) end
 
-local function touch(_, col)
+-- The goal bump's slide (kind SLIDE) or bounce (BOUNCE) gives col on a
+-- move toward (gx, gy), as bump computes it for an axis-aligned normal:
+-- the goal's coordinate across the normal becomes the touch's (slide) or
+-- is mirrored in it (bounce), whichever side of the touch the goal is; a
+-- move of length zero keeps its goal (slide) or stops at the touch
+-- (bounce). A turned normal (obb's extension) takes clipGoal's projection.
+local function builtinGoal(kind, col, gx, gy)
+  local t, n, m = col.touch, col.normal, col.move
+  if n.x ~= 0 and n.y ~= 0 then return clipGoal(kind == SLIDE and clip or reflect, col, gx, gy) end
+  if m.x == 0 and m.y == 0 then -- not moving (an overlap)
+    if kind == SLIDE then return gx, gy end
+    return t.x, t.y
+  end
+  if kind == SLIDE then
+    if n.x ~= 0 then return t.x, gy end
+    return gx, t.y
+  end
+  local bx, by = gx - t.x, gy - t.y
+  if n.x == 0 then by = -by else bx = -bx end
+  return t.x + bx, t.y + by
+end
+
+local RESPONSE = {} -- by kind
+RESPONSE[TOUCH] = function(_, col)
   return col.touch.x, col.touch.y, {}, 0
 end
 
-local function cross(world, col, x, y, w, h, goalX, goalY, filter)
+RESPONSE[CROSS] = function(world, col, x, y, w, h, goalX, goalY, filter)
   local cols, len = world:project(col.item, x, y, w, h, goalX, goalY, filter)
   return goalX, goalY, cols, len
 end
 
--- bump's slide and bounce for an axis-aligned normal, as bump computes
--- them: the goal's coordinate across the normal becomes the touch's
--- (slide) or is mirrored in it (bounce), whichever side of the touch the
--- goal is; a move of length zero keeps its goal (slide) or stops at the
--- touch (bounce). A turned normal
--- (obb's extension) takes slideGoal's and bounceGoal's projection.
-local function slide(world, col, _, _, w, h, goalX, goalY, filter)
-  local t, n, m = col.touch, col.normal, col.move
-  goalX, goalY = goalX or t.x, goalY or t.y
-  if n.x ~= 0 and n.y ~= 0 then
-    goalX, goalY = slideGoal(col, goalX, goalY)
-  elseif m.x ~= 0 or m.y ~= 0 then
-    if n.x ~= 0 then goalX = t.x else goalY = t.y end
+-- slide and bounce: builtinGoal's, kept in col.slide (col.bounce).
+for _, kind in ipairs({ SLIDE, BOUNCE }) do
+  local field = NAMES[kind]
+  RESPONSE[kind] = function(world, col, _, _, w, h, goalX, goalY, filter)
+    local t = col.touch
+    goalX, goalY = builtinGoal(kind, col, goalX or t.x, goalY or t.y)
+    col[field] = { x = goalX, y = goalY }
+    local cols, len = world:project(col.item, t.x, t.y, w, h, goalX, goalY, filter)
+    return goalX, goalY, cols, len
   end
-  col.slide = { x = goalX, y = goalY }
-  local cols, len = world:project(col.item, t.x, t.y, w, h, goalX, goalY, filter)
-  return goalX, goalY, cols, len
 end
 
-local function bounce(world, col, _, _, w, h, goalX, goalY, filter)
-  local t, n, m = col.touch, col.normal, col.move
-  goalX, goalY = goalX or t.x, goalY or t.y
-  if n.x ~= 0 and n.y ~= 0 then
-    goalX, goalY = bounceGoal(col, goalX, goalY)
-  elseif m.x ~= 0 or m.y ~= 0 then
-    local bx, by = goalX - t.x, goalY - t.y
-    if n.x == 0 then by = -by else bx = -bx end
-    goalX, goalY = t.x + bx, t.y + by
-  else -- not moving (an overlap): bump stops at the touch
-    goalX, goalY = t.x, t.y
-  end
-  col.bounce = { x = goalX, y = goalY }
-  local cols, len = world:project(col.item, t.x, t.y, w, h, goalX, goalY, filter)
-  return goalX, goalY, cols, len
+-- bump.responses by name; each one's kind, and its name for the C mover.
+local KIND, BUILTIN = {}, {}
+bump.responses = {}
+for kind, name in ipairs(NAMES) do
+  local r = RESPONSE[kind]
+  bump.responses[name], KIND[r], BUILTIN[r] = r, kind, name
 end
+local touch, cross, slide, bounce = RESPONSE[TOUCH], RESPONSE[CROSS], RESPONSE[SLIDE], RESPONSE[BOUNCE]
 
-bump.responses = { touch = touch, cross = cross, slide = slide, bounce = bounce }
-
--- The C mover's name for each of them.
-local BUILTIN = { [touch] = "touch", [cross] = "cross", [slide] = "slide", [bounce] = "bounce" }
-
-local function defaultFilter() return "slide" end
+local function defaultFilter() return NAMES[SLIDE] end
 
 -- ---- the C loop's calls ----------------------------------------------------
--- bump's loop in C (obb._bump: src/binding/lobb_bump.h; "bump's loop in C"
--- below says how moves use it) reads the rectangles it keeps beside obb's
--- boxes, set here whenever bump's record changes.
+-- bump's loop in C ("bump's loop in C" below says how moves use it) reads
+-- the rectangles it keeps beside obb's boxes, set here whenever bump's
+-- record changes.
 
-local CB = obb._bump
-local ASK, COL = CB.ASK, CB.COL
-local NONE, OTHER, SLIDE, CROSS = CB.NONE, CB.OTHER, CB.SLIDE, CB.CROSS
-local KIND = { [touch] = CB.TOUCH, [cross] = CB.CROSS, [slide] = CB.SLIDE, [bounce] = CB.BOUNCE }
-local DONE = CB.DONE
 
 -- The C loop's calls: the FFI's on LuaJIT's fast path (obb.jit_bump,
 -- built by obb.jit), else the classic functions (also when that file is
@@ -509,6 +516,14 @@ local function clearNames(names)
   for k in pairs(names) do names[k] = nil end
 end
 
+-- The response named name in the table responses (a world's), or the
+-- error bump raises for a name with none.
+local function responseOf(responses, name)
+  local r = responses[name]
+  if r == nil then error(format("Unknown collision type: %s (%s)", tostring(name), type(name)), 0) end
+  return r
+end
+
 -- What obb's filter works with during one move, check or project: bump's
 -- filter, the item, whether every answer crosses (project), the name each
 -- other was answered.
@@ -522,12 +537,8 @@ local function newState(self)
     local name = st.filter(st.item, other)
     if not name or rects[other] == nil then return nil end -- bump would not find its rect
     names[other] = name
-    if st.project then return "cross" end
-    local r = responses[name]
-    if r == nil then
-      error(format("Unknown collision type: %s (%s)", tostring(name), type(name)), 0)
-    end
-    return BUILTIN[r] or "touch" -- a custom response: stop there, then Lua
+    if st.project then return NAMES[CROSS] end
+    return BUILTIN[responseOf(responses, name)] or NAMES[TOUCH] -- a custom response: stop there, then Lua
   end
   return st
 end
@@ -626,10 +637,7 @@ function bump.newWorld(cellSize, options)
   -- on every Lua); __index is left for the views
   for k, f in pairs(World) do self[k] = f end
   self._st = newState(self)
-  self:addResponse("touch", touch)
-  self:addResponse("cross", cross)
-  self:addResponse("slide", slide)
-  self:addResponse("bounce", bounce)
+  for kind, name in ipairs(NAMES) do self:addResponse(name, RESPONSE[kind]) end
   return self
 end
 
@@ -785,13 +793,23 @@ end
 
 -- ---- project ----------------------------------------------------------------
 
-local function byTiThenDistance(a, b)
-  if a.ti ~= b.ti then return a.ti < b.ti end
-  local ir, ar, br = a.itemRect, a.otherRect, b.otherRect
-  local da = rect_getSquareDistance(ir.x, ir.y, ir.w, ir.h, ar.x, ar.y, ar.w, ar.h)
-  local db = rect_getSquareDistance(ir.x, ir.y, ir.w, ir.h, br.x, br.y, br.w, br.h)
+-- bump's order of two cols of a step of the rectangle (x, y, w, h): the
+-- one met at ti against the rectangle (ox, oy, ow, oh) comes before the
+-- one met at bti against (bx, by, bw, bh) by ti, then by the squared
+-- distance between the centers (summed as bump sums it); nil for a tie.
+local function before(x, y, w, h, ti, ox, oy, ow, oh, bti, bx, by, bw, bh)
+  if ti ~= bti then return ti < bti end
+  local da = rect_getSquareDistance(x, y, w, h, ox, oy, ow, oh)
+  local db = rect_getSquareDistance(x, y, w, h, bx, by, bw, bh)
   if da ~= db then return da < db end
-  return a._i < b._i -- obb's order: a stable sort
+  return nil
+end
+
+local function byTiThenDistance(a, b)
+  local ir, ar, br = a.itemRect, a.otherRect, b.otherRect
+  local first = before(ir.x, ir.y, ir.w, ir.h, a.ti, ar.x, ar.y, ar.w, ar.h, b.ti, br.x, br.y, br.w, br.h)
+  if first == nil then return a._i < b._i end -- obb's order: a stable sort
+  return first
 end
 
 -- The box (center, half extents, no turn) around the rectangle's move
@@ -811,6 +829,18 @@ local function aroundMove(x, y, w, h, goalX, goalY)
   hw, hh = r / 2 - l / 2, b / 2 - t / 2
   pad = 1e-9 * abs(l) + 1e-9 * abs(t) + 1e-9 * hw + 1e-9 * hh
   return l / 2 + r / 2, t / 2 + b / 2, min(hw + pad, DBL_MAX), min(hh + pad, DBL_MAX), 0
+end
+
+-- The others near a step of the rectangle from (x, y) to (goalX, goalY),
+-- obb's broad phase of bump's rules (aroundMove's box), in the world's
+-- scratch table "_found", taken: the caller gives it back. Returns it and
+-- their count.
+local function stepOthers(self, x, y, w, h, goalX, goalY)
+  local box, found = take(self, "_box", newBox), take(self, "_found", newTable)
+  box:set(aroundMove(x, y, w, h, goalX, goalY))
+  local n = self._w:query_box(box, found)
+  give(self, "_box", box)
+  return found, n
 end
 
 -- project's work, the rectangle being in the obb world under key.
@@ -894,11 +924,8 @@ local function bumpRules(self) return self.rules == "bump" and self._turned == 0
 -- here in Lua with obb's world unlocked: it may add, update, remove or
 -- query, as with bump.lua.
 local function projectBump(self, item, x, y, w, h, goalX, goalY, filter)
-  local box, found = take(self, "_box", newBox), take(self, "_found", newTable)
-  box:set(aroundMove(x, y, w, h, goalX, goalY))
-  local n = self._w:query_box(box, found)
-  give(self, "_box", box)
   -- found stays taken while the filters run: one that projects gets its own
+  local found, n = stepOthers(self, x, y, w, h, goalX, goalY)
   local rects, cols, len = self.rects, {}, 0
   for i = 1, n do
     local other = found[i]
@@ -967,14 +994,20 @@ end
 
 -- ---- move and check -----------------------------------------------------------
 
+-- The filter, answering false about the others in visited (bump's
+-- visitedFilter).
+local function visitedFilterOf(visited, filter)
+  return function(it, other)
+    if visited[other] then return false end
+    return filter(it, other)
+  end
+end
+
 -- bump's own loop, from the col list a response gave: the first col of
 -- each list is resolved by its response, each other met once (visited).
 -- Runs after a custom response, and for a move of length zero.
 local function bumpLoop(self, item, x, y, w, h, goalX, goalY, filter, visited, cols, len, pcols, plen)
-  local function visitedFilter(it, other)
-    if visited[other] then return false end
-    return filter(it, other)
-  end
+  local visitedFilter = visitedFilterOf(visited, filter)
   if pcols == nil then
     pcols, plen = self:project(item, x, y, w, h, goalX, goalY, visitedFilter)
   end
@@ -983,10 +1016,7 @@ local function bumpLoop(self, item, x, y, w, h, goalX, goalY, filter, visited, c
     len = len + 1
     cols[len] = col
     visited[col.other] = true
-    local response = self.responses[col.type]
-    if response == nil then
-      error(format("Unknown collision type: %s (%s)", tostring(col.type), type(col.type)), 0)
-    end
+    local response = responseOf(self.responses, col.type)
     goalX, goalY, pcols, plen = response(self, col, x, y, w, h, goalX, goalY, visitedFilter)
   end
   return goalX, goalY, cols, len
@@ -1005,16 +1035,8 @@ end
 -- when it is met first so far (byTiThenDistance: ti, then the distance,
 -- then the order found).
 local function keepFirst(best, x, y, w, h, other, name, overlaps, ti, nx, ny, tx, ty, ox, oy, ow, oh)
-  if best.has then
-    local bti = best.ti
-    local first
-    if ti ~= bti then
-      first = ti < bti
-    else
-      first = rect_getSquareDistance(x, y, w, h, ox, oy, ow, oh)
-        < rect_getSquareDistance(x, y, w, h, best.ox, best.oy, best.ow, best.oh)
-    end
-    if not first then return end
+  if best.has and not before(x, y, w, h, ti, ox, oy, ow, oh, best.ti, best.ox, best.oy, best.ow, best.oh) then
+    return
   end
   best.has, best.other, best.name, best.overlaps, best.ti = true, other, name, overlaps, ti
   best.nx, best.ny, best.tx, best.ty = nx, ny, tx, ty
@@ -1063,12 +1085,9 @@ local function newBest() return { has = false } end
 -- itself, and a loop LuaJIT has compiled as a trace of its own would stop
 -- the trace of the function around it (an inner loop) on every move.
 local function projectFirst(self, item, x, y, w, h, goalX, goalY, filter, visited)
-  local box, found = take(self, "_box", newBox), take(self, "_found", newTable)
-  box:set(aroundMove(x, y, w, h, goalX, goalY))
-  local n = self._w:query_box(box, found)
-  give(self, "_box", box)
   -- found and best stay taken while the filters run: one that projects
   -- gets its own
+  local found, n = stepOthers(self, x, y, w, h, goalX, goalY)
   local rects, best = self.rects, take(self, "_best", newBest)
   if n >= 1 then
     consider(best, rects, item, x, y, w, h, goalX, goalY, filter, visited, found[1])
@@ -1082,13 +1101,6 @@ local function projectFirst(self, item, x, y, w, h, goalX, goalY, filter, visite
   local col = colOf(best, item, x, y, w, h, goalX, goalY)
   give(self, "_best", best)
   return col
-end
-
-local function visitedFilterOf(visited, filter)
-  return function(it, other)
-    if visited[other] then return false end
-    return filter(it, other)
-  end
 end
 
 -- Whether world:project(item, x, y, w, h, goalX, goalY, filter) would be
@@ -1116,10 +1128,7 @@ local function loopFrom(self, item, x, y, w, h, goalX, goalY, filter, visited, c
     len = len + 1
     cols[len] = col
     visited[col.other] = true
-    local response = self.responses[col.type]
-    if response == nil then
-      error(format("Unknown collision type: %s (%s)", tostring(col.type), type(col.type)), 0)
-    end
+    local response = responseOf(self.responses, col.type)
     local ct = col.touch
     if not (finite(ct.x) and finite(ct.y)) then -- bump's arithmetic overflowed: resolve raises
       goalX, goalY = ct.x + ct.y, ct.x + ct.y
@@ -1132,32 +1141,15 @@ local function loopFrom(self, item, x, y, w, h, goalX, goalY, filter, visited, c
     elseif response == cross then
       sx, sy = x, y
     elseif (response == slide or response == bounce) and gx ~= nil and gy ~= nil then
-      local t, n, m = col.touch, col.normal, col.move
-      local tx, ty = t.x, t.y
-      if response == slide then
-        if n.x ~= 0 and n.y ~= 0 then
-          gx, gy = slideGoal(col, gx, gy)
-        elseif m.x ~= 0 or m.y ~= 0 then
-          if n.x ~= 0 then gx = tx else gy = ty end
-        end
-      elseif n.x ~= 0 and n.y ~= 0 then
-        gx, gy = bounceGoal(col, gx, gy)
-      elseif m.x ~= 0 or m.y ~= 0 then
-        local bx, by = gx - tx, gy - ty
-        if n.x == 0 then by = -by else bx = -bx end
-        gx, gy = tx + bx, ty + by
-      else -- not moving (an overlap): bump stops at the touch
-        gx, gy = tx, ty
-      end
-      sx, sy = tx, ty
+      gx, gy = builtinGoal(KIND[response], col, gx, gy)
+      sx, sy = ct.x, ct.y
     end
     if sx == false then -- touch: the loop ends there
       goalX, goalY, col, pcols = gx, gy, nil, nil
     elseif sx ~= nil and not (finite(gx) and finite(gy)) then -- overflowed: resolve raises
       goalX, goalY, col, pcols = gx, gy, nil, nil
     elseif sx ~= nil and projectsBump(self, sx, sy, gx, gy) then
-      if response == slide then col.slide = { x = gx, y = gy }
-      elseif response == bounce then col.bounce = { x = gx, y = gy } end
+      if response ~= cross then col[BUILTIN[response]] = { x = gx, y = gy } end -- col.slide, col.bounce
       goalX, goalY = gx, gy
       col, pcols = projectFirst(self, col.item, sx, sy, w, h, gx, gy, filter, visited), nil
     else -- the response itself, as bumpLoop calls it
@@ -1346,7 +1338,7 @@ local function askInC(self, R, item, filter, nfixed, na, changes)
   local A, names, responses, others = R.asks, R.names, self.responses, R.others
   for q = nfixed + 1, na do
     local k, other = (q - 1) * ASK
-    if CLASSIC then other = others[q] else other = itemOf(R, A[k + 1]) end
+    if CLASSIC then other = others[q] else other = itemOf(R, A[k + 1]) end -- otherOf, inlined
     local name = filter(item, other)
     names[q] = name
     if self._changes ~= changes then return false, q end
@@ -1368,7 +1360,7 @@ end
 -- loop around the move).
 local function checkInC(self, item, x, y, w, h, goalX, goalY, filter, commit)
   local all, allName = -1, nil
-  if filter == defaultFilter then all, allName = KIND[self.responses.slide] or OTHER, "slide" end
+  if filter == defaultFilter then all, allName = KIND[self.responses[NAMES[SLIDE]]] or OTHER, NAMES[SLIDE] end
   local R = records[self]
   if R then records[self] = false else R = newRecords() end
   local changes = self._changes
@@ -1416,7 +1408,7 @@ local function collect(self, item, rect, names, out, n, cols, len, sx, sy, gx, g
     local k = i * STRIDE
     local other, t, nx, ny = out[k + 1], out[k + 3], out[k + 4], out[k + 5]
     local px, py, depth = out[k + 6], out[k + 7], out[k + 8]
-    local name = names[other] or "slide"
+    local name = names[other] or NAMES[SLIDE]
     local overlaps = depth > 0
     local tx, ty = corner(px, hw, c0x, sx, gcx, gx), corner(py, hh, c0y, sy, gcy, gy)
     local ti = t
@@ -1430,16 +1422,13 @@ local function collect(self, item, rect, names, out, n, cols, len, sx, sy, gx, g
       rects[other] or pending[other])
     len = len + 1
     cols[len] = col
-    local c = BUILTIN[responses[name]]
-    if c == nil then return len, col end
-    if c == "slide" or c == "bounce" then
-      if c == "slide" or overlaps then -- obb: an overlapped other is a plane
-        gx, gy = slideGoal(col, gx, gy)
-      else
-        gx, gy = bounceGoal(col, gx, gy)
-      end
+    local kind = KIND[responses[name]]
+    if kind == nil then return len, col end
+    if kind == SLIDE or kind == BOUNCE then
+      -- obb: an overlapped other is a plane
+      gx, gy = clipGoal((kind == SLIDE or overlaps) and clip or reflect, col, gx, gy)
       if not (finite(gx) and finite(gy)) then return len, nil, true end -- overflowed
-      col[c] = { x = gx, y = gy }
+      col[NAMES[kind]] = { x = gx, y = gy } -- col.slide, col.bounce
       gcx, gcy = gx + hw, gy + hh
       if not overlaps then sx, sy, c0x, c0y = tx, ty, px, py end
     end
@@ -1492,7 +1481,7 @@ local function resolve(self, fname, item, goalX, goalY, filter, commit)
     local gcx, gcy = goalX + hw, goalY + hh
     local st = acquire(self, filter or defaultFilter, item, false)
     local f = st.mapped
-    if filter == nil and self.responses.slide == slide then f = nil end -- all in C
+    if filter == nil and self.responses[NAMES[SLIDE]] == slide then f = nil end -- all in C
     local out = take(self, "_out", newTable)
     local call = commit and (f and classicMove or ow.move) or (f and classicCheck or ow.check)
     local ok, rx, ry, n = pcall(locked, self, call, ow, item, gcx, gcy, f, out)
