@@ -42,6 +42,25 @@
 -- - cellSize is the size of the obb world's cells (obb.world2{cell =}:
 --   its broad phase, a uniform grid as bump's), and serves toCell,
 --   toWorld, countCells and world.rows.
+--
+-- Why bump's loop lives in C as well as here (issue 41, measured on
+-- 2026-11-29): the simpler shape, one loop in Lua over one step in C (the
+-- C step finding the others and their narrow phase, this file ordering
+-- them, asking the filter and applying the responses; branch
+-- h3-bump-stage1), gives bump's answers (every bump spec passes, make
+-- bump-side-by-side finds no difference) but not the speed. On the busy
+-- scene (make bump-prof, Lua 5.4) it costs 44,000 to 50,900 instructions
+-- a move against 29,700 to 30,400 with the loop in C (the bar was +5%):
+-- the loop's work runs in the interpreter, 585 to 694 virtual-machine
+-- instructions a move against 347, with 1.5 C steps a move where the C
+-- loop takes one run. make bench: 2.8 to 3.4 us a busy move on Lua 5.4
+-- (2.9x to 3.1x bump.lua) against 2.0 to 2.1 us (4.2x), and on LuaJIT 3.4
+-- to 4.5 us (1.6x to 2.2x) against 0.77 to 0.91 us (4.8x to 7.2x): the
+-- loop over a step's others and the loop over the steps do not compile
+-- into the game's trace ("register coalescing too complex", inner loops,
+-- traces too long). So the C loop makes a move in one call, guessing the
+-- filter's answers, and this file's loop (loopFrom) goes on where it
+-- cannot.
 
 local obb = require "obb"
 
@@ -1003,33 +1022,18 @@ local function visitedFilterOf(visited, filter)
   end
 end
 
--- bump's own loop, from the col list a response gave: the first col of
--- each list is resolved by its response, each other met once (visited).
--- Runs after a custom response, and for a move of length zero.
-local function bumpLoop(self, item, x, y, w, h, goalX, goalY, filter, visited, cols, len, pcols, plen)
-  local visitedFilter = visitedFilterOf(visited, filter)
-  if pcols == nil then
-    pcols, plen = self:project(item, x, y, w, h, goalX, goalY, visitedFilter)
-  end
-  while plen > 0 do
-    local col = pcols[1]
-    len = len + 1
-    cols[len] = col
-    visited[col.other] = true
-    local response = responseOf(self.responses, col.type)
-    goalX, goalY, pcols, plen = response(self, col, x, y, w, h, goalX, goalY, visitedFilter)
-  end
-  return goalX, goalY, cols, len
-end
-
--- ---- move and check by bump's rules --------------------------------------
--- bumpLoop's work for a world following bump's rules, as bump.lua does it
--- but without its garbage: no visitedFilter closure (the visited set is
--- asked here, before the filter), and of each projection only its first
--- col is made, the one the loop keeps (bump's loop takes a project's
--- first col and drops the rest). The answers are bumpLoop's: the filter
--- is called on the same others in the same order, the first col is the
--- one project's sort puts first.
+-- ---- bump's loop ------------------------------------------------------------
+-- bump's World:check (project; the first col of each projection resolved
+-- by its response, which projects again; every other met once: visited),
+-- in Lua: loopFrom. For a world following bump's rules it runs without
+-- bump's garbage: no visitedFilter closure (the visited set is asked
+-- here, before the filter), and of each projection only its first col is
+-- made, the one the loop keeps (bump's loop takes a project's first col
+-- and drops the rest), with the filter called on the same others in the
+-- same order. A move by bump's rules is made by the same loop in C first
+-- ("bump's loop in C", below); this one goes on where that one cannot,
+-- and makes the moves of obb's rules that need bump's loop (a move of
+-- length zero, the rest of a move after a custom response).
 
 -- Keeps in best the col met at ti against o's rectangle (ox, oy, ow, oh)
 -- when it is met first so far (byTiThenDistance: ti, then the distance,
@@ -1110,17 +1114,18 @@ local function projectsBump(self, x, y, goalX, goalY)
     and finite(x) and finite(y) and finite(goalX) and finite(goalY)
 end
 
--- bumpLoop's loop from col (or a projection's list, pcols): the built-in
+-- The loop from col (or a projection's list, pcols): the built-in
 -- responses are followed here, their project being projectFirst; anything
 -- else (a custom response, a project of the game's, an argument project
--- refuses, obb's rules) is called as bumpLoop calls it, with a
+-- refuses, obb's rules) is called as bump's loop calls it, with bump's
 -- visitedFilter made then (vf: the visited set is then the closure's for
--- good, not reused). visited holds the item and the others of cols.
+-- good, not reused). visited holds the item and the others of cols. By
+-- bump's rules, an overflow ends the loop (resolve raises).
 local function loopFrom(self, item, x, y, w, h, goalX, goalY, filter, visited, cols, len, vf, col, pcols, plen)
   -- a move that meets nothing (the common one) runs no loop (projectFirst)
   while col ~= nil or pcols ~= nil do
     if pcols ~= nil then
-      if not (plen > 0) then break end -- luacheck: ignore 581 (bumpLoop's test, NaN too)
+      if not (plen > 0) then break end -- luacheck: ignore 581 (bump's test, NaN too)
       col = pcols[1]
     elseif col == nil then
       break
@@ -1129,8 +1134,8 @@ local function loopFrom(self, item, x, y, w, h, goalX, goalY, filter, visited, c
     cols[len] = col
     visited[col.other] = true
     local response = responseOf(self.responses, col.type)
-    local ct = col.touch
-    if not (finite(ct.x) and finite(ct.y)) then -- bump's arithmetic overflowed: resolve raises
+    local ct, bumps = col.touch, bumpRules(self)
+    if bumps and not (finite(ct.x) and finite(ct.y)) then -- bump's arithmetic overflowed: resolve raises
       goalX, goalY = ct.x + ct.y, ct.x + ct.y
       break
     end
@@ -1146,13 +1151,13 @@ local function loopFrom(self, item, x, y, w, h, goalX, goalY, filter, visited, c
     end
     if sx == false then -- touch: the loop ends there
       goalX, goalY, col, pcols = gx, gy, nil, nil
-    elseif sx ~= nil and not (finite(gx) and finite(gy)) then -- overflowed: resolve raises
+    elseif bumps and sx ~= nil and not (finite(gx) and finite(gy)) then -- overflowed: resolve raises
       goalX, goalY, col, pcols = gx, gy, nil, nil
     elseif sx ~= nil and projectsBump(self, sx, sy, gx, gy) then
       if response ~= cross then col[BUILTIN[response]] = { x = gx, y = gy } end -- col.slide, col.bounce
       goalX, goalY = gx, gy
       col, pcols = projectFirst(self, col.item, sx, sy, w, h, gx, gy, filter, visited), nil
-    else -- the response itself, as bumpLoop calls it
+    else -- the response itself, as bump's loop calls it
       vf = vf or visitedFilterOf(visited, filter)
       goalX, goalY, pcols, plen = response(self, col, x, y, w, h, goalX, goalY, vf)
     end
@@ -1175,8 +1180,8 @@ local function visitedOf(self, item, cols, len)
   return visited
 end
 
--- bumpLoop(self, item, x, y, w, h, goalX, goalY, filter, { [item] = true },
--- {}, 0) in Lua, without bumpLoop's garbage.
+-- bump's World:check of item from (x, y, w, h) toward (goalX, goalY), in
+-- Lua (loopFrom from the first projection).
 local function bumpCheck(self, item, x, y, w, h, goalX, goalY, filter)
   local visited = visitedOf(self, item, nil, 0)
   local vf, col, pcols, plen
@@ -1191,8 +1196,8 @@ end
 
 -- ---- bump's loop in C ------------------------------------------------------
 -- A move by bump's rules is made first by bump's loop in C (obb._bump,
--- src/core/obb_bump.c; under LuaJIT through the FFI, obb.jit_bump): the
--- steps, narrow phase, responses and arithmetic of bumpCheck above, each
+-- src/binding/lobb_bump_run.c; under LuaJIT through the FFI, obb.jit_bump):
+-- the steps, narrow phase, responses and arithmetic of loopFrom above, each
 -- number with its Lua subtype, the filter's answers guessed (its last
 -- answer about each other). The filter is then asked here about the
 -- others the loop asked about, in its order, and the loop run again from
@@ -1475,7 +1480,7 @@ local function resolve(self, fname, item, goalX, goalY, filter, commit)
   local custom
   cols, len = {}, 0
   if goalX == x and goalY == y then -- obb's mover has nothing to do: bump's loop
-    ax, ay, cols, len = bumpLoop(self, item, x, y, w, h, x, y, filter or defaultFilter, {}, cols, len)
+    ax, ay, cols, len = bumpCheck(self, item, x, y, w, h, x, y, filter or defaultFilter)
   else
     local cx, cy, chx, chy = ow:get(item)
     local gcx, gcy = goalX + hw, goalY + hh
@@ -1517,7 +1522,8 @@ local function resolve(self, fname, item, goalX, goalY, filter, commit)
       local visitedFilter = visitedFilterOf(visited, bf) -- (a closure here would cost resolve UCLO on LuaJIT)
       local mgx, mgy = custom.itemRect.x + custom.move.x, custom.itemRect.y + custom.move.y
       local pgx, pgy, pcols, plen = self.responses[custom.type](self, custom, x, y, w, h, mgx, mgy, visitedFilter)
-      ax, ay, cols, len = bumpLoop(self, item, x, y, w, h, pgx, pgy, bf, visited, cols, len, pcols, plen)
+      ax, ay, cols, len = loopFrom(self, item, x, y, w, h, pgx, pgy, bf, visited, cols, len, visitedFilter, nil,
+        pcols, plen)
     else
       ax, ay = corner(rx, hw, cx, x, gcx, goalX), corner(ry, hh, cy, y, gcy, goalY)
     end
