@@ -88,6 +88,7 @@ build = {
       lua = {
          -- bump.lua's world API over an obb world (README, "Coming from bump.lua")
          ["obb.bump"] = "lua/obb/bump.lua",
+         ["obb.bump_obb"] = "lua/obb/bump_obb.lua",
          -- LuaJIT's FFI fast path (docs/love.md)
          ["obb.jit"] = "lua/obb/jit.lua",
          ["obb.jit_bump"] = "lua/obb/jit_bump.lua",
