@@ -61,6 +61,7 @@
 -- cannot.
 
 local obb = require "obb"
+local finite = obb._lua.finite -- (src/binding/lobb_open.c)
 
 local abs, floor, ceil, min, max = math.abs, math.floor, math.ceil, math.min, math.max
 local huge = math.huge
@@ -82,10 +83,6 @@ local bump = {
 }
 
 -- ---- arguments ----------------------------------------------------------
-
-local function finite(v)
-  return type(v) == "number" and v == v and v > -huge and v < huge
-end
 
 -- level: 1 for the caller of the function that calls argError, 2 for its
 -- caller's caller, ...
@@ -1231,7 +1228,7 @@ function obbRules()
   if OBB == nil then
     OBB = require("obb.bump_obb").build({
       bounding = bounding, overlapTi = overlapTi, take = take, give = give, newTable = newTable, newBox = newBox,
-      overflowError = overflowError, finite = finite, byTiThenDistance = byTiThenDistance,
+      overflowError = overflowError, byTiThenDistance = byTiThenDistance,
       NAMES = NAMES, KIND = KIND, BUILTIN = BUILTIN, SLIDE = SLIDE, BOUNCE = BOUNCE, CROSS = CROSS, TOUCH = TOUCH,
       responseOf = responseOf, clipGoal = clipGoal, defaultFilter = defaultFilter, slide = slide,
       loopFrom = loopFrom, bumpCheck = bumpCheck, visitedFilterOf = visitedFilterOf,

@@ -10,6 +10,7 @@
 -- overflowError: 4).
 
 local obb = require "obb"
+local finite = obb._lua.finite -- (src/binding/lobb_open.c)
 
 local huge = math.huge
 local type, error, pairs, pcall, getmetatable = type, error, pairs, pcall, getmetatable
@@ -38,7 +39,7 @@ end
 local function build(B)
   local bounding, overlapTi, take, give, newTable, newBox = B.bounding, B.overlapTi, B.take, B.give,
     B.newTable, B.newBox
-  local overflowError, finite, byTiThenDistance = B.overflowError, B.finite, B.byTiThenDistance
+  local overflowError, byTiThenDistance = B.overflowError, B.byTiThenDistance
   local NAMES, KIND, BUILTIN, SLIDE, BOUNCE, CROSS, TOUCH = B.NAMES, B.KIND, B.BUILTIN, B.SLIDE, B.BOUNCE,
     B.CROSS, B.TOUCH
   local responseOf, clipGoal, clip, reflect = B.responseOf, B.clipGoal, obb.clip, obb.reflect

@@ -300,7 +300,7 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
   end
   local d = ffi.new("double[4]")
   -- a finite number (not a numeric string), as lobb_checkfinite takes
-  local function fin(x) return type(x) == "number" and x - x == 0 end
+  local fin = obb._lua.finite -- a finite number: obb's Lua files share it (lobb_open.c)
   local deps = {
     is2 = is2, is3 = is3, dressed = dressed, mt2 = mt2, mt3 = mt3, copy = copy, huge = huge,
     select = select, type = type,
