@@ -27,6 +27,7 @@
 #ifndef LOBB_BUMP_H
 #define LOBB_BUMP_H
 
+#include "lobb_ffi.h"
 #include "lobb_world.h"
 
 /* A number as Lua 5.3 and later keep it: a float, or an integer (isint)
@@ -173,9 +174,44 @@ int lobb_bump_commit(lworld *lw, int id, const lobb_bump_rect *r,
                      const lobb_bump_num goal[2], int rc,
                      const lobb_bump_run *run);
 /* Record i of the last run (ask, or col: LOBB_FFI_BUMP_ASK or _COL
-** numbers) into v; returns how many it has (an ask that misses, a col
-** without a goal: fewer). */
-int lobb_bump_ask_values(const lbump *b, size_t i, lobb_bump_num *v);
-int lobb_bump_col_values(const lbump *b, size_t i, lobb_bump_num *v);
+** numbers, lobb_ffi.h's layout) into v, for either writer (Lua tables,
+** doubles); returns how many it has (an ask that misses, a col without a
+** goal: fewer). */
+static inline lobb_bump_num lobb_bump_int(int k) {
+  lobb_bump_num n;
+  n.v = k;
+  n.isint = 1;
+  return n;
+}
+static inline int lobb_bump_ask_values(const lbump *b, size_t i,
+                                       lobb_bump_num *v) {
+  const lobb_bump_ask *a = &b->asks[i];
+  v[0] = lobb_bump_int(a->other);
+  v[1] = lobb_bump_int(a->kind);
+  v[2] = lobb_bump_int(a->step);
+  v[3] = lobb_bump_int(a->hit);
+  if (!a->hit) return 4;
+  v[4] = lobb_bump_int(a->h.overlaps);
+  v[5] = a->h.ti;
+  v[6] = a->h.nx;
+  v[7] = a->h.ny;
+  v[8] = a->h.tx;
+  v[9] = a->h.ty;
+  v[10] = a->o.x;
+  v[11] = a->o.y;
+  v[12] = a->o.w;
+  v[13] = a->o.h;
+  return LOBB_FFI_BUMP_ASK;
+}
+static inline int lobb_bump_col_values(const lbump *b, size_t i,
+                                       lobb_bump_num *v) {
+  const lobb_bump_col *c = &b->cols[i];
+  v[0] = lobb_bump_int(c->ask);
+  v[1] = lobb_bump_int(c->has_goal);
+  if (!c->has_goal) return 2;
+  v[2] = c->g[0];
+  v[3] = c->g[1];
+  return LOBB_FFI_BUMP_COL;
+}
 
 #endif

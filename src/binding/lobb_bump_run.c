@@ -22,7 +22,6 @@
 #include <string.h>
 
 #include "lobb_bump.h"
-#include "lobb_ffi.h"
 #include "obb_math.h"
 
 /* bump's margin (DELTA in bump.lua): how far inside a point must be, how
@@ -338,36 +337,6 @@ static int record_col(bump_loop *m, int n, const num_t *goal) {
     c->g[1] = goal[1];
   }
   return 0;
-}
-
-int lobb_bump_ask_values(const lbump *b, size_t i, num_t *v) {
-  const lobb_bump_ask *a = &b->asks[i];
-  v[0] = num(a->other, 1);
-  v[1] = num(a->kind, 1);
-  v[2] = num(a->step, 1);
-  v[3] = num(a->hit, 1);
-  if (!a->hit) return 4;
-  v[4] = num(a->h.overlaps, 1);
-  v[5] = a->h.ti;
-  v[6] = a->h.nx;
-  v[7] = a->h.ny;
-  v[8] = a->h.tx;
-  v[9] = a->h.ty;
-  v[10] = a->o.x;
-  v[11] = a->o.y;
-  v[12] = a->o.w;
-  v[13] = a->o.h;
-  return LOBB_FFI_BUMP_ASK;
-}
-
-int lobb_bump_col_values(const lbump *b, size_t i, num_t *v) {
-  const lobb_bump_col *c = &b->cols[i];
-  v[0] = num(c->ask, 1);
-  v[1] = num(c->has_goal, 1);
-  if (!c->has_goal) return 2;
-  v[2] = c->g[0];
-  v[3] = c->g[1];
-  return LOBB_FFI_BUMP_COL;
 }
 
 /* ---- one step ---------------------------------------------------------- */
