@@ -40,7 +40,6 @@ build = {
          sources = {
             "src/core/obb2.c",
             "src/core/obb3.c",
-            "src/core/obb_bump.c",
             "src/core/obb_cast.c",
             "src/core/obb_cells.c",
             "src/core/obb_clip.c",
@@ -52,6 +51,7 @@ build = {
             "src/core/obb_hull2.c",
             "src/core/obb_merge.c",
             "src/core/obb_move.c",
+            "src/core/obb_move_pair.c",
             "src/core/obb_penetrate.c",
             "src/core/obb_prims.c",
             "src/core/obb_ray.c",
@@ -65,6 +65,7 @@ build = {
             "src/binding/lobb_box.c",
             "src/binding/lobb_bump.c",
             "src/binding/lobb_bump_run.c",
+            "src/binding/lobb_bump_store.c",
             "src/binding/lobb_check.c",
             "src/binding/lobb_collide.c",
             "src/binding/lobb_ffi_box.c",
@@ -88,6 +89,7 @@ build = {
       lua = {
          -- bump.lua's world API over an obb world (README, "Coming from bump.lua")
          ["obb.bump"] = "lua/obb/bump.lua",
+         ["obb.bump_obb"] = "lua/obb/bump_obb.lua",
          -- LuaJIT's FFI fast path (docs/love.md)
          ["obb.jit"] = "lua/obb/jit.lua",
          ["obb.jit_bump"] = "lua/obb/jit_bump.lua",

@@ -334,8 +334,8 @@ OBB_API int obb_world_move_turning(obb_world *w, int id, const double *goal,
 ** item takes all their planes at once); OBB_TIES_FIRST answers only the
 ** first, the most head-on (then the nearest center, then the lower id),
 ** and tests the others again from where its response leaves the item, so
-** that one a slide moves along is never met: bump.lua's way (obb.bump's
-** obb rules use it). Every move of the world follows it. Returns 0, or -1
+** that one a slide moves along is never met: bump.lua's way. Every move
+** of the world follows it. Returns 0, or -1
 ** (changing nothing) for another value. */
 enum { OBB_TIES_EACH = 0, OBB_TIES_FIRST = 1 };
 OBB_API int obb_world_set_ties(obb_world *w, int ties);

@@ -9,7 +9,7 @@
 #                     require does not find obb: obb.loader must load it
 #                     (from the save directory's copy, from beside the
 #                     executable), on the FFI path; and the .love without
-#                     obb/jit_bump.lua, which must load obb on the classic
+#                     obb/jit_world.lua, which must load obb on the classic
 #                     binding and say why (test/love-ship.sh, which
 #                     installs love and xvfb when missing).
 #                     docs/love.md, "Shipping a game with obb".

@@ -14,9 +14,9 @@
 #   2. a fused executable (`cat love game.love > obb-ship`) with obb.so
 #      beside it, and no module inside;
 #   3. the same fused game with the module inside only;
-#   4. the .love without obb/jit_bump.lua (a game packed from an
+#   4. the .love without obb/jit_world.lua (a game packed from an
 #      incomplete list): obb must load all the same, on the classic
-#      binding, and obb.jit.status must say that jit_bump was not found.
+#      binding, and obb.jit.status must say that jit_world was not found.
 # Each run must exit with status 0 (the game checks a world's answers and
 # that obb took the FFI path, unless OBB_NO_FFI is set, or for run 4 the
 # classic one and why), print where obb
@@ -65,9 +65,9 @@ for f in $files; do cp "lua/obb/$f" "$work/stage/obb/"; done
 mkdir -p "$work/stage/lib/$platform"
 cp build/luajit/obb.so "$work/stage/lib/$platform/obb.so"
 (cd "$work/stage" && zip -q -r -X ../game.love .)
-# the same .love without obb/jit_bump.lua
-cp "$work/game.love" "$work/game-nobump.love"
-zip -q -d "$work/game-nobump.love" obb/jit_bump.lua
+# the same .love without obb/jit_world.lua
+cp "$work/game.love" "$work/game-noworld.love"
+zip -q -d "$work/game-noworld.love" obb/jit_world.lua
 
 # run NAME EXPECTED_FROM COMMAND...: runs the game from $work/elsewhere;
 # fails on a non-zero status, on obb loaded from elsewhere than
@@ -116,11 +116,11 @@ cat "$love_bin" "$work/game.love" >"$work/fused-lib/obb-ship"
 chmod +x "$work/fused-lib/obb-ship"
 run fused-lib "$XDG_DATA_HOME/obb-love-ship/obb-native/$platform-*/obb.so" "$work/fused-lib/obb-ship"
 
-# 4. the .love without obb/jit_bump.lua: loads obb, classic, and says why
-run love-nobump "$save_love/obb-native/$platform-*/obb.so" \
-  env LOVE_SHIP_CLASSIC="module 'obb.jit_bump' not found" love "$work/game-nobump.love"
-grep -q "^love-ship: obb path: classic: module 'obb.jit_bump' not found" "$work/love-nobump.log" ||
-  { echo "love-ship: love-nobump: obb.jit.status does not say that obb/jit_bump.lua is missing" >&2; exit 1; }
+# 4. the .love without obb/jit_world.lua: loads obb, classic, and says why
+run love-noworld "$save_love/obb-native/$platform-*/obb.so" \
+  env LOVE_SHIP_CLASSIC="module 'obb.jit_world' not found" love "$work/game-noworld.love"
+grep -q "^love-ship: obb path: classic: module 'obb.jit_world' not found" "$work/love-noworld.log" ||
+  { echo "love-ship: love-noworld: obb.jit.status does not say that obb/jit_world.lua is missing" >&2; exit 1; }
 
 echo "love-ship: ok (a .love twice, a fused game with obb.so beside it, a fused game with it inside;" \
-  "a .love without obb/jit_bump.lua on the classic binding, saying why)"
+  "a .love without obb/jit_world.lua on the classic binding, saying why)"

@@ -31,44 +31,48 @@
 --   calls it, and bump's loop runs the rest of the move in Lua. project
 --   places the rectangle in obb's world for one world:check with every
 --   answer turned to "cross" (under the item itself when the rectangle is
---   the item's): it cannot run inside a move's filter. obb's C world is
---   locked while its call runs the filter: a remove made then takes the
---   item out of bump's record at once and out of obb's world when the call
---   returns (self._pending); add and update made then raise before
---   changing anything.
+--   the item's): it cannot run inside a move's filter. These, and the lock
+--   of obb's world while its call runs the filter, are
+--   lua/obb/bump_obb.lua's.
 -- - Either way user code (a filter, a response) never runs while obb's box
 --   and bump's record disagree, so one that raises, or yields from a
 --   coroutine that is dropped, leaves them agreeing.
 -- - cellSize is the size of the obb world's cells (obb.world2{cell =}:
 --   its broad phase, a uniform grid as bump's), and serves toCell,
 --   toWorld, countCells and world.rows.
+--
+-- Why bump's loop lives in C as well as here (issue 41, measured on
+-- 2026-11-29): the simpler shape, one loop in Lua over one step in C (the
+-- C step finding the others and their narrow phase, this file ordering
+-- them, asking the filter and applying the responses; branch
+-- h3-bump-stage1), gives bump's answers (every bump spec passes, make
+-- bump-side-by-side finds no difference) but not the speed. On the busy
+-- scene (make bump-prof, Lua 5.4) it costs 44,000 to 50,900 instructions
+-- a move against 29,700 to 30,400 with the loop in C (the bar was +5%):
+-- the loop's work runs in the interpreter, 585 to 694 virtual-machine
+-- instructions a move against 347, with 1.5 C steps a move where the C
+-- loop takes one run. make bench: 2.8 to 3.4 us a busy move on Lua 5.4
+-- (2.9x to 3.1x bump.lua) against 2.0 to 2.1 us (4.2x), and on LuaJIT 3.4
+-- to 4.5 us (1.6x to 2.2x) against 0.77 to 0.91 us (4.8x to 7.2x): the
+-- loop over a step's others and the loop over the steps do not compile
+-- into the game's trace ("register coalescing too complex", inner loops,
+-- traces too long). So the C loop makes a move in one call, guessing the
+-- filter's answers, and this file's loop (loopFrom) goes on where it
+-- cannot.
 
 local obb = require "obb"
+local finite = obb._lua.finite -- (src/binding/lobb_open.c)
 
 local abs, floor, ceil, min, max = math.abs, math.floor, math.ceil, math.min, math.max
 local huge = math.huge
-local type, error, pairs, pcall, tostring, setmetatable = type, error, pairs, pcall, tostring, setmetatable
+local type, error, pairs, ipairs, pcall, tostring, setmetatable = type, error, pairs, ipairs, pcall, tostring,
+  setmetatable
+local clip, reflect = obb.clip, obb.reflect
 -- Items are compared by identity, as bump.lua compares them: an item's
 -- class may have an __eq that calls two entities equal.
 local rawequal = rawequal
 local sort, format = table.sort, string.format
 
-local STRIDE = obb.MOVE_STRIDE2
-
--- obb's world:move and world:check as the classic binding has them: this
--- world's own lock (self._lock) must be released by the time a call
--- returns or raises, so its filters run where they cannot yield (on
--- LuaJIT's FFI path a filter function can: docs/love.md).
-local classicMove, classicCheck
-do
-  local probe = obb.world2()
-  local methods = getmetatable(probe)
-  local jit = package.loaded["obb.jit"]
-  local classic = type(jit) == "table" and type(jit.classic) == "table" and jit.classic[methods]
-  classicMove = classic and classic.move or methods.move
-  classicCheck = classic and classic.check or methods.check
-  probe:close()
-end
 -- bump's margin for a point inside a rectangle (rect.containsPoint,
 -- world:queryPoint).
 local DELTA = 1e-10
@@ -80,18 +84,11 @@ local bump = {
 
 -- ---- arguments ----------------------------------------------------------
 
-local function finite(v)
-  return type(v) == "number" and v == v and v > -huge and v < huge
-end
-
 -- level: 1 for the caller of the function that calls argError, 2 for its
 -- caller's caller, ...
 local function argError(fname, i, msg, level)
   error(format("bad argument #%d to '%s' (%s)", i, fname, msg), (level or 1) + 2)
 end
-
--- obb's movers' error for a move whose end overflows.
-local NOT_FINITE = "result is not finite"
 
 -- A move by bump's rules whose arithmetic overflows (a coordinate of a
 -- col or of where the item ends beyond the largest number, the rectangle
@@ -100,10 +97,10 @@ local NOT_FINITE = "result is not finite"
 -- computes infinities there. ax, w: where the move ended in x (not
 -- finite: goalX, argument i, is named, else goalY). Called by resolve or
 -- projectBump.
-local function overflowError(fname, i, ax, w)
+local function overflowError(fname, i, ax, w, level)
   if finite(ax + w / 2) then i = i + 1 end
   argError(fname, i, "the move overflows (goals this far from the rectangles it meets are "
-    .. "beyond the largest number)", 3)
+    .. "beyond the largest number)", level or 3)
 end
 
 local function shown(v)
@@ -286,6 +283,15 @@ bump.rect = {
 -- obb's C mover; they run in Lua only when a custom response calls them,
 -- or when a move goes on after a custom response (see World:check).
 
+-- The C half (obb._bump, src/binding/lobb_bump.h): the kinds of answers
+-- its loop records; and the built-in responses' names by kind
+-- (obb._response_names, the core's one list of them).
+local CB = obb._bump
+local ASK, COL = CB.ASK, CB.COL
+local NONE, TOUCH, CROSS, SLIDE, BOUNCE, OTHER = CB.NONE, CB.TOUCH, CB.CROSS, CB.SLIDE, CB.BOUNCE, CB.OTHER
+local DONE = CB.DONE
+local NAMES = obb._response_names
+
 -- The goal clipped (slide) or mirrored (bounce) in the normal at the
 -- touch when the rest of the move goes into it: obb.clip and obb.reflect
 -- of the rest (the core's, as obb's mover clips), the coordinates along
@@ -309,78 +315,77 @@ local function clipGoal(fn, col, goalX, goalY)
   if cy ~= ry then goalY = t.y + cy end
   return goalX, goalY
 end
-local function slideGoal(col, goalX, goalY) return clipGoal(obb.clip, col, goalX, goalY) end
-local function bounceGoal(col, goalX, goalY) return clipGoal(obb.reflect, col, goalX, goalY) end
 
-local function touch(_, col)
+-- The goal bump's slide (kind SLIDE) or bounce (BOUNCE) gives col on a
+-- move toward (gx, gy), as bump computes it for an axis-aligned normal:
+-- the goal's coordinate across the normal becomes the touch's (slide) or
+-- is mirrored in it (bounce), whichever side of the touch the goal is; a
+-- move of length zero keeps its goal (slide) or stops at the touch
+-- (bounce). A turned normal (obb's extension) takes clipGoal's projection.
+local function builtinGoal(kind, col, gx, gy)
+  local t, n, m = col.touch, col.normal, col.move
+  if n.x ~= 0 and n.y ~= 0 then return clipGoal(kind == SLIDE and clip or reflect, col, gx, gy) end
+  if m.x == 0 and m.y == 0 then -- not moving (an overlap)
+    if kind == SLIDE then return gx, gy end
+    return t.x, t.y
+  end
+  if kind == SLIDE then
+    if n.x ~= 0 then return t.x, gy end
+    return gx, t.y
+  end
+  local bx, by = gx - t.x, gy - t.y
+  if n.x == 0 then by = -by else bx = -bx end
+  return t.x + bx, t.y + by
+end
+
+local RESPONSE = {} -- by kind
+RESPONSE[TOUCH] = function(_, col)
   return col.touch.x, col.touch.y, {}, 0
 end
 
-local function cross(world, col, x, y, w, h, goalX, goalY, filter)
+RESPONSE[CROSS] = function(world, col, x, y, w, h, goalX, goalY, filter)
   local cols, len = world:project(col.item, x, y, w, h, goalX, goalY, filter)
   return goalX, goalY, cols, len
 end
 
--- bump's slide and bounce for an axis-aligned normal, as bump computes
--- them: the goal's coordinate across the normal becomes the touch's
--- (slide) or is mirrored in it (bounce), whichever side of the touch the
--- goal is; a move of length zero keeps its goal (slide) or stops at the
--- touch (bounce). A turned normal
--- (obb's extension) takes slideGoal's and bounceGoal's projection.
-local function slide(world, col, _, _, w, h, goalX, goalY, filter)
-  local t, n, m = col.touch, col.normal, col.move
-  goalX, goalY = goalX or t.x, goalY or t.y
-  if n.x ~= 0 and n.y ~= 0 then
-    goalX, goalY = slideGoal(col, goalX, goalY)
-  elseif m.x ~= 0 or m.y ~= 0 then
-    if n.x ~= 0 then goalX = t.x else goalY = t.y end
+-- slide and bounce: builtinGoal's, kept in col.slide (col.bounce).
+for _, kind in ipairs({ SLIDE, BOUNCE }) do
+  local field = NAMES[kind]
+  RESPONSE[kind] = function(world, col, _, _, w, h, goalX, goalY, filter)
+    local t = col.touch
+    goalX, goalY = builtinGoal(kind, col, goalX or t.x, goalY or t.y)
+    col[field] = { x = goalX, y = goalY }
+    local cols, len = world:project(col.item, t.x, t.y, w, h, goalX, goalY, filter)
+    return goalX, goalY, cols, len
   end
-  col.slide = { x = goalX, y = goalY }
-  local cols, len = world:project(col.item, t.x, t.y, w, h, goalX, goalY, filter)
-  return goalX, goalY, cols, len
 end
 
-local function bounce(world, col, _, _, w, h, goalX, goalY, filter)
-  local t, n, m = col.touch, col.normal, col.move
-  goalX, goalY = goalX or t.x, goalY or t.y
-  if n.x ~= 0 and n.y ~= 0 then
-    goalX, goalY = bounceGoal(col, goalX, goalY)
-  elseif m.x ~= 0 or m.y ~= 0 then
-    local bx, by = goalX - t.x, goalY - t.y
-    if n.x == 0 then by = -by else bx = -bx end
-    goalX, goalY = t.x + bx, t.y + by
-  else -- not moving (an overlap): bump stops at the touch
-    goalX, goalY = t.x, t.y
-  end
-  col.bounce = { x = goalX, y = goalY }
-  local cols, len = world:project(col.item, t.x, t.y, w, h, goalX, goalY, filter)
-  return goalX, goalY, cols, len
+-- bump.responses by name; each one's kind, and its name for the C mover.
+local KIND, BUILTIN = {}, {}
+bump.responses = {}
+for kind, name in ipairs(NAMES) do
+  local r = RESPONSE[kind]
+  bump.responses[name], KIND[r], BUILTIN[r] = r, kind, name
 end
+local touch, cross, slide, bounce = RESPONSE[TOUCH], RESPONSE[CROSS], RESPONSE[SLIDE], RESPONSE[BOUNCE]
 
-bump.responses = { touch = touch, cross = cross, slide = slide, bounce = bounce }
-
--- The C mover's name for each of them.
-local BUILTIN = { [touch] = "touch", [cross] = "cross", [slide] = "slide", [bounce] = "bounce" }
-
-local function defaultFilter() return "slide" end
+local function defaultFilter() return NAMES[SLIDE] end
 
 -- ---- the C loop's calls ----------------------------------------------------
--- bump's loop in C (obb._bump: src/binding/lobb_bump.h; "bump's loop in C"
--- below says how moves use it) reads the rectangles it keeps beside obb's
--- boxes, set here whenever bump's record changes.
+-- bump's loop in C ("bump's loop in C" below says how moves use it) reads
+-- the rectangles it keeps beside obb's boxes, set here whenever bump's
+-- record changes.
 
-local CB = obb._bump
-local ASK, COL = CB.ASK, CB.COL
-local NONE, OTHER, SLIDE, CROSS = CB.NONE, CB.OTHER, CB.SLIDE, CB.CROSS
-local KIND = { [touch] = CB.TOUCH, [cross] = CB.CROSS, [slide] = CB.SLIDE, [bounce] = CB.BOUNCE }
-local DONE = CB.DONE
 
--- The C loop's calls: the FFI's under LuaJIT (obb.jit installed them),
--- else the classic functions, with a record set as the FFI's.
+-- The C loop's calls: the FFI's on LuaJIT's fast path (obb.jit_bump,
+-- built by obb.jit), else the classic functions (also when that file is
+-- missing or raises: the same answers), with a record set as the FFI's.
 local core, CLASSIC
 do
   local jit = package.loaded["obb.jit"]
-  core = type(jit) == "table" and type(jit.bump) == "table" and jit.bump
+  core = type(jit) == "table" and jit.status == "ffi" and type(jit.extension) == "function"
+    and jit.extension("bump")
+  core = type(core) == "table" and core
   CLASSIC = not core
   core = core or {
     rect = CB.rect,
@@ -418,6 +423,13 @@ end
 
 -- ---- the world ------------------------------------------------------------
 
+-- obb's rules (lua/obb/bump_obb.lua), built the first time a world needs
+-- them (obbRules, below).
+local OBB, obbRules
+
+-- project places a rectangle that is no item's under this key.
+local PROBE = setmetatable({}, { __tostring = function() return "obb.bump probe" end })
+
 local World = {}
 local World_mt = {}
 -- world.rows and world.nonEmptyCells: bump's grid, made when read (views,
@@ -430,9 +442,6 @@ function World_mt.__index(self, k)
   if view ~= nil then return view(self) end
   return nil
 end
-
--- project places a rectangle that is no item's under this key.
-local PROBE = setmetatable({}, { __tostring = function() return "obb.bump probe" end })
 
 -- The item's rectangle; level as argError's, for the function calling this.
 local function rectOf(self, fname, item, level)
@@ -480,71 +489,12 @@ local function bounding(self, x, y, w, h, a)
   return l, t, r - l, b - t
 end
 
--- bump's col.ti for the item's rectangle (turned by a) overlapping other's:
--- minus the area bump measures (on bounding rectangles if turned).
-local function overlapOf(self, x, y, w, h, a, other)
-  local o = self.rects[other] or self._pending[other]
-  local ox, oy, ow, oh = bounding(self, o.x, o.y, o.w, o.h, o.angle)
-  x, y, w, h = bounding(self, x, y, w, h, a)
-  return overlapTi(x, y, w, h, ox, oy, ow, oh)
-end
-
-local function newCol(item, other, name, overlaps, ti, mx, my, nx, ny, tx, ty, x, y, w, h, o)
-  return {
-    item = item, other = other, type = name, overlaps = overlaps, ti = ti,
-    move = { x = mx, y = my }, normal = { x = nx, y = ny }, touch = { x = tx, y = ty },
-    itemRect = { x = x, y = y, w = w, h = h },
-    otherRect = { x = o.x, y = o.y, w = o.w, h = o.h, angle = o.angle },
-  }
-end
-
--- A coordinate of the item's top-left corner from obb's center c: exact
--- where c is a center obb was given (c0 for the corner x0, c1 for x1).
-local function corner(c, half, c0, x0, c1, x1)
-  if c == c0 then return x0 end
-  if c == c1 then return x1 end
-  return c - half
-end
-
-local function clearNames(names)
-  for k in pairs(names) do names[k] = nil end
-end
-
--- What obb's filter works with during one move, check or project: bump's
--- filter, the item, whether every answer crosses (project), the name each
--- other was answered.
-local function newState(self)
-  local st = { names = {}, busy = false }
-  local names, responses = st.names, self.responses
-  local rects = self.rects
-  st.mapped = function(_, other)
-    if rawequal(other, st.item) then return nil end -- project's probe meets the item
-    if rects[other] == nil then return nil end -- removed by a filter of this call
-    local name = st.filter(st.item, other)
-    if not name or rects[other] == nil then return nil end -- bump would not find its rect
-    names[other] = name
-    if st.project then return "cross" end
-    local r = responses[name]
-    if r == nil then
-      error(format("Unknown collision type: %s (%s)", tostring(name), type(name)), 0)
-    end
-    return BUILTIN[r] or "touch" -- a custom response: stop there, then Lua
-  end
-  return st
-end
-
--- The world's state, or a new one for a call made while it is in use.
-local function acquire(self, filter, item, project)
-  local st = self._st
-  if st.busy then st = newState(self) end
-  st.busy, st.filter, st.item, st.project = true, filter, item, project
-  clearNames(st.names)
-  return st
-end
-
-local function release(st)
-  st.busy, st.filter, st.item = false, nil, nil
-  clearNames(st.names)
+-- The response named name in the table responses (a world's), or the
+-- error bump raises for a name with none.
+local function responseOf(responses, name)
+  local r = responses[name]
+  if r == nil then error(format("Unknown collision type: %s (%s)", tostring(name), type(name)), 0) end
+  return r
 end
 
 -- obb's world takes no add, update or remove while its C call runs a
@@ -626,11 +576,8 @@ function bump.newWorld(cellSize, options)
   -- the methods are the world's own fields (a raw hit, the fastest lookup
   -- on every Lua); __index is left for the views
   for k, f in pairs(World) do self[k] = f end
-  self._st = newState(self)
-  self:addResponse("touch", touch)
-  self:addResponse("cross", cross)
-  self:addResponse("slide", slide)
-  self:addResponse("bounce", bounce)
+  self._st = { names = {}, busy = false } -- obb's rules' (bump_obb.lua)
+  for kind, name in ipairs(NAMES) do self:addResponse(name, RESPONSE[kind]) end
   return self
 end
 
@@ -786,13 +733,23 @@ end
 
 -- ---- project ----------------------------------------------------------------
 
-local function byTiThenDistance(a, b)
-  if a.ti ~= b.ti then return a.ti < b.ti end
-  local ir, ar, br = a.itemRect, a.otherRect, b.otherRect
-  local da = rect_getSquareDistance(ir.x, ir.y, ir.w, ir.h, ar.x, ar.y, ar.w, ar.h)
-  local db = rect_getSquareDistance(ir.x, ir.y, ir.w, ir.h, br.x, br.y, br.w, br.h)
+-- bump's order of two cols of a step of the rectangle (x, y, w, h): the
+-- one met at ti against the rectangle (ox, oy, ow, oh) comes before the
+-- one met at bti against (bx, by, bw, bh) by ti, then by the squared
+-- distance between the centers (summed as bump sums it); nil for a tie.
+local function before(x, y, w, h, ti, ox, oy, ow, oh, bti, bx, by, bw, bh)
+  if ti ~= bti then return ti < bti end
+  local da = rect_getSquareDistance(x, y, w, h, ox, oy, ow, oh)
+  local db = rect_getSquareDistance(x, y, w, h, bx, by, bw, bh)
   if da ~= db then return da < db end
-  return a._i < b._i -- obb's order: a stable sort
+  return nil
+end
+
+local function byTiThenDistance(a, b)
+  local ir, ar, br = a.itemRect, a.otherRect, b.otherRect
+  local first = before(ir.x, ir.y, ir.w, ir.h, a.ti, ar.x, ar.y, ar.w, ar.h, b.ti, br.x, br.y, br.w, br.h)
+  if first == nil then return a._i < b._i end -- obb's order: a stable sort
+  return first
 end
 
 -- The box (center, half extents, no turn) around the rectangle's move
@@ -814,75 +771,16 @@ local function aroundMove(x, y, w, h, goalX, goalY)
   return l / 2 + r / 2, t / 2 + b / 2, min(hw + pad, DBL_MAX), min(hh + pad, DBL_MAX), 0
 end
 
--- project's work, the rectangle being in the obb world under key.
-local function projectWith(self, key, item, x, y, w, h, angle, goalX, goalY, filter)
-  local ow = self._w
-  local hw, hh = w / 2, h / 2
-  local cx, cy = ow:get(key)
-  local cols, len = {}, 0
-  if goalX == x and goalY == y then -- not moving: what it overlaps
-    -- The others, found first: then the probe leaves obb's world, and the
-    -- filter runs here in Lua with the world as the game sees it (it may
-    -- change it, or yield and never come back).
-    local found = {} -- the filter may query the world: not self._out
-    local n, m = ow:collisions(key, found), 0
-    -- the others it overlaps by more than the touching band (obb's rule,
-    -- box:overlaps, as obb's mover decides an other it starts inside)
-    local ib, ob = take(self, "_ibox", newBox), take(self, "_obox", newBox)
-    ow:get(key, ib)
-    for i = 0, n - 1 do
-      local other, dx, dy = found[3 * i + 1], found[3 * i + 2], found[3 * i + 3]
-      if not rawequal(other, item) and self.rects[other] ~= nil and ib:overlaps(ow:get(other, ob)) then
-        local d = (dx * dx + dy * dy) ^ 0.5
-        found[3 * m + 1], found[3 * m + 2], found[3 * m + 3] = other, dx / d, dy / d
-        m = m + 1
-      end
-    end
-    give(self, "_ibox", ib)
-    give(self, "_obox", ob)
-    if key == PROBE then ow:remove(PROBE) end
-    for i = 0, m - 1 do
-      local other = found[3 * i + 1]
-      -- an other an earlier filter call removed is not asked about; one
-      -- its own filter call removed makes no col (bump: its rect is gone)
-      local name = self.rects[other] ~= nil and filter(item, other)
-      local o = self.rects[other]
-      if name and o ~= nil then
-        len = len + 1
-        cols[len] = newCol(item, other, name, true, overlapOf(self, x, y, w, h, angle, other),
-          0, 0, found[3 * i + 2], found[3 * i + 3], x, y, x, y, w, h, o)
-        cols[len]._i = len
-      end
-    end
-  else
-    local out, gcx, gcy = take(self, "_out", newTable), goalX + hw, goalY + hh
-    local st = acquire(self, filter, item, true)
-    local ok, err, _, n = pcall(locked, self, classicCheck, ow, key, gcx, gcy, st.mapped, out)
-    if not ok then
-      release(st)
-      if err == NOT_FINITE then overflowError("project", 7, huge, 0) end
-      error(err, 0)
-    end
-    local names = st.names
-    for i = 0, n - 1 do
-      local k = i * STRIDE
-      local other, t, nx, ny = out[k + 1], out[k + 3], out[k + 4], out[k + 5]
-      local px, py, depth = out[k + 6], out[k + 7], out[k + 8]
-      local overlaps = depth > 0
-      len = len + 1
-      cols[len] = newCol(item, other, names[other], overlaps,
-        overlaps and overlapOf(self, x, y, w, h, angle, other) or t,
-        goalX - x, goalY - y, nx, ny, corner(px, hw, cx, x, gcx, goalX), corner(py, hh, cy, y, gcy, goalY),
-        x, y, w, h, self.rects[other] or self._pending[other])
-      cols[len]._i = len
-    end
-    release(st)
-    give(self, "_out", out)
-    flush(self)
-  end
-  sort(cols, byTiThenDistance)
-  for i = 1, len do cols[i]._i = nil end
-  return cols, len
+-- The others near a step of the rectangle from (x, y) to (goalX, goalY),
+-- obb's broad phase of bump's rules (aroundMove's box), in the world's
+-- scratch table "_found", taken: the caller gives it back. Returns it and
+-- their count.
+local function stepOthers(self, x, y, w, h, goalX, goalY)
+  local box, found = take(self, "_box", newBox), take(self, "_found", newTable)
+  box:set(aroundMove(x, y, w, h, goalX, goalY))
+  local n = self._w:query_box(box, found)
+  give(self, "_box", box)
+  return found, n
 end
 
 -- Whether this world's moves follow bump's rules now.
@@ -895,11 +793,8 @@ local function bumpRules(self) return self.rules == "bump" and self._turned == 0
 -- here in Lua with obb's world unlocked: it may add, update, remove or
 -- query, as with bump.lua.
 local function projectBump(self, item, x, y, w, h, goalX, goalY, filter)
-  local box, found = take(self, "_box", newBox), take(self, "_found", newTable)
-  box:set(aroundMove(x, y, w, h, goalX, goalY))
-  local n = self._w:query_box(box, found)
-  give(self, "_box", box)
   -- found stays taken while the filters run: one that projects gets its own
+  local found, n = stepOthers(self, x, y, w, h, goalX, goalY)
   local rects, cols, len = self.rects, {}, 0
   for i = 1, n do
     local other = found[i]
@@ -940,82 +835,40 @@ function World:project(item, x, y, w, h, goalX, goalY, filter)
     local cols, len = projectBump(self, item, x, y, w, h, goalX, goalY, filter)
     return cols, len
   end
-  local ow = self._w
-  local rect = item ~= nil and self.rects[item] or nil
-  local angle = rect and rect.angle
-  -- Inside a filter obb runs, its world is locked: it takes no probe and
-  -- runs no check; only the item's own overlaps can be listed.
-  local busy = self._lock > 0
-  if rect and not (busy and (goalX ~= x or goalY ~= y)) then -- the item's own box, if it is where the rectangle is
-    local cx, cy, hx, hy = ow:get(item)
-    if cx == x + w / 2 and cy == y + h / 2 and hx == w / 2 and hy == h / 2 then
-      local cols, len = projectWith(self, item, item, x, y, w, h, angle, goalX, goalY, filter)
-      return cols, len
-    end
-  end
-  if busy then
-    error("project cannot run inside a filter of this world's move, check, project or query "
-      .. "(obb's world is locked until the call returns)", 2)
-  end
-  ow:add(PROBE, x + w / 2, y + h / 2, w / 2, h / 2, angle)
-  -- projectWith takes the probe out before it runs the filter in Lua; a
-  -- filter obb runs in C cannot yield, so the probe is out however this ends
-  local ok, cols, len = pcall(projectWith, self, PROBE, item, x, y, w, h, angle, goalX, goalY, filter)
-  if ow:has(PROBE) then ow:remove(PROBE) end
-  if not ok then error(cols, 0) end
+  local cols, len = obbRules().project(self, item, x, y, w, h, goalX, goalY, filter)
   return cols, len
 end
 
 -- ---- move and check -----------------------------------------------------------
 
--- bump's own loop, from the col list a response gave: the first col of
--- each list is resolved by its response, each other met once (visited).
--- Runs after a custom response, and for a move of length zero.
-local function bumpLoop(self, item, x, y, w, h, goalX, goalY, filter, visited, cols, len, pcols, plen)
-  local function visitedFilter(it, other)
+-- The filter, answering false about the others in visited (bump's
+-- visitedFilter).
+local function visitedFilterOf(visited, filter)
+  return function(it, other)
     if visited[other] then return false end
     return filter(it, other)
   end
-  if pcols == nil then
-    pcols, plen = self:project(item, x, y, w, h, goalX, goalY, visitedFilter)
-  end
-  while plen > 0 do
-    local col = pcols[1]
-    len = len + 1
-    cols[len] = col
-    visited[col.other] = true
-    local response = self.responses[col.type]
-    if response == nil then
-      error(format("Unknown collision type: %s (%s)", tostring(col.type), type(col.type)), 0)
-    end
-    goalX, goalY, pcols, plen = response(self, col, x, y, w, h, goalX, goalY, visitedFilter)
-  end
-  return goalX, goalY, cols, len
 end
 
--- ---- move and check by bump's rules --------------------------------------
--- bumpLoop's work for a world following bump's rules, as bump.lua does it
--- but without its garbage: no visitedFilter closure (the visited set is
--- asked here, before the filter), and of each projection only its first
--- col is made, the one the loop keeps (bump's loop takes a project's
--- first col and drops the rest). The answers are bumpLoop's: the filter
--- is called on the same others in the same order, the first col is the
--- one project's sort puts first.
+-- ---- bump's loop ------------------------------------------------------------
+-- bump's World:check (project; the first col of each projection resolved
+-- by its response, which projects again; every other met once: visited),
+-- in Lua: loopFrom. For a world following bump's rules it runs without
+-- bump's garbage: no visitedFilter closure (the visited set is asked
+-- here, before the filter), and of each projection only its first col is
+-- made, the one the loop keeps (bump's loop takes a project's first col
+-- and drops the rest), with the filter called on the same others in the
+-- same order. A move by bump's rules is made by the same loop in C first
+-- ("bump's loop in C", below); this one goes on where that one cannot,
+-- and makes the moves of obb's rules that need bump's loop (a move of
+-- length zero, the rest of a move after a custom response).
 
 -- Keeps in best the col met at ti against o's rectangle (ox, oy, ow, oh)
 -- when it is met first so far (byTiThenDistance: ti, then the distance,
 -- then the order found).
 local function keepFirst(best, x, y, w, h, other, name, overlaps, ti, nx, ny, tx, ty, ox, oy, ow, oh)
-  if best.has then
-    local bti = best.ti
-    local first
-    if ti ~= bti then
-      first = ti < bti
-    else
-      first = rect_getSquareDistance(x, y, w, h, ox, oy, ow, oh)
-        < rect_getSquareDistance(x, y, w, h, best.ox, best.oy, best.ow, best.oh)
-    end
-    if not first then return end
+  if best.has and not before(x, y, w, h, ti, ox, oy, ow, oh, best.ti, best.ox, best.oy, best.ow, best.oh) then
+    return
   end
   best.has, best.other, best.name, best.overlaps, best.ti = true, other, name, overlaps, ti
   best.nx, best.ny, best.tx, best.ty = nx, ny, tx, ty
@@ -1064,12 +917,9 @@ local function newBest() return { has = false } end
 -- itself, and a loop LuaJIT has compiled as a trace of its own would stop
 -- the trace of the function around it (an inner loop) on every move.
 local function projectFirst(self, item, x, y, w, h, goalX, goalY, filter, visited)
-  local box, found = take(self, "_box", newBox), take(self, "_found", newTable)
-  box:set(aroundMove(x, y, w, h, goalX, goalY))
-  local n = self._w:query_box(box, found)
-  give(self, "_box", box)
   -- found and best stay taken while the filters run: one that projects
   -- gets its own
+  local found, n = stepOthers(self, x, y, w, h, goalX, goalY)
   local rects, best = self.rects, take(self, "_best", newBest)
   if n >= 1 then
     consider(best, rects, item, x, y, w, h, goalX, goalY, filter, visited, found[1])
@@ -1085,13 +935,6 @@ local function projectFirst(self, item, x, y, w, h, goalX, goalY, filter, visite
   return col
 end
 
-local function visitedFilterOf(visited, filter)
-  return function(it, other)
-    if visited[other] then return false end
-    return filter(it, other)
-  end
-end
-
 -- Whether world:project(item, x, y, w, h, goalX, goalY, filter) would be
 -- projectBump's: the world's own project, bump's rules, arguments it takes.
 local function projectsBump(self, x, y, goalX, goalY)
@@ -1099,17 +942,18 @@ local function projectsBump(self, x, y, goalX, goalY)
     and finite(x) and finite(y) and finite(goalX) and finite(goalY)
 end
 
--- bumpLoop's loop from col (or a projection's list, pcols): the built-in
+-- The loop from col (or a projection's list, pcols): the built-in
 -- responses are followed here, their project being projectFirst; anything
 -- else (a custom response, a project of the game's, an argument project
--- refuses, obb's rules) is called as bumpLoop calls it, with a
+-- refuses, obb's rules) is called as bump's loop calls it, with bump's
 -- visitedFilter made then (vf: the visited set is then the closure's for
--- good, not reused). visited holds the item and the others of cols.
+-- good, not reused). visited holds the item and the others of cols. By
+-- bump's rules, an overflow ends the loop (resolve raises).
 local function loopFrom(self, item, x, y, w, h, goalX, goalY, filter, visited, cols, len, vf, col, pcols, plen)
   -- a move that meets nothing (the common one) runs no loop (projectFirst)
   while col ~= nil or pcols ~= nil do
     if pcols ~= nil then
-      if not (plen > 0) then break end -- luacheck: ignore 581 (bumpLoop's test, NaN too)
+      if not (plen > 0) then break end -- luacheck: ignore 581 (bump's test, NaN too)
       col = pcols[1]
     elseif col == nil then
       break
@@ -1117,12 +961,9 @@ local function loopFrom(self, item, x, y, w, h, goalX, goalY, filter, visited, c
     len = len + 1
     cols[len] = col
     visited[col.other] = true
-    local response = self.responses[col.type]
-    if response == nil then
-      error(format("Unknown collision type: %s (%s)", tostring(col.type), type(col.type)), 0)
-    end
-    local ct = col.touch
-    if not (finite(ct.x) and finite(ct.y)) then -- bump's arithmetic overflowed: resolve raises
+    local response = responseOf(self.responses, col.type)
+    local ct, bumps = col.touch, bumpRules(self)
+    if bumps and not (finite(ct.x) and finite(ct.y)) then -- bump's arithmetic overflowed: resolve raises
       goalX, goalY = ct.x + ct.y, ct.x + ct.y
       break
     end
@@ -1133,35 +974,18 @@ local function loopFrom(self, item, x, y, w, h, goalX, goalY, filter, visited, c
     elseif response == cross then
       sx, sy = x, y
     elseif (response == slide or response == bounce) and gx ~= nil and gy ~= nil then
-      local t, n, m = col.touch, col.normal, col.move
-      local tx, ty = t.x, t.y
-      if response == slide then
-        if n.x ~= 0 and n.y ~= 0 then
-          gx, gy = slideGoal(col, gx, gy)
-        elseif m.x ~= 0 or m.y ~= 0 then
-          if n.x ~= 0 then gx = tx else gy = ty end
-        end
-      elseif n.x ~= 0 and n.y ~= 0 then
-        gx, gy = bounceGoal(col, gx, gy)
-      elseif m.x ~= 0 or m.y ~= 0 then
-        local bx, by = gx - tx, gy - ty
-        if n.x == 0 then by = -by else bx = -bx end
-        gx, gy = tx + bx, ty + by
-      else -- not moving (an overlap): bump stops at the touch
-        gx, gy = tx, ty
-      end
-      sx, sy = tx, ty
+      gx, gy = builtinGoal(KIND[response], col, gx, gy)
+      sx, sy = ct.x, ct.y
     end
     if sx == false then -- touch: the loop ends there
       goalX, goalY, col, pcols = gx, gy, nil, nil
-    elseif sx ~= nil and not (finite(gx) and finite(gy)) then -- overflowed: resolve raises
+    elseif bumps and sx ~= nil and not (finite(gx) and finite(gy)) then -- overflowed: resolve raises
       goalX, goalY, col, pcols = gx, gy, nil, nil
     elseif sx ~= nil and projectsBump(self, sx, sy, gx, gy) then
-      if response == slide then col.slide = { x = gx, y = gy }
-      elseif response == bounce then col.bounce = { x = gx, y = gy } end
+      if response ~= cross then col[BUILTIN[response]] = { x = gx, y = gy } end -- col.slide, col.bounce
       goalX, goalY = gx, gy
       col, pcols = projectFirst(self, col.item, sx, sy, w, h, gx, gy, filter, visited), nil
-    else -- the response itself, as bumpLoop calls it
+    else -- the response itself, as bump's loop calls it
       vf = vf or visitedFilterOf(visited, filter)
       goalX, goalY, pcols, plen = response(self, col, x, y, w, h, goalX, goalY, vf)
     end
@@ -1184,8 +1008,8 @@ local function visitedOf(self, item, cols, len)
   return visited
 end
 
--- bumpLoop(self, item, x, y, w, h, goalX, goalY, filter, { [item] = true },
--- {}, 0) in Lua, without bumpLoop's garbage.
+-- bump's World:check of item from (x, y, w, h) toward (goalX, goalY), in
+-- Lua (loopFrom from the first projection).
 local function bumpCheck(self, item, x, y, w, h, goalX, goalY, filter)
   local visited = visitedOf(self, item, nil, 0)
   local vf, col, pcols, plen
@@ -1200,8 +1024,8 @@ end
 
 -- ---- bump's loop in C ------------------------------------------------------
 -- A move by bump's rules is made first by bump's loop in C (obb._bump,
--- src/core/obb_bump.c; under LuaJIT through the FFI, obb.jit_bump): the
--- steps, narrow phase, responses and arithmetic of bumpCheck above, each
+-- src/binding/lobb_bump_run.c; under LuaJIT through the FFI, obb.jit_bump):
+-- the steps, narrow phase, responses and arithmetic of loopFrom above, each
 -- number with its Lua subtype, the filter's answers guessed (its last
 -- answer about each other). The filter is then asked here about the
 -- others the loop asked about, in its order, and the loop run again from
@@ -1347,7 +1171,7 @@ local function askInC(self, R, item, filter, nfixed, na, changes)
   local A, names, responses, others = R.asks, R.names, self.responses, R.others
   for q = nfixed + 1, na do
     local k, other = (q - 1) * ASK
-    if CLASSIC then other = others[q] else other = itemOf(R, A[k + 1]) end
+    if CLASSIC then other = others[q] else other = itemOf(R, A[k + 1]) end -- otherOf, inlined
     local name = filter(item, other)
     names[q] = name
     if self._changes ~= changes then return false, q end
@@ -1369,7 +1193,7 @@ end
 -- loop around the move).
 local function checkInC(self, item, x, y, w, h, goalX, goalY, filter, commit)
   local all, allName = -1, nil
-  if filter == defaultFilter then all, allName = KIND[self.responses.slide] or OTHER, "slide" end
+  if filter == defaultFilter then all, allName = KIND[self.responses[NAMES[SLIDE]]] or OTHER, NAMES[SLIDE] end
   local R = records[self]
   if R then records[self] = false else R = newRecords() end
   local changes = self._changes
@@ -1403,51 +1227,20 @@ local function checkInC(self, item, x, y, w, h, goalX, goalY, filter, commit)
   return ax, ay, cols, len, committed
 end
 
--- The cols of obb's n out records, bump's fields filled by replaying the
--- responses from the leg's start (sx, sy; obb's center there c0x, c0y)
--- toward its goal (gx, gy; center gcx, gcy). obb's world meets ties as
--- bump does (set_ties "first"), so every record is a col. Returns len and,
--- when a custom response stopped the move, its col; or len, nil and true
--- when a slide's or bounce's goal overflowed (the move raises).
-local function collect(self, item, rect, names, out, n, cols, len, sx, sy, gx, gy, c0x, c0y, gcx, gcy)
-  local rects, pending, responses = self.rects, self._pending, self.responses
-  local w, h = rect.w, rect.h
-  local hw, hh = w / 2, h / 2
-  for i = 0, n - 1 do
-    local k = i * STRIDE
-    local other, t, nx, ny = out[k + 1], out[k + 3], out[k + 4], out[k + 5]
-    local px, py, depth = out[k + 6], out[k + 7], out[k + 8]
-    local name = names[other] or "slide"
-    local overlaps = depth > 0
-    local tx, ty = corner(px, hw, c0x, sx, gcx, gx), corner(py, hh, c0y, sy, gcy, gy)
-    local ti = t
-    if overlaps then
-      ti = overlapOf(self, sx, sy, w, h, rect.angle, other)
-    elseif px == c0x and py == c0y then
-      ti = 0
-    end
-    -- an other removed by a later filter call keeps the rectangle it had
-    local col = newCol(item, other, name, overlaps, ti, gx - sx, gy - sy, nx, ny, tx, ty, sx, sy, w, h,
-      rects[other] or pending[other])
-    len = len + 1
-    cols[len] = col
-    local c = BUILTIN[responses[name]]
-    if c == nil then return len, col end
-    if c == "slide" or c == "bounce" then
-      if c == "slide" or overlaps then -- obb: an overlapped other is a plane
-        gx, gy = slideGoal(col, gx, gy)
-      else
-        gx, gy = bounceGoal(col, gx, gy)
-      end
-      if not (finite(gx) and finite(gy)) then return len, nil, true end -- overflowed
-      col[c] = { x = gx, y = gy }
-      gcx, gcy = gx + hw, gy + hh
-      if not overlaps then sx, sy, c0x, c0y = tx, ty, px, py end
-    end
+-- obb's rules, built once (lua/obb/bump_obb.lua).
+function obbRules()
+  if OBB == nil then
+    OBB = require("obb.bump_obb").build({
+      bounding = bounding, overlapTi = overlapTi, take = take, give = give, newTable = newTable, newBox = newBox,
+      overflowError = overflowError, byTiThenDistance = byTiThenDistance,
+      NAMES = NAMES, KIND = KIND, BUILTIN = BUILTIN, SLIDE = SLIDE, BOUNCE = BOUNCE, CROSS = CROSS, TOUCH = TOUCH,
+      responseOf = responseOf, clipGoal = clipGoal, defaultFilter = defaultFilter, slide = slide,
+      loopFrom = loopFrom, bumpCheck = bumpCheck, visitedFilterOf = visitedFilterOf,
+      commitRect = commitRect, setRect = setRect, locked = locked, flush = flush, PROBE = PROBE,
+    })
   end
-  return len, nil
+  return OBB
 end
-
 local function resolve(self, fname, item, goalX, goalY, filter, commit)
   local rect = item ~= nil and self.rects[item] or rectOf(self, fname, item, 2)
   local x, y, w, h = rect.x, rect.y, rect.w, rect.h
@@ -1482,72 +1275,7 @@ local function resolve(self, fname, item, goalX, goalY, filter, commit)
     end
     return ax, ay, cols, len
   end
-  local ow = self._w
-  local hw, hh = w / 2, h / 2
-  local custom
-  cols, len = {}, 0
-  if goalX == x and goalY == y then -- obb's mover has nothing to do: bump's loop
-    ax, ay, cols, len = bumpLoop(self, item, x, y, w, h, x, y, filter or defaultFilter, {}, cols, len)
-  else
-    local cx, cy, chx, chy = ow:get(item)
-    local gcx, gcy = goalX + hw, goalY + hh
-    local st = acquire(self, filter or defaultFilter, item, false)
-    local f = st.mapped
-    if filter == nil and self.responses.slide == slide then f = nil end -- all in C
-    local out = take(self, "_out", newTable)
-    local call = commit and (f and classicMove or ow.move) or (f and classicCheck or ow.check)
-    local ok, rx, ry, n = pcall(locked, self, call, ow, item, gcx, gcy, f, out)
-    if not ok then
-      release(st)
-      if rx == NOT_FINITE then overflowError(fname, 3, huge, 0) end
-      error(rx, 0)
-    end
-    local overflow
-    len, custom, overflow = collect(self, item, rect, st.names, out, n, cols, len, x, y, goalX, goalY, cx, cy,
-      gcx, gcy)
-    release(st)
-    give(self, "_out", out)
-    flush(self)
-    if overflow then -- a move obb committed goes back first (as for a custom response)
-      if commit and self.rects[item] == rect then
-        ow:update(item, cx, cy, chx, chy)
-        if self.rules == "bump" then setRect(self, item, rect) end
-      end
-      overflowError(fname, 3, huge, 0)
-    end
-    if custom and commit and self.rects[item] == rect then
-      -- obb committed the move to the touch; the response and the rest of
-      -- the move run in Lua, and may raise or yield for good: the box goes
-      -- back first (exactly: same center and half extents, rotation kept),
-      -- and the move is committed once, at the end.
-      ow:update(item, cx, cy, chx, chy)
-    end
-    if custom then -- obb stopped there (touch); bump's loop goes on in Lua
-      local visited = { [item] = true }
-      for i = 1, len do visited[cols[i].other] = true end
-      local bf = filter or defaultFilter
-      local visitedFilter = visitedFilterOf(visited, bf) -- (a closure here would cost resolve UCLO on LuaJIT)
-      local mgx, mgy = custom.itemRect.x + custom.move.x, custom.itemRect.y + custom.move.y
-      local pgx, pgy, pcols, plen = self.responses[custom.type](self, custom, x, y, w, h, mgx, mgy, visitedFilter)
-      ax, ay, cols, len = bumpLoop(self, item, x, y, w, h, pgx, pgy, bf, visited, cols, len, pcols, plen)
-    else
-      ax, ay = corner(rx, hw, cx, x, gcx, goalX), corner(ry, hh, cy, y, gcy, goalY)
-    end
-  end
-  -- A filter or response may have removed the item (then there is nothing
-  -- to commit), or a response updated it (its size is the one it has now).
-  local r = self.rects[item]
-  if commit and r ~= nil and (ax ~= x or ay ~= y or custom) then
-    if custom or (goalX == x and goalY == y) then -- obb did not commit it (or it was put back)
-      commitRect(self, item, r, ax, ay)
-    else
-      self._changes = self._changes + 1
-      r.x, r.y = ax, ay
-      -- a world of bump's rules holding a turned rectangle for now: the
-      -- rectangle again for the C loop, once it holds none
-      if self.rules == "bump" then setRect(self, item, r) end
-    end
-  end
+  ax, ay, cols, len = obbRules().resolve(self, fname, item, rect, goalX, goalY, filter, commit)
   return ax, ay, cols, len
 end
 

@@ -44,8 +44,8 @@
 -- The classic path stays when OBB_NO_FFI is set to anything but "" or "0",
 -- when package.loaded["obb.jit"] is false before require "obb", without
 -- the ffi module or debug.getmetatable, or when a file the fast path needs
--- (jit_sigs.lua, jit_world.lua, jit_bump.lua) is missing, raises or is of
--- another version. obb.jit.status says which ("classic: " and the reason,
+-- (jit_sigs.lua, jit_world.lua) is missing, raises or is of another
+-- version. obb.jit.status says which ("classic: " and the reason,
 -- which obb.jit.reason holds alone), and so does the module's jit_status
 -- (src/binding/lobb_jit.c), which also says why when this file itself
 -- could not be loaded.
@@ -91,13 +91,16 @@ end
 -- and a later require of it would raise "loop or previous error loading
 -- module" instead of why).
 local load_error
+local function unload(name)
+  local loaded = type(package_lib) == "table" and rawget(package_lib, "loaded")
+  if type(loaded) == "table" and type(rawget(loaded, name)) ~= "table" then
+    loaded[name] = nil
+  end
+end
 local function need(name, fields)
   local ok, mod = pcall(require, name)
   if not ok then
-    local loaded = type(package_lib) == "table" and rawget(package_lib, "loaded")
-    if type(loaded) == "table" and type(rawget(loaded, name)) ~= "table" then
-      loaded[name] = nil
-    end
+    unload(name)
     local msg = tostring(mod)
     -- an error raised without a position (error(x, 0)) names no file
     if not msg:find(name:match("[^.]+$"), 1, true) then
@@ -120,8 +123,6 @@ local sigs = need("obb.jit_sigs", { cdef = "string", KINDS = "table", signatures
 -- The world methods (add, update, get, the movers, casts and queries).
 local jit_world = need("obb.jit_world", { build_world = "function", world_items = "function" })
 local build_world, world_items = jit_world.build_world, jit_world.world_items
--- obb.bump's C half through the FFI.
-local build_bump = need("obb.jit_bump", { build_bump = "function" }).build_bump
 local KINDS = sigs.KINDS
 M.cdef = sigs.cdef
 
@@ -299,7 +300,7 @@ local function build(ffi, lib, obb, T2, T3, mt2, mt3, getmt)
   end
   local d = ffi.new("double[4]")
   -- a finite number (not a numeric string), as lobb_checkfinite takes
-  local function fin(x) return type(x) == "number" and x - x == 0 end
+  local fin = obb._lua.finite -- a finite number: obb's Lua files share it (lobb_open.c)
   local deps = {
     is2 = is2, is3 = is3, dressed = dressed, mt2 = mt2, mt3 = mt3, copy = copy, huge = huge,
     select = select, type = type,
@@ -375,6 +376,8 @@ end
 -- own (a proxy's, say, to have its proxies taken for boxes) changes
 -- nothing.
 local installed_for
+-- What extension() hands an extension's build, once installed.
+local kit
 
 -- The functions M.cdef declares, called through the addresses luaopen_obb
 -- hands over (entries: name -> light userdata; src/binding/lobb_jit.c),
@@ -436,13 +439,39 @@ function M.install(obb, entries, mt2, mt3, mtw, ffi_add, mtr)
     for k, f in pairs(F3) do T3[k] = f end
     for k, f in pairs(FW) do WM[k] = f end
     M.classic[T2], M.classic[T3], M.classic[WM] = C2, C3, CW
-    M.bump = build_bump(ffi, lib, world_items, mtw, raw_getmetatable, raw_getfenv)
+    kit = { ffi, lib, world_items(mtw, raw_getmetatable, raw_getfenv) }
   end)
   if ok then
     M.status, M.reason = "ffi", nil
   else
     classic(tostring(err))
   end
+end
+
+-- An extension of the fast path for another of obb's Lua modules (obb.bump
+-- calls extension("bump"): lua/obb/jit_bump.lua): obb.jit_<name>'s
+-- build(ffi, lib, holder_of, id_of), given the FFI, the entry points and
+-- the lookups of a world's item tables (jit_world.lua's world_items), run
+-- once; its result, or nil and why (the fast path is off, or the file is
+-- missing, raises or has no build). The file is required with the require
+-- captured when this one loaded, and the entry points go to no function
+-- but its build: a script gets no raw pointer from here.
+local extensions = {}
+function M.extension(name)
+  if kit == nil then return nil, M.status end
+  if type(name) ~= "string" or not name:find("^[%w_]+$") then return nil, "no such extension" end
+  local ext = extensions[name]
+  if ext == nil then
+    local ok, mod = pcall(require, "obb.jit_" .. name)
+    if not ok then unload("obb.jit_" .. name) end
+    local make = ok and type(mod) == "table" and rawget(mod, "build")
+    if type(make) ~= "function" then
+      return nil, ok and ("module 'obb.jit_%s' has no function build"):format(name) or tostring(mod)
+    end
+    ext = make(unpack(kit))
+    extensions[name] = ext
+  end
+  return ext
 end
 
 return M

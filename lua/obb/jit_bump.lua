@@ -1,6 +1,7 @@
--- obb.jit_bump: obb.bump's C half on LuaJIT's FFI path (lua/obb/jit.lua
--- builds it at install; include/lobb_ffi.h, lobb_ffi_bump_*): the three
--- calls of the classic obb._bump (rect, update, check) through the FFI, and
+-- obb.jit_bump: obb.bump's C half on LuaJIT's FFI path (obb.bump asks
+-- obb.jit.extension("bump") for it, which runs build here once with what it
+-- needs; include/lobb_ffi.h, lobb_ffi_bump_*): the three calls of the
+-- classic obb._bump (rect, update, check) through the FFI, and
 -- the record sets check fills, which obb.bump reads in the classic layout:
 -- asks and cols as arrays of numbers from index 1 (here doubles
 -- with a slot 0 unused); the items asked about are read by their ids with
@@ -9,17 +10,16 @@
 -- world, and gives it back), so a finalizer's move in the middle of one
 -- gets its own: no buffer is shared.
 --
--- This table is obb.jit.bump, which any script reaches: nothing C trusts
--- is in a record set's table. What C writes through (the buffers and their
--- capacities, the input and output numbers) and the world's id -> item
--- table the last check read are kept here, by record set, where no script
--- reaches them; check takes only a record set records() made, and its
+-- The table build makes is obb.bump's, which a script may reach through
+-- obb.jit.extension: nothing C trusts is in a record set's table. What C
+-- writes through (the buffers and their capacities, the input and output
+-- numbers) and the world's id -> item table the last check read are kept
+-- here, by record set, where no script reaches them; check takes only a record set records() made, and its
 -- table's fields (asks, cols, names) are only read by obb.bump.
 
 local type, rawget, setmetatable = type, rawget, setmetatable
 
-local function build_bump(ffi, lib, world_items, mtw, getmt, getfenv)
-  local holder_of, id_of = world_items(mtw, getmt, getfenv)
+local function build(ffi, lib, holder_of, id_of)
   local rect_c, update_c, check_c = lib.lobb_ffi_bump_rect, lib.lobb_ffi_bump_update,
     lib.lobb_ffi_bump_check
   local ASK, COL = lib.LOBB_FFI_BUMP_ASK, lib.LOBB_FFI_BUMP_COL
@@ -101,4 +101,4 @@ local function build_bump(ffi, lib, world_items, mtw, getmt, getfenv)
   return M
 end
 
-return { build_bump = build_bump }
+return { build = build }

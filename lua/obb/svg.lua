@@ -14,6 +14,7 @@
 --   pic:write("frame.svg")
 
 local obb = require "obb"
+local finite = obb._lua.finite -- (src/binding/lobb_open.c)
 
 local M = {}
 
@@ -53,10 +54,6 @@ local function style_of(s, default)
   for k, v in pairs(base) do merged[k] = v end
   for k, v in pairs(s) do merged[k] = v end
   return merged
-end
-
-local function finite(x)
-  return type(x) == "number" and x == x and x - x == 0
 end
 
 local function check_numbers(name, ...)

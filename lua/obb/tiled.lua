@@ -26,6 +26,7 @@
 
 local obb = require "obb"
 local mapdata = require "obb.mapdata"
+local finite = obb._lua.finite -- (src/binding/lobb_open.c)
 
 local M = {}
 
@@ -78,10 +79,6 @@ local function fail(msg, ...)
     if getmetatable(args[i]) == Place then args[i] = place_text(args[i]) end
   end
   error("obb.tiled: " .. format(msg, unpack(args, 1, n)), 0)
-end
-
-local function finite(x)
-  return type(x) == "number" and x == x and x - x == 0
 end
 
 local function describe_value(v)

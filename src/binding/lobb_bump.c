@@ -6,27 +6,25 @@
 */
 #include "lobb_bump.h"
 #include "lobb_ffi.h"
+#include "lobb_responses.h"
 #include "obb_math.h"
 
-/* Integers larger than this leave the loop to Lua (obb_bump.h). */
-#define MAX_INT 67108864.0 /* 2^26 */
-
 /* The number at idx with its subtype; 0 for anything else, or an integer
-** beyond MAX_INT. */
-static int to_num(lua_State *L, int idx, obb_bump_num *n) {
+** beyond LOBB_BUMP_MAX_INT. */
+static int to_num(lua_State *L, int idx, lobb_bump_num *n) {
   if (lua_type(L, idx) != LUA_TNUMBER) return 0;
   n->v = lua_tonumber(L, idx);
   n->isint = 0;
 #if LUA_VERSION_NUM >= 503
   if (lua_isinteger(L, idx)) {
     n->isint = 1;
-    return n->v <= MAX_INT && n->v >= -MAX_INT;
+    return n->v <= LOBB_BUMP_MAX_INT && n->v >= -LOBB_BUMP_MAX_INT;
   }
 #endif
   return 1;
 }
 
-static void push_num(lua_State *L, obb_bump_num n) {
+static void push_num(lua_State *L, lobb_bump_num n) {
 #if LUA_VERSION_NUM >= 503
   if (n.isint) {
     lua_pushinteger(L, (lua_Integer)n.v);
@@ -36,7 +34,7 @@ static void push_num(lua_State *L, obb_bump_num n) {
   lua_pushnumber(L, n.v);
 }
 
-static int to_rect(lua_State *L, int idx, obb_bump_rect *r) {
+static int to_rect(lua_State *L, int idx, lobb_bump_rect *r) {
   return to_num(L, idx, &r->x) && to_num(L, idx + 1, &r->y) &&
          to_num(L, idx + 2, &r->w) && to_num(L, idx + 3, &r->h);
 }
@@ -66,7 +64,7 @@ static lworld *usable_item(lua_State *L, int *id) {
 static int bump_rect(lua_State *L) {
   int id;
   lworld *lw = usable_item(L, &id);
-  obb_bump_rect r;
+  lobb_bump_rect r;
   int ok = lw != NULL && to_rect(L, 3, &r) && lobb_bump_set(lw, id, &r);
   if (lw != NULL && !ok) lobb_bump_forget(lw, id);
   lua_pushboolean(L, ok);
@@ -79,13 +77,13 @@ static int bump_rect(lua_State *L) {
 static int bump_update(lua_State *L) {
   int id;
   lworld *lw = usable_item(L, &id);
-  obb_bump_rect r;
+  lobb_bump_rect r;
   lua_pushboolean(L, lw != NULL && to_rect(L, 3, &r) && lobb_bump_update(lw, id, &r));
   return 1;
 }
 
-/* Reads the nfixed answers of the asks table at t into b->fixed; 0 for a
-** record that is not one. */
+/* Fixes the nfixed answers of the asks table at t (lobb_bump_fix); 0 for
+** a record that is not one. */
 static int read_fixed(lua_State *L, int t, lbump *b, int nfixed) {
   int i, j;
   for (i = 0; i < nfixed; i++) {
@@ -95,9 +93,7 @@ static int read_fixed(lua_State *L, int t, lbump *b, int nfixed) {
       v[j] = lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) : -1;
       lua_pop(L, 1);
     }
-    if (!(v[1] >= OBB_BUMP_NONE && v[1] <= OBB_BUMP_OTHER)) return 0;
-    b->fixed[2 * i] = lobb_bump_id(v[0]);
-    b->fixed[2 * i + 1] = (int)v[1];
+    if (!lobb_bump_fix(b, i, v[0], v[1])) return 0;
   }
   return 1;
 }
@@ -109,52 +105,31 @@ static int small_int(lua_State *L, int idx, int def) {
   return v >= -1 && v <= LOBB_BUMP_MAX_ASKS ? (int)v : LOBB_BUMP_MAX_ASKS + 1;
 }
 
-static void set_field(lua_State *L, int t, lua_Integer k, obb_bump_num n) {
-  push_num(L, n);
-  lua_rawseti(L, t, k);
-}
-
-static void set_int(lua_State *L, int t, lua_Integer k, int v) {
-  lua_pushinteger(L, v);
-  lua_rawseti(L, t, k);
+/* Record k (0-based) of n numbers v into the table at t. */
+static void set_record(lua_State *L, int t, size_t k, int stride,
+                       const lobb_bump_num *v, int n) {
+  lua_Integer base = (lua_Integer)(stride * k);
+  int j;
+  for (j = 0; j < n; j++) {
+    push_num(L, v[j]);
+    lua_rawseti(L, t, base + 1 + j);
+  }
 }
 
 /* The records of run res into the tables asks, others (the items asked
 ** about, from the world's table by id at byid) and cols. */
-static void write_records(lua_State *L, const lbump *b, const brun *res,
-                          int nfixed, int byid, int asks, int others,
-                          int cols) {
+static void write_records(lua_State *L, const lbump *b,
+                          const lobb_bump_run *res, int nfixed, int byid,
+                          int asks, int others, int cols) {
+  lobb_bump_num v[LOBB_FFI_BUMP_ASK];
   size_t i;
   for (i = (size_t)nfixed; i < res->nasks; i++) {
-    const bask *a = &b->asks[i];
-    lua_Integer k = (lua_Integer)(LOBB_FFI_BUMP_ASK * i);
-    set_int(L, asks, k + 1, a->other);
-    set_int(L, asks, k + 2, a->kind);
-    set_int(L, asks, k + 3, a->step);
-    set_int(L, asks, k + 4, a->hit);
-    lua_rawgeti(L, byid, a->other + 1);
+    set_record(L, asks, i, LOBB_FFI_BUMP_ASK, v, lobb_bump_ask_values(b, i, v));
+    lua_rawgeti(L, byid, b->asks[i].other + 1);
     lua_rawseti(L, others, (lua_Integer)i + 1);
-    if (!a->hit) continue;
-    set_int(L, asks, k + 5, a->h.overlaps);
-    set_field(L, asks, k + 6, a->h.ti);
-    set_field(L, asks, k + 7, a->h.nx);
-    set_field(L, asks, k + 8, a->h.ny);
-    set_field(L, asks, k + 9, a->h.tx);
-    set_field(L, asks, k + 10, a->h.ty);
-    set_field(L, asks, k + 11, a->o.x);
-    set_field(L, asks, k + 12, a->o.y);
-    set_field(L, asks, k + 13, a->o.w);
-    set_field(L, asks, k + 14, a->o.h);
   }
-  for (i = 0; i < res->ncols; i++) {
-    const bcol *c = &b->cols[i];
-    lua_Integer k = (lua_Integer)(LOBB_FFI_BUMP_COL * i);
-    set_int(L, cols, k + 1, c->ask);
-    set_int(L, cols, k + 2, c->has_goal);
-    if (!c->has_goal) continue;
-    set_field(L, cols, k + 3, c->g[0]);
-    set_field(L, cols, k + 4, c->g[1]);
-  }
+  for (i = 0; i < res->ncols; i++)
+    set_record(L, cols, i, LOBB_FFI_BUMP_COL, v, lobb_bump_col_values(b, i, v));
 }
 
 /* The protected half of obb._bump.check, (w, nfixed, byid, asks, others,
@@ -162,15 +137,17 @@ static void write_records(lua_State *L, const lbump *b, const brun *res,
 ** unless w is copying one: reached by hand, it does nothing). */
 static int copy_records(lua_State *L) {
   lworld *lw = lobb_world_test(L, 1);
-  const brun *res = lw != NULL && lw->bump != NULL ? lw->bump->copy : NULL;
+  const lobb_bump_run *res =
+      lw != NULL && lw->bump != NULL ? lw->bump->copy : NULL;
   if (res != NULL)
-    write_records(L, res->b, res, (int)lua_tointeger(L, 2), 3, 4, 5, 6);
+    write_records(L, lw->bump, res, (int)lua_tointeger(L, 2), 3, 4, 5, 6);
   return 0;
 }
 
 /* The records of run res into the tables at 11, 12 and 13, protected
 ** (copy_records, upvalue 1), with the world busy meanwhile. */
-static void copy_out(lua_State *L, lworld *lw, brun *res, int nfixed) {
+static void copy_out(lua_State *L, lworld *lw, const lobb_bump_run *res,
+                     int nfixed) {
   int st;
   lua_pushvalue(L, lua_upvalueindex(1));
   lua_pushvalue(L, 1);
@@ -193,18 +170,18 @@ static void copy_out(lua_State *L, lworld *lw, brun *res, int nfixed) {
 ** answer all (>= 0) or the nfixed in asks then guessed, its records into
 ** the three tables (lobb_ffi.h's layout, from index 1; asks from nfixed
 ** on); with commit, a move that needs no asking is committed here
-** (committed true). status: 0 done, 1 handoff (obb_bump.h), -1 for Lua's
-** loop, -3 when a fixed answer is not this run's. The tables are written with the world busy, as add
-** writes the item tables (a finalizer may run meanwhile: a run it makes
+** (committed true). status: 0 done, 1 handoff (lobb_bump.h), -1 for
+** Lua's loop, -3 when a fixed answer is not this run's. The tables are
+** written with the world busy, as add writes the item tables (a finalizer may run meanwhile: a run it makes
 ** goes by Lua's loop, and it cannot close the world under the records),
 ** inside lua_pcall (upvalue 1, copy_records), so that an error there
 ** still leaves the world as it was. */
 static int bump_check(lua_State *L) {
   int id, all, nfixed, rc;
   lworld *lw = usable_item(L, &id);
-  obb_bump_rect r;
-  obb_bump_num goal[2];
-  brun res;
+  lobb_bump_rect r;
+  lobb_bump_num goal[2];
+  lobb_bump_run res;
   lua_settop(L, 14);
   if (lw == NULL || !to_rect(L, 3, &r) || !lobb_bump_good(&r) ||
       !to_num(L, 7, &goal[0]) || !to_num(L, 8, &goal[1]) ||
@@ -217,7 +194,7 @@ static int bump_check(lua_State *L) {
   luaL_checktype(L, 13, LUA_TTABLE);
   if (!lobb_bump_runnable(lw, all, nfixed)) goto refuse;
   rc = read_fixed(L, 11, lw->bump, nfixed)
-           ? lobb_bump_run(lw, id, &r, goal, all, nfixed, &res) : -3;
+           ? lobb_bump_check(lw, id, &r, goal, all, nfixed, &res) : -3;
   if (rc < 0) {
     lua_pushinteger(L, rc);
     return 1;
@@ -243,7 +220,7 @@ static void set_const(lua_State *L, const char *name, int n) {
 }
 
 void lobb_open_bump(lua_State *L, int lib) {
-  lua_createtable(L, 0, 13);
+  lua_createtable(L, 0, 12);
   lua_pushcfunction(L, bump_rect);
   lua_setfield(L, -2, "rect");
   lua_pushcfunction(L, bump_update);
@@ -254,12 +231,12 @@ void lobb_open_bump(lua_State *L, int lib) {
   /* the records' strides and the answers' kinds, for obb.bump */
   set_const(L, "ASK", LOBB_FFI_BUMP_ASK);
   set_const(L, "COL", LOBB_FFI_BUMP_COL);
-  set_const(L, "DONE", OBB_BUMP_DONE);
-  set_const(L, "NONE", OBB_BUMP_NONE);
-  set_const(L, "TOUCH", OBB_BUMP_TOUCH);
-  set_const(L, "CROSS", OBB_BUMP_CROSS);
-  set_const(L, "SLIDE", OBB_BUMP_SLIDE);
-  set_const(L, "BOUNCE", OBB_BUMP_BOUNCE);
+  set_const(L, "DONE", LOBB_BUMP_DONE);
+  set_const(L, "NONE", OBB_IGNORE);
+  set_const(L, "TOUCH", OBB_TOUCH);
+  set_const(L, "CROSS", OBB_CROSS);
+  set_const(L, "SLIDE", OBB_SLIDE);
+  set_const(L, "BOUNCE", OBB_BOUNCE);
   set_const(L, "OTHER", OBB_BUMP_OTHER);
   lua_setfield(L, lib, "_bump");
 }

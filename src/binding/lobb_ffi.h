@@ -215,18 +215,20 @@ LOBB_FFI int lobb_ffi_bump_update(void *world, double id, double x,
                                   double y, double w, double h);
 
 /* The records bump_check writes, in doubles: per ask, the other's id, the
-** answer (OBB_BUMP_*, src/core/obb_bump.h), the step, whether it hits, and
-** for a hit overlaps, ti, nx, ny, tx, ty and the other's x, y, w, h; per
-** col its ask, whether its response gave a goal, and that goal. */
+** answer (OBB_IGNORE .. OBB_BOUNCE, or OBB_BUMP_OTHER: lobb_bump.h), the
+** step, whether it hits, and for a hit overlaps, ti, nx, ny, tx, ty and
+** the other's x, y, w, h; per col its ask, whether its response gave a
+** goal, and that goal. */
 enum lobb_ffi_bump_record {
   LOBB_FFI_BUMP_ASK = 14,
   LOBB_FFI_BUMP_COL = 4
 };
 
-/* bump's loop (src/core/obb_bump.c) for item id, its rectangle and goal
-** in (x, y, w, h, goalx, goaly), every answer all (an OBB_BUMP_* kind), or
-** (all -1) the first nfixed answers those of asks (checked to be asked
-** about the same others) and every later one guessed; its records into
+/* bump's loop (src/binding/lobb_bump_run.c) for item id, its rectangle
+** and goal in (x, y, w, h, goalx, goaly), every answer all (a kind, as
+** the records hold them), or (all -1) the first nfixed answers those of
+** asks (checked to be asked about the same others) and every later one
+** guessed; its records into
 ** asks (from nfixed on) and cols (at most the caps), and into out the goal
 ** where it ends (or hands off), the counts of asks and cols, and 1 when
 ** it committed the move: with commit, a move done that needs no asking

@@ -4,7 +4,8 @@
 ** It makes the four metatables (2D boxes, 3D boxes, worlds, response
 ** sets) and lets each type's file fill its own: lobb_box.c the boxes and
 ** their constructors, lobb_world.c the worlds, lobb_responses.c the sets
-** (and lobb_bump.c obb._bump, obb.bump's C half);
+** (and lobb_bump.c obb._bump, obb.bump's C half; obb._lua, what the Lua
+** files share, is made here);
 ** under LuaJIT, lobb_jit.c then hands the module to the FFI fast path.
 ** Every function it registers is a closure over the box metatables, so
 ** type checks and new boxes never look in the registry (lobb_box.h).
@@ -76,6 +77,22 @@ static int new_type(lua_State *L, const char *tname) {
   return lua_gettop(L);
 }
 
+/* obb._lua: what the binding hands obb's Lua files (lua/obb/) to share.
+** finite(v): whether v is a finite number (not NaN, not an infinity, not
+** a numeric string), the test bump, svg, tiled and jit make of numbers.
+** A Lua function, which LuaJIT compiles into its callers' traces (a C
+** function would end them); v - v is 0 exactly when v is finite. */
+static const char lua_shared[] =
+    "local type = type\n"
+    "return { finite = function(v) return type(v) == 'number' and v - v == 0 end }\n";
+
+static void open_lua_shared(lua_State *L, int lib) {
+  if (luaL_loadbuffer(L, lua_shared, sizeof lua_shared - 1, "=obb._lua") != 0)
+    lua_error(L);
+  lua_call(L, 0, 1);
+  lua_setfield(L, lib, "_lua");
+}
+
 int luaopen_obb(lua_State *L) {
   int mt2, mt3, mtw, mtr, lib, ffi_add;
   check_name(L, LOBB_OBB2);
@@ -93,6 +110,7 @@ int luaopen_obb(lua_State *L) {
   lobb_open_world(L, lib, mt2, mt3, mtw);
   ffi_add = lua_gettop(L);
   lobb_open_bump(L, lib);
+  open_lua_shared(L, lib);
   lua_pushliteral(L, OBB_VERSION);
   lua_setfield(L, lib, "_VERSION");
   /* the touching rule's constants (obb.h), for scripts that reason

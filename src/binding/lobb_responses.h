@@ -30,6 +30,7 @@ typedef struct lobb_responses {
 } lobb_responses;
 
 extern const char lobb_responses_tag; /* only the address matters */
+
 #define LOBB_TAG_RESPONSES ((const void *)&lobb_responses_tag)
 
 /* The set at idx, or NULL for any other value (its size and tag, as

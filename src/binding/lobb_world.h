@@ -157,7 +157,7 @@ lworld *lobb_world_usable(void *p, int dim);
 lworld *lobb_world_usableid(void *p, int dim, double id, int *out_id);
 /* Gives live item id the box b (of the world's dimension): every update
 ** of the binding goes through here, so that obb.bump's rectangle of the
-** item is forgotten whenever its box changes (lobb_bump_run.c). */
+** item is forgotten whenever its box changes (lobb_bump_store.c). */
 void lobb_world_setbox(lworld *lw, int id, const void *b);
 /* The box (into b) from the nv numbers v that w:add and w:update take
 ** after the item, old's rotation kept when they give none (old NULL: the
@@ -196,7 +196,7 @@ int lobb_world_rayhits(lworld *lw, const double *o, const double *d,
                        double maxt, const unsigned char *keep,
                        const ray_rec **hits, size_t *n);
 
-/* ---- lobb_bump.c, lobb_bump_run.c ---- */
+/* ---- lobb_bump.c, lobb_bump_store.c ---- */
 
 /* obb._bump, obb.bump's C half, into the module table at lib. */
 void lobb_open_bump(lua_State *L, int lib);

@@ -9,15 +9,12 @@
 
 /* The scratch buffers a world keeps for its movers (obb_move.c): the
 ** candidates of a leg, the others met in a move and their index by id,
-** and the others within reach of the whole move; and for bump's loop
-** (obb_bump.c). */
+** and the others within reach of the whole move. */
 enum {
   OBB_SCRATCH_CANDS,
   OBB_SCRATCH_MET,
   OBB_SCRATCH_NEAR,
   OBB_SCRATCH_MET_INDEX,
-  OBB_SCRATCH_BUMP_FOUND, /* obb_bump.c: a step's others */
-  OBB_SCRATCH_BUMP_SEEN,  /* obb_bump.c: the others a move has met */
   OBB_WORLD_SCRATCH /* how many */
 };
 
