@@ -13,9 +13,11 @@
 
 const char lobb_responses_tag = 'r';
 
-/* Response names by the core's values (obb_world.h); OBB_IGNORE is false
-** in Lua. */
-static const char *const names[] = {NULL, "touch", "cross", "slide", "bounce"};
+/* Response names by the core's values (obb_world.h): the movers', then a
+** solid's own (w:move_solid; a mover takes those as "slide"); OBB_IGNORE
+** is false in Lua. */
+static const char *const names[] = {NULL, "touch", "cross", "slide", "bounce",
+                                    "ride", "stand", "push", "oneway"};
 
 /* Pushes the response r as Lua shows it: its name, or false. */
 static void push_response(lua_State *L, int r) {
@@ -40,7 +42,7 @@ static unsigned char response_of(lua_State *L, int v, const char *what) {
   if (lua_type(L, v) == LUA_TSTRING) {
     size_t len;
     const char *s = lua_tolstring(L, v, &len);
-    for (i = OBB_TOUCH; i <= OBB_BOUNCE; i++)
+    for (i = OBB_TOUCH; i <= OBB_ONEWAY; i++)
       if (strlen(s) == len && strcmp(s, names[i]) == 0)
         return (unsigned char)i;
     luaL_argerror(L, 1, lua_pushfstring(L, "%s: unknown response '%s'%s",
@@ -66,7 +68,8 @@ static const char *key_name(lua_State *L, int idx) {
 }
 
 /* obb.responses(t) -> set: t maps classes (integers 0..255) to responses
-** ("touch", "cross", "slide", "bounce", or false: ignored), and may give
+** ("touch", "cross", "slide", "bounce", a solid's "ride", "stand", "push",
+** "oneway", or false: ignored), and may give
 ** default (the response of every class t leaves out; "slide" when absent).
 ** Read raw: t's metatable plays no part. */
 static int mod_responses(lua_State *L) {

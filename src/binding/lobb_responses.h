@@ -3,8 +3,9 @@
 ** (internal; lobb_responses.c).
 **
 ** obb.responses(t) makes one: for each item class (0..255, w:set_class)
-** the response (obb_world.h's OBB_IGNORE to OBB_BOUNCE) a move gives an
-** other of that class. Passed where a filter goes, it is read in C, once
+** the response (obb_world.h's OBB_IGNORE to OBB_BOUNCE, and a solid's
+** OBB_RIDE to OBB_ONEWAY, which a move takes as OBB_SLIDE) a move gives
+** an other of that class. Passed where a filter goes, it is read in C, once
 ** per other met, as the function filter
 **   function(item, other) local r = t[w:class(other)]
 **     if r == nil then r = t.default end return r end

@@ -9,8 +9,9 @@
 
 /* The scratch buffers a world keeps for its movers (obb_move.c): the
 ** candidates of a leg, the others met in a move and their index by id,
-** and the others within reach of the whole move; and for bump's loop
-** (obb_bump.c). */
+** and the others within reach of the whole move; for bump's loop
+** (obb_bump.c); and for a solid's move (obb_solid.c), which runs the
+** movers of its riders meanwhile. */
 enum {
   OBB_SCRATCH_CANDS,
   OBB_SCRATCH_MET,
@@ -18,6 +19,9 @@ enum {
   OBB_SCRATCH_MET_INDEX,
   OBB_SCRATCH_BUMP_FOUND, /* obb_bump.c: a step's others */
   OBB_SCRATCH_BUMP_SEEN,  /* obb_bump.c: the others a move has met */
+  OBB_SCRATCH_SOLID,      /* obb_solid.c: a solid's others */
+  OBB_SCRATCH_SOLID_LOG,  /* obb_solid.c: the boxes it changed, to undo */
+  OBB_SCRATCH_SOLID_INDEX, /* obb_solid.c: its others by id */
   OBB_WORLD_SCRATCH /* how many */
 };
 
