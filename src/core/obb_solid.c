@@ -51,8 +51,10 @@ typedef struct scand {
   int met;        /* the solid's motion goes deeper than the band into it */
   int floor;      /* touching on a floor face, by the world's up */
   int role;       /* R_* */
-  int support;    /* a rider of a rider: the index of the rider it rests on
-                  ** (-1: it touches the solid itself) */
+  int support;    /* resting on a rider: the index of that rider (-1: none) */
+  int asked;      /* the filter was asked about it: 1 + its turn */
+  int pending;    /* found resting on the rider being looked at */
+  int expanded;   /* a rider: what rests on it was looked for */
   int crushed;
   double t;       /* met: when */
   double n[3];    /* touching or inside: its way out of the solid (or the
@@ -60,7 +62,9 @@ typedef struct scand {
   double nmet[3]; /* met: its way out, on the face it is met on */
   double depth;   /* inside: how deep */
   double dist;    /* squared distance between the centers, for the order */
+  double dist2;   /* resting on a rider: the same to the rider's */
   double key;     /* how far ahead it is, for the order of the moves */
+  double t0;      /* when the solid starts to move it */
   double goal[3]; /* where its move goes */
   double turn[3]; /* R_RIDE: its turn (2D turn[0]; 3D a rotation vector) */
   double n1[3];   /* its way out at the solid's goal (a record's normal) */
@@ -91,7 +95,9 @@ typedef struct solid {
   mover m;            /* its motion, for obb_move_classify */
   scand *c;
   int nc, cap;
-  int *order;         /* the others it moves, in the order they move */
+  int *order;         /* the others it moves, in the order they move, then
+                      ** every other in the order asked */
+  int nasked, nmove;
   int *slot;          /* the others by id: open addressing, 1 + index */
   unsigned mask;
   int oom;
@@ -405,7 +411,7 @@ static void on_near(void *ctx, int id) {
 /* The time the filter is told of: 0 for an other touched or inside where
 ** the solid starts, else when it is met. */
 static double t_of(const scand *c) {
-  return c->touching || c->inside ? 0 : c->t;
+  return c->touching || c->inside || c->support >= 0 ? 0 : c->t;
 }
 
 /* Asked order: by time, others inside first, then nearer centers, ids. */
@@ -420,9 +426,10 @@ static int cmp_asked(const void *a, const void *b) {
 
 /* Asks the filter about c (default: what it gets without one): its
 ** response, or -1 when the filter aborted. */
-static int ask(solid *s, const scand *c, int def) {
+static int ask(solid *s, scand *c, int def) {
   obb_solid_hit hit;
   int r;
+  c->asked = ++s->nasked;
   if (s->filter == NULL) return def;
   memset(&hit, 0, sizeof hit);
   hit.other = c->id;
@@ -464,6 +471,9 @@ typedef struct stack_ctx {
   int i;
 } stack_ctx;
 
+/* Other id near rider x->i: found (pending) when it rests on it by the
+** world's up and the filter was not asked about it yet; added when it is
+** no other of the solid's. */
 static void on_above(void *ctx, int id) {
   stack_ctx *x = (stack_ctx *)ctx;
   solid *s = x->s;
@@ -471,57 +481,92 @@ static void on_above(void *ctx, int id) {
   double n[3], depth;
   scand *c;
   const double *oc, *rc;
-  int q;
-  if (s->oom || find(s, id) >= 0 || id == s->id) return;
+  int q, k;
+  if (s->oom || id == s->id) return;
+  k = find(s, id);
+  if (k >= 0 && s->c[k].asked) return;
   rb = obb_world_box(s->w, s->c[x->i].id);
   ob = obb_world_box(s->w, id);
   if (!touches(s->dim, rb, ob) || deeper(s->dim, rb, ob)) return;
   way_out(s->dim, rb, ob, n, &depth);
   if (!obb_world_is_floor(s->w, n)) return;
-  c = add_cand(s, id);
-  if (c == NULL) return;
-  c->touching = 1;
-  c->floor = 1;
+  if (k < 0) {
+    c = add_cand(s, id);
+    if (c == NULL) return;
+    if ((unsigned)s->nc * 2 > s->mask) {
+      reindex(s); /* with the new one */
+    } else {
+      unsigned j = slot_of(s, id);
+      while (s->slot[j] != 0) j = (j + 1) & s->mask;
+      s->slot[j] = s->nc;
+    }
+  } else {
+    c = &s->c[k];
+  }
   c->support = x->i;
+  c->pending = 1;
   memcpy(c->n, n, sizeof c->n);
   oc = c_of(s->dim, ob);
   rc = c_of(s->dim, rb);
-  for (q = 0; q < s->dim; q++) c->dist += (oc[q] - rc[q]) * (oc[q] - rc[q]);
-  if ((unsigned)s->nc * 2 > s->mask) {
-    reindex(s); /* with the new one */
-  } else {
-    unsigned k = slot_of(s, id);
-    while (s->slot[k] != 0) k = (k + 1) & s->mask;
-    s->slot[k] = s->nc;
-  }
+  c->dist2 = 0;
+  for (q = 0; q < s->dim; q++) c->dist2 += (oc[q] - rc[q]) * (oc[q] - rc[q]);
 }
 
-/* What rests on the riders rides too (a stack of crates on a platform):
-** breadth first from the riders, each one's new others asked in order of
-** distance. Returns 0 when the filter aborted or memory ran out. */
+/* The pending other nearest its rider (then the lower id), or -1. */
+static int next_pending(const solid *s) {
+  int i, best = -1;
+  for (i = 0; i < s->nc; i++) {
+    const scand *c = &s->c[i];
+    if (!c->pending) continue;
+    if (best < 0 || c->dist2 < s->c[best].dist2 ||
+        (c->dist2 == s->c[best].dist2 && c->id < s->c[best].id))
+      best = i;
+  }
+  return best;
+}
+
+/* What rests on the riders rides too (a stack of crates on a platform),
+** even where the solid's motion would go into it: from each rider in
+** turn, the others resting on it that the filter was not asked about are
+** asked, nearest first, told OBB_RIDE as the default and the face they
+** rest on; a rider's answer makes them riders, any other what it would
+** be for the solid alone. Returns 1, 0 when memory ran out, -1 when the
+** filter aborted. */
 static int find_stacks(solid *s) {
-  int i;
+  int i, again = 1;
   if (!s->has_up) return 1;
   if (!reindex(s)) return 0;
-  for (i = 0; i < s->nc; i++) {
-    stack_ctx x;
-    double b[6];
-    int j, from = s->nc;
-    if (s->c[i].role != R_RIDE && s->c[i].role != R_STAND) continue;
-    x.s = s;
-    x.i = i;
-    bounds_of_box(s->dim, obb_world_box(s->w, s->c[i].id), b);
-    if (obb_world_query_others(s->w, b, s->c[i].id, on_above, &x) != 0)
-      s->oom = 1;
-    if (s->oom) return 0;
-    if (s->nc - from > 1)
-      qsort(&s->c[from], (size_t)(s->nc - from), sizeof(scand), cmp_asked);
-    if (s->nc - from > 1 && !reindex(s)) return 0; /* sorted: indices moved */
-    for (j = from; j < s->nc; j++) {
-      int r = ask(s, &s->c[j], OBB_RIDE);
-      if (r < 0) return -1;
-      s->c[j].role = r == OBB_RIDE ? R_RIDE
-                   : r == OBB_STAND || r == OBB_ONEWAY ? R_STAND : R_NONE;
+  while (again) {
+    again = 0;
+    for (i = 0; i < s->nc; i++) {
+      stack_ctx x;
+      double b[6];
+      int j;
+      if ((s->c[i].role != R_RIDE && s->c[i].role != R_STAND) ||
+          s->c[i].expanded)
+        continue;
+      s->c[i].expanded = 1;
+      x.s = s;
+      x.i = i;
+      bounds_of_box(s->dim, obb_world_box(s->w, s->c[i].id), b);
+      if (obb_world_query_others(s->w, b, s->c[i].id, on_above, &x) != 0)
+        s->oom = 1;
+      if (s->oom) return 0;
+      while ((j = next_pending(s)) >= 0) {
+        scand *c = &s->c[j];
+        int r;
+        c->pending = 0;
+        r = ask(s, c, OBB_RIDE);
+        if (r < 0) return -1;
+        if (r == OBB_RIDE || r == OBB_STAND || r == OBB_ONEWAY) {
+          c->role = r == OBB_RIDE ? R_RIDE : R_STAND;
+          again = 1;
+        } else {
+          c->support = -1; /* what it is to the solid alone */
+          if (c->met) memcpy(c->n, c->nmet, sizeof c->n);
+          c->role = role_of(s, c, r);
+        }
+      }
     }
   }
   return 1;
@@ -529,9 +574,13 @@ static int find_stacks(solid *s) {
 
 /* ---- the plan: where each other goes ----------------------------------- */
 
-/* Where c goes: its center carried by the solid's motion from the time it
-** reaches it, turned with it (R_RIDE) or not; and out along its face,
-** when the solid's goal is left inside it. */
+/* Where c goes: a rider, its center carried by the solid's motion, turned
+** with it (R_RIDE) or not; a pushed other, carried by that motion from the
+** time it is met, as on the face it is met on (which keeps it in front of
+** that face however the solid turns), but by a solid that only translates
+** only as far along the face's normal as the face goes (c->n1: no drag
+** along it). Then on out along that face, turned with the solid to its
+** goal, when the solid's goal is left inside it. */
 static void plan(solid *s, scand *c) {
   const void *ob = obb_world_box(s->w, c->id);
   const double *n0 = c->n;
@@ -542,8 +591,18 @@ static void plan(solid *s, scand *c) {
     t0 = c->t;
     n0 = c->nmet;
   }
+  c->t0 = t0;
   solid_at(s, t0, &bt);
   carry(s, &bt, c_of(s->dim, ob), c->goal, n0, c->n1);
+  if (c->role == R_PUSH && s->turn == 0) {
+    /* pushed out of the way by a solid that only translates: straight
+    ** along the face, as far as the face goes (a door does not drag what
+    ** it pushes along itself); a turning solid's face carries it */
+    double along = 0, r[3];
+    for (q = 0; q < 3; q++) r[q] = (1 - t0) * s->d[q];
+    for (q = 0; q < s->dim; q++) along += r[q] * c->n1[q];
+    for (q = 0; q < s->dim; q++) c->goal[q] -= r[q] - along * c->n1[q];
+  }
   c->turn[0] = c->turn[1] = c->turn[2] = 0;
   if (c->role == R_RIDE && s->turn != 0) {
     double w = (1 - t0) * s->turn;
@@ -630,10 +689,61 @@ static int movers_filter(void *ctx, int item, const obb_move_hit *hit) {
   return s->movers != NULL ? s->movers(s->ctx, item, hit) : OBB_SLIDE;
 }
 
+/* Whether the solid's motion from c's time on goes deeper than the band
+** into end, where c ended: it did not get out of the solid's way (it
+** ends inside the solid at its goal, or the solid passed through it). */
+static int in_the_way(const solid *s, const scand *c, const anybox *end) {
+  mover m;
+  cand k, k2;
+  anybox bt;
+  int q;
+  if (s->m.r[0] == 0 && s->m.r[1] == 0 && s->m.r[2] == 0 && s->m.wl == 0)
+    return deeper(s->dim, &s->b1, end);
+  memset(&m, 0, offsetof(mover, pos));
+  solid_at(s, c->t0, &bt);
+  m.dim = s->dim;
+  m.item = bt;
+  for (q = 0; q < 3; q++) {
+    m.pos[q] = s->c0[q] + c->t0 * s->d[q];
+    m.r[q] = c_of(s->dim, &s->b1)[q] - m.pos[q];
+  }
+  if (s->dim == 2) m.pos[2] = m.r[2] = 0;
+  m.wl = (1 - c->t0) * s->turn;
+  memcpy(m.axis, s->axis, sizeof m.axis);
+  m.turning = m.wl != 0;
+  m.point = s->m.point;
+  memset(&k, 0, sizeof k);
+  if (m.wl != 0 && !m.point) return obb_move_classify_turning(&m, end, &k, &k2) > 0;
+  return obb_move_classify(&m, end, &k) != NONE;
+}
+
+/* Whether c, moved to end, is crushed: when it ends deeper than the band
+** in the solid at its goal; else, for a rider, when it stopped short,
+** along the face it rests on (c->n1), of where the solid took that face
+** by more than the band (short_by: the solid came up into it, or through
+** it); for a pushed other, when it stopped short of its goal (which is out
+** of the way) and the solid's motion from the time it met it goes deeper
+** than the band into it where it ended (it did not get out of the way,
+** ahead or sideways: the solid went through it). An other the solid was
+** inside when it started: only when it still is. */
+static int crushed(const solid *s, const scand *c, const anybox *end,
+                   double short_by) {
+  int at_goal = memcmp(c_of(s->dim, end), c->goal,
+                       (size_t)s->dim * sizeof(double)) == 0;
+  int short_of = short_by > obb_pair_band(s->dim, c_of(s->dim, &s->b1),
+                                          extents(s->dim, &s->b1),
+                                          c_of(s->dim, end),
+                                          extents(s->dim, end));
+  if (deeper(s->dim, &s->b1, end)) return 1;
+  if (c->inside) return 0;
+  if (c->role == R_PUSH) return !at_goal && in_the_way(s, c, end);
+  return short_of;
+}
+
 /* Moves c as planned and commits it: 0, or the mover's error. */
 static int move_one(solid *s, log_head *h, scand *c) {
   const void *ob = obb_world_box(s->w, c->id);
-  double start[3] = {0, 0, 0}, pen[3];
+  double start[3] = {0, 0, 0}, pen[3], depth = 0, short_by = 0;
   anybox end;
   int n, q;
   memcpy(start, c_of(s->dim, ob), (size_t)s->dim * sizeof(double));
@@ -647,11 +757,21 @@ static int move_one(solid *s, log_head *h, scand *c) {
   }
   if (n < 0) return n;
   log_update(s->w, h, c->id, &end);
-  for (q = 0; q < s->dim; q++) c->d[q] = c_of(s->dim, &end)[q] - start[q];
-  if (deeper(s->dim, &s->b1, &end)) {
+  for (q = 0; q < s->dim; q++) {
+    c->d[q] = c_of(s->dim, &end)[q] - start[q];
+    short_by += (c->goal[q] - c_of(s->dim, &end)[q]) * c->n1[q];
+  }
+  if (crushed(s, c, &end, short_by)) {
+    double off = 0;
     c->crushed = 1;
-    way_out(s->dim, &s->b1, &end, pen, &c->end_depth);
-    memcpy(c->n1, pen, sizeof pen);
+    if (deeper(s->dim, &s->b1, &end)) way_out(s->dim, &s->b1, &end, pen, &depth);
+    if (c->role == R_PUSH) { /* how far short of its goal */
+      for (q = 0; q < s->dim; q++)
+        off += (c->goal[q] - c_of(s->dim, &end)[q]) *
+               (c->goal[q] - c_of(s->dim, &end)[q]);
+      short_by = sqrt(off);
+    }
+    c->end_depth = obb_fmax(c->inside ? depth : obb_fmax(short_by, depth), 0.0);
   }
   return 0;
 }
@@ -744,10 +864,13 @@ static int first_half(solid *s) {
   if (obb_world_query_others(s->w, b, s->id, on_near, s) != 0) s->oom = 1;
   if (s->oom) return -1;
   if (s->nc > 1) qsort(s->c, (size_t)s->nc, sizeof(scand), cmp_asked);
+  /* what it touches or is inside first, then what rests on its riders,
+  ** then what its motion goes into, in the order met */
   for (i = 0; i < s->nc; i++) {
     scand *c = &s->c[i];
-    int def = c->touching && c->floor ? OBB_RIDE : OBB_PUSH;
-    int r = ask(s, c, def);
+    int r;
+    if (!c->touching && !c->inside) continue;
+    r = ask(s, c, c->touching && c->floor ? OBB_RIDE : OBB_PUSH);
     if (r < 0) return -2;
     c->role = role_of(s, c, r);
   }
@@ -756,12 +879,21 @@ static int first_half(solid *s) {
   if (i == 0) return -1;
   for (i = 0; i < s->nc; i++) {
     scand *c = &s->c[i];
+    int r;
+    if (c->asked) continue;
+    r = ask(s, c, OBB_PUSH);
+    if (r < 0) return -2;
+    c->role = role_of(s, c, r);
+  }
+  for (i = 0; i < s->nc; i++) {
+    scand *c = &s->c[i];
     if (c->role == R_NONE || c->role == R_CROSS) continue;
     plan(s, c);
     nmove++;
   }
+  /* the moves' order, then every other in the order asked */
   s->order = (int *)obb_world_scratch(s->w, OBB_SCRATCH_SOLID_INDEX,
-                                      (size_t)(nmove > 0 ? nmove : 1) * sizeof(int));
+                                      (size_t)(nmove + s->nc + 1) * sizeof(int));
   if (s->order == NULL) return -1;
   nmove = 0;
   for (i = 0; i < s->nc; i++) {
@@ -772,6 +904,8 @@ static int first_half(solid *s) {
     for (q = 0; q < s->dim; q++) sum[q] += c->goal[q] - oc[q];
     s->order[nmove++] = i;
   }
+  for (i = 0; i < s->nc; i++) s->order[nmove + s->c[i].asked - 1] = i;
+  s->nmove = nmove;
   for (i = 0; i < nmove; i++) {
     scand *c = &s->c[s->order[i]];
     const double *oc = c_of(s->dim, obb_world_box(s->w, c->id));
@@ -786,8 +920,8 @@ static int first_half(solid *s) {
 static int report_all(solid *s, obb_solid_report_fn report, void *ctx,
                       int *crushed) {
   int i, n = 0, nc = 0;
-  for (i = 0; i < s->nc; i++) {
-    const scand *c = &s->c[i];
+  for (i = 0; i < s->nasked; i++) {
+    const scand *c = &s->c[s->order[s->nmove + i]];
     obb_solid_hit hit;
     if (c->role == R_NONE) continue;
     n++;
