@@ -300,7 +300,7 @@ local function solids()
     return default
   end
   local function lift3(_, o, _, _, _, _, _, default) return lift2(_, o, 0, 0, 0, 0, default) end
-  for m = 1, 24 do
+  for _ = 1, 24 do
     local x, y, _, _, a = l2:get("lift")
     line("lift2", l2:move_solid("lift", x + r(-0.3, 0.6), y + r(-0.1, 0.3), a + r(-0.1, 0.1), lift2, out))
     line(slots(out, #out))
