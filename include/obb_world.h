@@ -454,6 +454,11 @@ OBB_API int obb_world_move_solid(obb_world *w, int id, const void *goal,
 ** not return (a scripting layer's error, by longjmp), or that must undo a
 ** move it could not finish on its side. Returns 1 when it put them back. */
 OBB_API int obb_world_undo_solid(obb_world *w);
+/* Gives back what obb_world_undo_solid took back (every box the move gave),
+** if nothing changed the world since that undo: for a caller that takes a
+** move back to write its records (which may run code that changes the
+** world) and then commits it. Returns 1 when it did. */
+OBB_API int obb_world_redo_solid(obb_world *w);
 
 #ifdef __cplusplus
 }

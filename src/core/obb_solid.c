@@ -75,13 +75,15 @@ typedef struct scand {
 /* The undo log: the boxes before, as the second half changes them. */
 typedef struct log_head {
   double changes; /* the world's change count after the last change
-                  ** logged (-1: nothing to undo) */
+                  ** logged, or after the undo (-1: nothing to undo) */
   int n, cap;
+  int undone;     /* 1: undone, and nothing changed the world since */
 } log_head;
 
 typedef struct log_entry {
   int id;
-  anybox box;
+  anybox box;     /* before */
+  anybox to;      /* after */
 } log_entry;
 
 typedef struct solid {
@@ -654,6 +656,7 @@ static log_head *log_begin(obb_world *w, int n) {
   h->n = 0;
   h->cap = n;
   h->changes = -1;
+  h->undone = 0;
   return h;
 }
 
@@ -661,8 +664,13 @@ static log_head *log_begin(obb_world *w, int n) {
 static void log_update(obb_world *w, log_head *h, int id, const void *b) {
   log_entry *e = &log_entries(h)[h->n++];
   e->id = id;
-  if (obb_world_dim(w) == 2) e->box.b2 = *(const obb2 *)obb_world_box(w, id);
-  else e->box.b3 = *(const obb3 *)obb_world_box(w, id);
+  if (obb_world_dim(w) == 2) {
+    e->box.b2 = *(const obb2 *)obb_world_box(w, id);
+    e->to.b2 = *(const obb2 *)b;
+  } else {
+    e->box.b3 = *(const obb3 *)obb_world_box(w, id);
+    e->to.b3 = *(const obb3 *)b;
+  }
   obb_world_update(w, id, b);
   h->changes = obb_world_changes(w);
 }
@@ -670,13 +678,30 @@ static void log_update(obb_world *w, log_head *h, int id, const void *b) {
 int obb_world_undo_solid(obb_world *w) {
   log_head *h = log_peek(w);
   int i;
-  if (h == NULL || h->n == 0 || h->changes != obb_world_changes(w)) return 0;
+  if (h == NULL || h->n == 0 || h->undone ||
+      h->changes != obb_world_changes(w))
+    return 0;
   for (i = h->n - 1; i >= 0; i--) {
     const log_entry *e = &log_entries(h)[i];
     obb_world_update(w, e->id, &e->box);
   }
-  h->n = 0;
-  h->changes = -1;
+  h->undone = 1;
+  h->changes = obb_world_changes(w);
+  return 1;
+}
+
+int obb_world_redo_solid(obb_world *w) {
+  log_head *h = log_peek(w);
+  int i;
+  if (h == NULL || h->n == 0 || !h->undone ||
+      h->changes != obb_world_changes(w))
+    return 0;
+  for (i = 0; i < h->n; i++) {
+    const log_entry *e = &log_entries(h)[i];
+    obb_world_update(w, e->id, &e->to);
+  }
+  h->undone = 0;
+  h->changes = obb_world_changes(w);
   return 1;
 }
 
@@ -960,6 +985,7 @@ int obb_world_move_solid(obb_world *w, int id, const void *goal,
   if (h != NULL) { /* nothing of an earlier move is undone from here on */
     h->n = 0;
     h->changes = -1;
+    h->undone = 0;
   }
   if (box == NULL) return -1;
   memset(&s, 0, sizeof s);
@@ -990,6 +1016,7 @@ int obb_world_move_solid(obb_world *w, int id, const void *goal,
     rc = move_one(&s, h, &s.c[s.order[i]]);
     if (rc < 0) {
       obb_world_undo_solid(w);
+      h->n = 0; /* nothing to redo */
       obb_world_set_move_end(w, why, rest);
       return rc;
     }
