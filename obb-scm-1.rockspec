@@ -70,6 +70,7 @@ build = {
             "src/binding/lobb_collide.c",
             "src/binding/lobb_ffi_box.c",
             "src/binding/lobb_ffi_bump.c",
+            "src/binding/lobb_ffi_solid.c",
             "src/binding/lobb_ffi_world.c",
             "src/binding/lobb_jit.c",
             "src/binding/lobb_move.c",
