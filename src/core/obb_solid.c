@@ -55,7 +55,9 @@ typedef struct scand {
   int asked;      /* the filter was asked about it: 1 + its turn */
   int pending;    /* found resting on the rider being looked at */
   int expanded;   /* a rider: what rests on it was looked for */
+  int wave;       /* a rider whose resting others are looked for now */
   int crushed;
+  int settled;    /* met says whether the solid's motion meets it */
   double t;       /* met: when */
   double n[3];    /* touching or inside: its way out of the solid (or the
                   ** support) where it starts; else where it is met */
@@ -63,6 +65,7 @@ typedef struct scand {
   double depth;   /* inside: how deep */
   double dist;    /* squared distance between the centers, for the order */
   double dist2;   /* resting on a rider: the same to the rider's */
+  double rb[6];   /* a rider of the wave: its bounds */
   double key;     /* how far ahead it is, for the order of the moves */
   double t0;      /* when the solid starts to move it */
   double goal[3]; /* where its move goes */
@@ -112,11 +115,6 @@ typedef struct solid {
 
 static const double *c_of(int dim, const void *b) {
   return dim == 2 ? ((const obb2 *)b)->c : ((const obb3 *)b)->c;
-}
-
-static int touches(int dim, const void *a, const void *b) {
-  return dim == 2 ? obb2_intersects((const obb2 *)a, (const obb2 *)b)
-                  : obb3_intersects((const obb3 *)a, (const obb3 *)b);
 }
 
 static int deeper(int dim, const void *a, const void *b) {
@@ -362,52 +360,95 @@ static int reindex(solid *s) {
 /* ---- the first half: who is what ---------------------------------------- */
 
 /* Other id near the solid: what the solid's start and motion are to it. */
+/* Whether the solid's motion goes deeper than the band into other box ob
+** (the mover's classification, obb_move_pair.c): into *t and n (ob's way
+** out) when it does. */
+static int meets(const solid *s, const void *ob, double *t, double n[3]) {
+  cand k;
+  int met, q;
+  if (s->m.r[0] == 0 && s->m.r[1] == 0 && s->m.r[2] == 0 && s->m.wl == 0)
+    return 0;
+  memset(&k, 0, sizeof k);
+  if (s->m.wl != 0 && !s->m.point) {
+    cand k2;
+    int got = obb_move_classify_turning((mover *)&s->m, ob, &k, &k2);
+    if (got > 1) k = k2; /* (inside after all: rounding) */
+    met = got > 0 && k.kind == BLOCK;
+  } else {
+    met = obb_move_classify((mover *)&s->m, ob, &k) == BLOCK;
+  }
+  if (!met) return 0;
+  *t = k.t;
+  for (q = 0; q < 3; q++) n[q] = -k.n[q] + 0.0; /* the solid's way out, turned */
+  return 1;
+}
+
+/* Whether box b touches box a (obbN_intersects' rule), and then b's way
+** out of a (as obbN_penetration gives it, turned), how deep, and whether
+** deeper than the band (obbN_overlaps' rule): the separating axes worked
+** out once for the three. */
+static int contact(int dim, const void *a, const void *b, double n[3],
+                   double *depth, int *inside) {
+  double m[3] = {0, 0, 0};
+  if (dim == 2) {
+    obb_axes2 x;
+    obb2_sat_axes((const obb2 *)a, (const obb2 *)b, &x);
+    if (obb2_sat_min((const obb2 *)a, (const obb2 *)b, &x, m, depth) < 0)
+      return 0;
+    *inside = obb_sat_deeper(x.s, x.r, 4,
+                             obb2_pair_band((const obb2 *)a, (const obb2 *)b));
+  } else {
+    obb_axes3 x;
+    obb3_sat_axes((const obb3 *)a, (const obb3 *)b, &x);
+    if (obb3_sat_min((const obb3 *)a, (const obb3 *)b, &x, m, depth) < 0)
+      return 0;
+    *inside = obb_sat_deeper(x.s, x.r, x.n,
+                             obb3_pair_band((const obb3 *)a, (const obb3 *)b));
+  }
+  n[0] = -m[0] + 0.0;
+  n[1] = -m[1] + 0.0;
+  n[2] = dim == 3 ? -m[2] + 0.0 : 0;
+  return 1;
+}
+
+/* Other id near the solid: what the solid's start and motion are to it.
+** Whether the motion meets an other the solid touches is only asked when
+** its response needs it (settle: a rider needs no sweep). */
 static void on_near(void *ctx, int id) {
   solid *s = (solid *)ctx;
   const void *ob = obb_world_box(s->w, id);
   const double *oc;
   scand *c;
-  cand k;
-  double n[3] = {0, 0, 0}, depth = 0;
-  int touching, inside = 0, met = 0, q;
+  double n[3] = {0, 0, 0}, depth = 0, t = 0;
+  int touching, inside = 0, q;
   if (s->oom) return;
-  memset(&k, 0, sizeof k);
-  touching = touches(s->dim, &s->b0, ob);
-  if (touching) {
-    way_out(s->dim, &s->b0, ob, n, &depth);
-    inside = deeper(s->dim, &s->b0, ob);
-  }
-  if (!inside && (s->m.r[0] != 0 || s->m.r[1] != 0 || s->m.r[2] != 0 ||
-                  s->m.wl != 0)) {
-    k.id = id;
-    k.limit = k.inside = 0;
-    if (s->m.wl != 0 && !s->m.point) {
-      cand k2;
-      int got = obb_move_classify_turning(&s->m, ob, &k, &k2);
-      if (got > 1) k = k2; /* (inside after all: rounding) */
-      met = got > 0 && k.kind == BLOCK;
-    } else {
-      met = obb_move_classify(&s->m, ob, &k) == BLOCK;
-    }
-  }
-  if (!touching && !met) return;
+  touching = contact(s->dim, &s->b0, ob, n, &depth, &inside);
+  if (!touching && !meets(s, ob, &t, n)) return;
   c = add_cand(s, id);
   if (c == NULL) return;
   c->touching = touching && !inside;
   c->inside = inside;
-  c->met = met;
+  c->settled = !touching || inside; /* met (or not) is known */
+  c->met = !touching;
   memcpy(c->n, n, sizeof c->n);
   c->depth = inside ? depth : 0;
-  if (met) {
-    c->t = k.t;
-    for (q = 0; q < 3; q++) c->nmet[q] = -k.n[q] + 0.0; /* the solid's way
-                                                          ** out, turned */
-    if (!touching) memcpy(c->n, c->nmet, sizeof c->n);
+  if (c->met) {
+    c->t = t;
+    memcpy(c->nmet, n, sizeof c->nmet);
   }
   c->floor = c->touching && obb_world_is_floor(s->w, c->n);
   oc = c_of(s->dim, ob);
   for (q = 0; q < s->dim; q++)
     c->dist += (oc[q] - s->c0[q]) * (oc[q] - s->c0[q]);
+}
+
+/* Whether the motion meets other c, asked once. */
+static int settle(const solid *s, scand *c) {
+  if (!c->settled) {
+    c->settled = 1;
+    c->met = meets(s, obb_world_box(s->w, c->id), &c->t, c->nmet);
+  }
+  return c->met;
 }
 
 /* The time the filter is told of: 0 for an other touched or inside where
@@ -447,71 +488,73 @@ static int ask(solid *s, scand *c, int def) {
 }
 
 /* What the solid does to c, by its response r. */
-static int role_of(const solid *s, const scand *c, int r) {
+static int role_of(const solid *s, scand *c, int r) {
   switch (r) {
   case OBB_RIDE:
   case OBB_STAND:
     if (c->touching && (!s->has_up || c->floor))
       return r == OBB_RIDE ? R_RIDE : R_STAND;
-    return c->met || c->inside ? R_PUSH : R_NONE;
+    return settle(s, c) || c->inside ? R_PUSH : R_NONE;
   case OBB_ONEWAY:
     if (!s->has_up) return R_NONE;
     if (c->touching && c->floor) return R_STAND;
-    return c->met && obb_world_is_floor(s->w, c->nmet) ? R_PUSH : R_NONE;
+    return settle(s, c) && !c->inside && obb_world_is_floor(s->w, c->nmet)
+        ? R_PUSH : R_NONE;
   case OBB_PUSH:
-    return c->met || c->inside ? R_PUSH : R_NONE;
+    return settle(s, c) || c->inside ? R_PUSH : R_NONE;
   case OBB_CROSS:
-    return c->met || c->inside ? R_CROSS : R_NONE;
+    return settle(s, c) || c->inside ? R_CROSS : R_NONE;
   default:
     return R_NONE;
   }
 }
 
-/* Collects the others resting on the rider at index ctx->i. */
-typedef struct stack_ctx {
-  solid *s;
-  int i;
-} stack_ctx;
-
-/* Other id near rider x->i: found (pending) when it rests on it by the
-** world's up and the filter was not asked about it yet; added when it is
-** no other of the solid's. */
+/* Other id near the riders of this wave (scand.wave): found (pending,
+** resting on the first of them it rests on, by the world's up) when the
+** filter was not asked about it yet; added when it is no other of the
+** solid's. */
 static void on_above(void *ctx, int id) {
-  stack_ctx *x = (stack_ctx *)ctx;
-  solid *s = x->s;
-  const void *rb, *ob;
-  double n[3], depth;
-  scand *c;
-  const double *oc, *rc;
-  int q, k;
+  solid *s = (solid *)ctx;
+  const void *ob;
+  double n[3], depth, ob_b[6];
+  int i, k, in;
   if (s->oom || id == s->id) return;
   k = find(s, id);
-  if (k >= 0 && s->c[k].asked) return;
-  rb = obb_world_box(s->w, s->c[x->i].id);
+  if (k >= 0 && (s->c[k].asked || s->c[k].pending || s->c[k].wave)) return;
   ob = obb_world_box(s->w, id);
-  if (!touches(s->dim, rb, ob) || deeper(s->dim, rb, ob)) return;
-  way_out(s->dim, rb, ob, n, &depth);
-  if (!obb_world_is_floor(s->w, n)) return;
-  if (k < 0) {
-    c = add_cand(s, id);
-    if (c == NULL) return;
-    if ((unsigned)s->nc * 2 > s->mask) {
-      reindex(s); /* with the new one */
+  bounds_of_box(s->dim, ob, ob_b);
+  for (i = 0; i < s->nc; i++) {
+    scand *c;
+    const void *rb;
+    const double *oc, *rc;
+    int q;
+    if (!s->c[i].wave || !obb_box_overlap(s->c[i].rb, ob_b)) continue;
+    rb = obb_world_box(s->w, s->c[i].id);
+    if (!contact(s->dim, rb, ob, n, &depth, &in) || in ||
+        !obb_world_is_floor(s->w, n))
+      continue;
+    if (k < 0) {
+      c = add_cand(s, id);
+      if (c == NULL) return;
+      if ((unsigned)s->nc * 2 > s->mask) {
+        reindex(s); /* with the new one */
+      } else {
+        unsigned j = slot_of(s, id);
+        while (s->slot[j] != 0) j = (j + 1) & s->mask;
+        s->slot[j] = s->nc;
+      }
     } else {
-      unsigned j = slot_of(s, id);
-      while (s->slot[j] != 0) j = (j + 1) & s->mask;
-      s->slot[j] = s->nc;
+      c = &s->c[k];
     }
-  } else {
-    c = &s->c[k];
+    c->support = i;
+    c->pending = 1;
+    memcpy(c->n, n, sizeof c->n);
+    oc = c_of(s->dim, ob);
+    rc = c_of(s->dim, rb);
+    c->dist2 = 0;
+    for (q = 0; q < s->dim; q++) c->dist2 += (oc[q] - rc[q]) * (oc[q] - rc[q]);
+    return;
   }
-  c->support = x->i;
-  c->pending = 1;
-  memcpy(c->n, n, sizeof c->n);
-  oc = c_of(s->dim, ob);
-  rc = c_of(s->dim, rb);
-  c->dist2 = 0;
-  for (q = 0; q < s->dim; q++) c->dist2 += (oc[q] - rc[q]) * (oc[q] - rc[q]);
 }
 
 /* The pending other nearest its rider (then the lower id), or -1. */
@@ -528,50 +571,55 @@ static int next_pending(const solid *s) {
 }
 
 /* What rests on the riders rides too (a stack of crates on a platform),
-** even where the solid's motion would go into it: from each rider in
-** turn, the others resting on it that the filter was not asked about are
-** asked, nearest first, told OBB_RIDE as the default and the face they
-** rest on; a rider's answer makes them riders, any other what it would
-** be for the solid alone. Returns 1, 0 when memory ran out, -1 when the
-** filter aborted. */
+** even where the solid's motion would go into it: in waves (the riders
+** found so far, then those found resting on them, ...), one search each,
+** the others resting on a rider of the wave that the filter was not asked
+** about are asked, nearest their rider first, told OBB_RIDE as the
+** default and the face they rest on; a rider's answer makes them riders,
+** any other what it would be for the solid alone. Returns 1, 0 when
+** memory ran out, -1 when the filter aborted. */
 static int find_stacks(solid *s) {
-  int i, again = 1;
   if (!s->has_up) return 1;
   if (!reindex(s)) return 0;
-  while (again) {
-    again = 0;
+  for (;;) {
+    double b[6];
+    int i, j, wave = 0;
+    /* the wave: the riders not looked at yet, in one search */
     for (i = 0; i < s->nc; i++) {
-      stack_ctx x;
-      double b[6];
-      int j;
-      if ((s->c[i].role != R_RIDE && s->c[i].role != R_STAND) ||
-          s->c[i].expanded)
-        continue;
-      s->c[i].expanded = 1;
-      x.s = s;
-      x.i = i;
-      bounds_of_box(s->dim, obb_world_box(s->w, s->c[i].id), b);
-      if (obb_world_query_others(s->w, b, s->c[i].id, on_above, &x) != 0)
-        s->oom = 1;
-      if (s->oom) return 0;
-      while ((j = next_pending(s)) >= 0) {
-        scand *c = &s->c[j];
-        int r;
-        c->pending = 0;
-        r = ask(s, c, OBB_RIDE);
-        if (r < 0) return -1;
-        if (r == OBB_RIDE || r == OBB_STAND || r == OBB_ONEWAY) {
-          c->role = r == OBB_RIDE ? R_RIDE : R_STAND;
-          again = 1;
-        } else {
-          c->support = -1; /* what it is to the solid alone */
-          if (c->met) memcpy(c->n, c->nmet, sizeof c->n);
-          c->role = role_of(s, c, r);
+      scand *c = &s->c[i];
+      c->wave = (c->role == R_RIDE || c->role == R_STAND) && !c->expanded;
+      if (!c->wave) continue;
+      c->expanded = 1;
+      bounds_of_box(s->dim, obb_world_box(s->w, c->id), c->rb);
+      if (wave++ == 0) {
+        memcpy(b, c->rb, sizeof b);
+      } else {
+        int q;
+        for (q = 0; q < 3; q++) {
+          if (c->rb[q] < b[q]) b[q] = c->rb[q];
+          if (c->rb[q + 3] > b[q + 3]) b[q + 3] = c->rb[q + 3];
         }
       }
     }
+    if (wave == 0) return 1;
+    if (obb_world_query_others(s->w, b, s->id, on_above, s) != 0) s->oom = 1;
+    for (i = 0; i < s->nc; i++) s->c[i].wave = 0;
+    if (s->oom) return 0;
+    while ((j = next_pending(s)) >= 0) {
+      scand *c = &s->c[j];
+      int r;
+      c->pending = 0;
+      r = ask(s, c, OBB_RIDE);
+      if (r < 0) return -1;
+      if (r == OBB_RIDE || r == OBB_STAND || r == OBB_ONEWAY) {
+        c->role = r == OBB_RIDE ? R_RIDE : R_STAND;
+      } else {
+        c->support = -1; /* what it is to the solid alone */
+        if (c->met) memcpy(c->n, c->nmet, sizeof c->n);
+        c->role = role_of(s, c, r);
+      }
+    }
   }
-  return 1;
 }
 
 /* ---- the plan: where each other goes ----------------------------------- */
@@ -611,6 +659,10 @@ static void plan(solid *s, scand *c) {
     if (s->dim == 2) c->turn[0] = w;
     else for (q = 0; q < 3; q++) c->turn[q] = w * s->axis[q];
   }
+  /* a solid that only translates leaves a rider where it was on it, and a
+  ** pushed other in front of the face it was met on, as close as it was:
+  ** neither deeper (the common case, at no cost) */
+  if (s->turn == 0 && !c->inside) return;
   with_center(s->dim, ob, c->goal, &end);
   turn_box(s->dim, &end, c->turn);
   if (deeper(s->dim, &s->b1, &end)) {
@@ -755,10 +807,13 @@ static int crushed(const solid *s, const scand *c, const anybox *end,
                    double short_by) {
   int at_goal = memcmp(c_of(s->dim, end), c->goal,
                        (size_t)s->dim * sizeof(double)) == 0;
-  int short_of = short_by > obb_pair_band(s->dim, c_of(s->dim, &s->b1),
-                                          extents(s->dim, &s->b1),
-                                          c_of(s->dim, end),
-                                          extents(s->dim, end));
+  int short_of;
+  /* where it was planned to go, by a solid that only translates: out of
+  ** its way (plan), at no cost */
+  if (at_goal && s->turn == 0 && !c->inside) return 0;
+  short_of = short_by > obb_pair_band(s->dim, c_of(s->dim, &s->b1),
+                                      extents(s->dim, &s->b1),
+                                      c_of(s->dim, end), extents(s->dim, end));
   if (deeper(s->dim, &s->b1, end)) return 1;
   if (c->inside) return 0;
   if (c->role == R_PUSH) return !at_goal && in_the_way(s, c, end);
