@@ -42,6 +42,12 @@
 /* What the solid does to an other. */
 enum { R_NONE, R_RIDE, R_STAND, R_PUSH, R_CROSS };
 
+/* A pushed other that slides along something on its way is pushed on
+** along it up to this many more times (the planes it met kept, at most
+** PUSH_PLANES). */
+#define PUSH_TRIES 4
+#define PUSH_PLANES 8
+
 /* An other the solid's move reaches. */
 typedef struct scand {
   int id;
@@ -106,6 +112,8 @@ typedef struct solid {
   int *slot;          /* the others by id: open addressing, 1 + index */
   unsigned mask;
   int oom;
+  int nplanes;        /* a pushed other's move: the planes it met */
+  double planes[PUSH_PLANES][3];
   obb_solid_filter_fn filter;
   obb_move_filter_fn movers;
   void *ctx;
@@ -727,6 +735,16 @@ static void log_update(obb_world *w, log_head *h, int id, const void *b) {
   h->changes = obb_world_changes(w);
 }
 
+/* Gives the item of the last change logged the box b instead, as part of
+** the same change (the box before kept). */
+static void log_again(obb_world *w, log_head *h, const void *b) {
+  log_entry *e = &log_entries(h)[h->n - 1];
+  if (obb_world_dim(w) == 2) e->to.b2 = *(const obb2 *)b;
+  else e->to.b3 = *(const obb3 *)b;
+  obb_world_update(w, e->id, b);
+  h->changes = obb_world_changes(w);
+}
+
 int obb_world_undo_solid(obb_world *w) {
   log_head *h = log_peek(w);
   int i;
@@ -820,6 +838,46 @@ static int crushed(const solid *s, const scand *c, const anybox *end,
   return short_of;
 }
 
+/* The planes a pushed other's move met (responses that stop or slide). */
+static void on_plane(void *ctx, const obb_move_hit *hit) {
+  solid *s = (solid *)ctx;
+  if (hit->response == OBB_CROSS || s->nplanes == PUSH_PLANES) return;
+  memcpy(s->planes[s->nplanes++], hit->n, sizeof hit->n);
+}
+
+/* A pushed other stopped short of its goal by what it slid along: pushed
+** on along those planes (their crease, in 3D) as far as it takes to get
+** as far along the face's normal as its goal (a crate pushed up a ramp
+** gets out of the door's way), committing each try; up to PUSH_TRIES
+** more moves. at: where it is; 0, or the mover's error. */
+static int push_on(solid *s, log_head *h, scand *c, anybox *end) {
+  double *at = s->dim == 2 ? end->b2.c : end->b3.c;
+  int i, q, n = 0;
+  for (i = 0; i < PUSH_TRIES; i++) {
+    double k = 0, g[3] = {0, 0, 0}, u[3] = {0, 0, 0}, along = 0;
+    for (q = 0; q < s->dim; q++) k += (c->goal[q] - at[q]) * c->n1[q];
+    if (!(k > obb_pair_band(s->dim, c_of(s->dim, &s->b1),
+                            extents(s->dim, &s->b1), at, extents(s->dim, end))))
+      break;
+    for (q = 0; q < s->dim; q++) g[q] = at[q] + k * c->n1[q];
+    if (!obb_clip_planes(s->dim, at, g, (const double(*)[3])s->planes,
+                         s->nplanes, c->n1))
+      break; /* wedged */
+    for (q = 0; q < s->dim; q++) {
+      u[q] = g[q] - at[q];
+      along += u[q] * c->n1[q];
+    }
+    if (!(along > 0x1p-10 * k)) break; /* no way on along the face */
+    for (q = 0; q < s->dim; q++) g[q] = at[q] + u[q] * (k / along);
+    if (!obb_all_finite(g, (size_t)s->dim)) break;
+    n = obb_world_move(s->w, c->id, g, movers_filter, on_plane, s, g);
+    if (n < 0) return n;
+    memcpy(at, g, (size_t)s->dim * sizeof(double));
+    log_again(s->w, h, end);
+  }
+  return 0;
+}
+
 /* Moves c as planned and commits it: 0, or the mover's error. */
 static int move_one(solid *s, log_head *h, scand *c) {
   const void *ob = obb_world_box(s->w, c->id);
@@ -832,11 +890,18 @@ static int move_one(solid *s, log_head *h, scand *c) {
                                NULL, s, &end);
   } else {
     double at[3];
-    n = obb_world_move(s->w, c->id, c->goal, movers_filter, NULL, s, at);
+    s->nplanes = 0;
+    n = obb_world_move(s->w, c->id, c->goal, movers_filter,
+                       c->role == R_PUSH ? on_plane : NULL, s, at);
     with_center(s->dim, ob, at, &end);
   }
   if (n < 0) return n;
   log_update(s->w, h, c->id, &end);
+  if (c->role == R_PUSH && s->nplanes > 0 &&
+      memcmp(c_of(s->dim, &end), c->goal, (size_t)s->dim * sizeof(double)) != 0) {
+    n = push_on(s, h, c, &end);
+    if (n < 0) return n;
+  }
   for (q = 0; q < s->dim; q++) {
     c->d[q] = c_of(s->dim, &end)[q] - start[q];
     short_by += (c->goal[q] - c_of(s->dim, &end)[q]) * c->n1[q];
