@@ -659,6 +659,7 @@ static void plan(solid *s, scand *c) {
     double along = 0, r[3];
     for (q = 0; q < 3; q++) r[q] = (1 - t0) * s->d[q];
     for (q = 0; q < s->dim; q++) along += r[q] * c->n1[q];
+    along = obb_fmax(along, 0.0); /* a face that goes away pushes nothing */
     for (q = 0; q < s->dim; q++) c->goal[q] -= r[q] - along * c->n1[q];
   }
   c->turn[0] = c->turn[1] = c->turn[2] = 0;
