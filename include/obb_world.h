@@ -365,24 +365,36 @@ OBB_API int obb_world_is_floor(const obb_world *w, const double n[3]);
 ** rotation at a constant rate about one axis: the motion of obbN_sweep
 ** with a turn), and in the same call
 **   - carries its riders: the others resting on it when it starts
-**     (touching it within the band, on a face that is a floor by the
-**     world's up; in a world without an up, on any face), each by the
-**     solid's rigid motion at its own place, as a move of the rider
-**     (obb_world_move, the solid ignored), so a rider carried into a wall
-**     or a ceiling slides or stops there; what rests on a rider (by the
-**     world's up) rides too;
-**   - pushes the others its motion goes into (the sweep of obb_world_move
-**     and of the turning move, certified: never later than the first
-**     contact), each carried from the time it is met, keeping its
-**     rotation, and moved out of the solid along the face it was met on
-**     where the turn left it inside; as a move, so it stops at what is in
-**     its way (a pushed item pushes nothing);
+**     (touching it within the band, not deeper, on a face that is a floor
+**     by the world's up; in a world without an up, none, but any other
+**     touching it that its filter answers OBB_RIDE or OBB_STAND), and what
+**     rests on them (by the world's up), each by the solid's rigid motion
+**     at its own place, as a move of its own (obb_world_move, or
+**     obb_world_move_turning for OBB_RIDE; the solid left out), so a rider
+**     carried into a wall slides along it, one carried under a ceiling
+**     stops there, and none passes through anything;
+**   - pushes the others its motion goes into (the classification of
+**     obb_world_move and of the turning move, the solid as the mover:
+**     certified, never later than the first contact), from the time it
+**     meets each: by a solid that only translates, straight along the face
+**     it was met on, as far as that face goes; by one that turns, carried
+**     with that face; keeping its rotation, and on out along the face
+**     where the solid's goal is left inside it. As a move: it slides along
+**     what it meets, and is pushed on along that (up to 4 more moves) as
+**     far as it takes to get as far along the face as planned; a pushed
+**     other pushes nothing. One the solid is inside when it starts is
+**     pushed along its penetration normal;
 **   - reports as crushed every other it carried or pushed that ends
-**     deeper than the band in the solid (pinned between the solid and
-**     something else), with how deep, and leaves it there.
-** The others move after the solid, farthest ahead first; each move sees
-** the others where the moves before left them. What the solid does to an
-** other is its response, asked once per other and move: */
+**     deeper than the band in the solid; a rider that stopped short, along
+**     the face it rests on, of where the solid took that face (by more than
+**     the band); a pushed other that stopped short of where it was pushed
+**     to and that the solid's motion, from the time it met it, goes deeper
+**     than the band into where it ended (the solid went through it); and
+**     leaves it there.
+** The solid moves first, then the others, farthest ahead first (by each
+** one's center along the sum of their moves); each move sees the others
+** where the moves before left them. What the solid does to an other is
+** its response, asked once per other and move: */
 enum {
   OBB_RIDE = 5, /* rides when it rests on the solid, turning with it (its
                 ** pose follows the solid's motion); else it is pushed */
@@ -395,26 +407,30 @@ enum {
                 ** into it from below (the face it is met on a floor, the
                 ** solid not inside it), and is let through otherwise;
                 ** ignored in a world without an up */
-  OBB_CRUSH     /* a record: carried or pushed, it ends deeper than the
-                ** band in the solid */
+  OBB_CRUSH     /* a record: carried or pushed, it did not get out of the
+                ** solid's way */
 };
 /* OBB_CROSS: reported when the solid goes into it (a trigger the solid
 ** moves through), not moved; OBB_IGNORE: nothing. OBB_TOUCH, OBB_SLIDE,
-** OBB_BOUNCE and any other value above OBB_IGNORE: OBB_RIDE. */
+** OBB_BOUNCE and any value above OBB_ONEWAY: the default, what the filter
+** is told (hit->what). */
 
 /* What a solid's move tells its filter of an other (what: the response
 ** it gets without a filter: OBB_RIDE when it rests on the solid by the
-** world's up, else OBB_PUSH), and what it reports of each other it
-** affected (what: OBB_RIDE, OBB_STAND, OBB_PUSH, OBB_CROSS or OBB_CRUSH).
-** t in [0, 1]: when the solid's motion reaches it (0 for an other it
-** touches, or is inside, when it starts); n: the unit normal from the
-** solid toward the other, its way out (the face it rests on or is met on;
-** in a record, turned with the solid to its goal; for a crush, the
-** other's penetration normal out of the solid there, as obbN_penetration
-** gives it); d: in a record, how far it moved (zeros for the filter and a
-** crossed other); depth: for the filter, how deep the solid is in it when
-** it starts (> 0 only for an other it is inside), and in a crush record
-** how deep it ends in the solid (its penetration depth; 0 otherwise). */
+** world's up, or on a rider, else OBB_PUSH), and what it reports of each
+** other it affected (what: OBB_RIDE, OBB_STAND, OBB_PUSH, OBB_CROSS or
+** OBB_CRUSH). t in [0, 1]: when the solid's motion reaches it (0 for an
+** other it touches, or is inside, when it starts, and in a record for a
+** rider); n: the unit normal from the solid toward the other, its way out
+** (the face it rests on or is met on, or for what rests on a rider the
+** rider's face; in a record, turned with the solid to its goal); d: in a
+** record, how far it moved (zeros for the filter and a crossed other);
+** depth: for the filter, how deep the solid is in it when it starts (> 0
+** only for an other it is inside), and in a crush record how far short it
+** stopped (a rider: along n; a pushed other: of where it was pushed to),
+** at least how deep it ends in the solid (its penetration depth; an
+** other the solid was inside when it started: that alone); 0 in any
+** other record. */
 typedef struct obb_solid_hit {
   int other;
   int what;
@@ -432,13 +448,15 @@ typedef void (*obb_solid_report_fn)(void *ctx, const obb_solid_hit *hit);
 /* Moves solid id to the pose of goal (an obb2 or obb3 of the world's
 ** dimension: its center and rotation; the solid keeps its half extents)
 ** as above, committing the solid and every other it moves. filter NULL:
-** every other OBB_RIDE. movers: the filter of the riders' and the pushed
-** others' moves (the mover as item; obb_world_move's, NULL: every other
-** slides), the solid never asked about. The filter is asked about the
-** others the solid touches or is inside when it starts and those its
-** motion goes into (first met first: by t, then nearer centers, then
-** ids), then about what rests on its riders; report gets one record per
-** other affected, in that order, once the move is done. Returns the
+** every other its default. movers: the filter of the riders' and the
+** pushed others' moves (the mover as item; obb_world_move's, NULL: every
+** other slides), the solid never asked about. The filter is asked about
+** the others the solid touches or is inside when it starts (inside first,
+** then nearer centers, then lower ids), then about what rests on its
+** riders (in waves, nearest its rider first), then about those its motion
+** goes into (first met first: by t, then nearer centers, then ids);
+** report gets one record per other affected, in that order, once the move
+** is done. Returns the
 ** number of records and into *crushed (may be NULL) how many were
 ** crushes; or -1 when memory runs out, -2 when a filter aborted, -3 for
 ** a goal that is not finite or whose distance overflows: the world then
