@@ -4,31 +4,36 @@
 ** what its motion goes into and reports what it crushes (obb_world.h,
 ** "moving solids"; docs/reference.md, "Moving solids").
 **
-** A solid's move runs in two halves. The first changes nothing: it finds
-** the others within reach of the solid's motion (the search of a turning
-** move: everything the box can reach at any rotation along the segment),
-** sorts each into touching the solid where it starts (within the band,
-** not deeper: a rider when it rests on a floor face by the world's up),
-** inside it (deeper than the band) or met by its motion (the mover's
-** classification of one pair, obb_move_pair.c, with the solid as the
-** mover: the certified sweep for a turning solid), asks the filter about
-** each in the order met, then about what rests on the riders, and works
-** out where each other it moves should go: its center carried by the
-** solid's rigid motion from the time the motion reaches it (0 for a
-** rider), its rotation turned with the solid (OBB_RIDE) or kept, in which
-** case an other the turn left inside the solid goes on out of it along the
-** face it was met on, turned with the solid. The second half commits the
-** solid, then moves each of those others, farthest ahead first, by the
-** world's own mover (obb_world_move, obb_world_move_turning) with the
-** solid ignored, committing each before the next moves, so each stops at
-** what is in its way as a move does and never passes through anything.
-** One that ends deeper than the band in the solid is crushed.
+** A solid's move runs in two halves. The first changes nothing: one
+** search finds the others within reach of the solid's motion (a turning
+** solid's: everything the box can reach at any rotation along the
+** segment); for each, the separating axes once (contact) tell whether it
+** touches the solid where it starts (within the band), how deep and its
+** way out; one that does not touch is classified against the solid's
+** motion with the mover's own test (obb_move_pair.c, the solid as the
+** mover: the certified sweep for a turning solid), and one that does only
+** when its response needs it (settle). The filter is asked about what
+** the solid touches or is inside, then about what rests on its riders
+** (find_stacks: a search per wave of riders), then about what its motion
+** meets, in the order met; then each other's goal is worked out (plan):
+** a rider's center carried by the solid's rigid motion, turned with it
+** (R_RIDE) or not; a pushed other's, from the time the motion meets it,
+** along the face it is met on (carried with it by a turning solid); and on
+** out of the solid along that face where its goal is left inside it.
+** The second half commits the solid, then moves each of those others,
+** farthest ahead first, by the world's own mover (obb_world_move,
+** obb_world_move_turning) with the solid left out, committing each before
+** the next moves, so each stops at what is in its way as a move does and
+** never passes through anything; a pushed other that slid along something
+** is pushed on along it (push_on). What did not get out of the solid's
+** way is crushed (crushed).
 **
-** Everything the second half changes is logged (the boxes before) in a
-** scratch buffer of the world, so that a move that fails on the way (out
-** of memory, a filter that aborts) is undone, and so is one whose
-** callback never returned (obb_world_undo_solid, which the Lua binding
-** calls after a filter's error).
+** Everything the second half changes is logged (the boxes before and
+** after) in a scratch buffer of the world, so that a move that fails on
+** the way (out of memory, a filter that aborts) is undone, and so is one
+** whose callback never returned (obb_world_undo_solid, which the Lua
+** binding calls after a filter's error); obb_world_redo_solid gives an
+** undone move back (the FFI path writes its records in between).
 */
 #include <math.h>
 #include <stddef.h>
@@ -52,7 +57,7 @@ enum { R_NONE, R_RIDE, R_STAND, R_PUSH, R_CROSS };
 typedef struct scand {
   int id;
   int touching;   /* within the band of the solid where it starts, not
-                  ** deeper; or, with support >= 0, of that rider */
+                  ** deeper (a stack's, resting on a rider: see support) */
   int inside;     /* deeper than the band in the solid where it starts */
   int met;        /* the solid's motion goes deeper than the band into it */
   int floor;      /* touching on a floor face, by the world's up */
