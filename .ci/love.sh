@@ -6,7 +6,8 @@
 #   * the demo (examples/love/);
 #   * the platformer (examples/love-platformer/), which plays its input
 #     script and checks itself each step (game.lua: the goal, every coin,
-#     never inside a solid, no snag on flat tiles) and exits 1 on a failure;
+#     every moving solid ridden, never inside a solid, no snag on flat
+#     tiles, never crushed) and exits 1 on a failure;
 #   * the racing game (examples/love-racing/), four cars on the autopilot
 #     moved by world:move's turning form, which checks itself each step
 #     (game.lua: no car inside a barrier or another car, no barrier's line
@@ -17,7 +18,7 @@
 # in it: several colours, none of them covering nearly the whole picture
 # (a blank or one-colour frame fails).
 #   LOVE_FRAMES (default 120), LOVE_PNG (default build/luajit/love.png);
-#   LOVE_PLATFORMER_FRAMES (default 900, game.lua's CI_FRAMES: fewer do not
+#   LOVE_PLATFORMER_FRAMES (default 1400, game.lua's CI_FRAMES: fewer do not
 #   reach the goal), LOVE_PLATFORMER_PNG (default build/luajit/love-platformer.png);
 #   LOVE_RACING_FRAMES (default 900, game.lua's CI_FRAMES: fewer do not
 #   complete every car's first lap), LOVE_RACING_PNG (default
@@ -26,7 +27,7 @@ set -eu
 cd "$(dirname "$0")/.."
 demo_frames=${LOVE_FRAMES:-120}
 demo_png=${LOVE_PNG:-build/luajit/love.png}
-plat_frames=${LOVE_PLATFORMER_FRAMES:-900}
+plat_frames=${LOVE_PLATFORMER_FRAMES:-1400}
 plat_png=${LOVE_PLATFORMER_PNG:-build/luajit/love-platformer.png}
 race_frames=${LOVE_RACING_FRAMES:-900}
 race_png=${LOVE_RACING_PNG:-build/luajit/love-racing.png}
@@ -64,23 +65,26 @@ run_love() {
 # check_png PNG: the screenshot is not blank.
 check_png() {
   python3 - "$1" <<'PY'
-# Decodes the PNG (8-bit RGB or RGBA, not interlaced: what LÖVE writes)
-# and counts colours.
+# Decodes the PNG (8-bit RGB, RGBA or palette, not interlaced: what LÖVE
+# writes; a frame of few colours comes as a palette) and counts colours.
 import struct, sys, zlib
 path = sys.argv[1]
 data = open(path, "rb").read()
 assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-pos, idat = 8, b""
+pos, idat, palette = 8, b"", None
 while pos < len(data):
     n, kind = struct.unpack(">I4s", data[pos:pos + 8])
     body = data[pos + 8:pos + 8 + n]
     if kind == b"IHDR":
         w, h, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", body)
+    elif kind == b"PLTE":
+        palette = [body[i:i + 3] for i in range(0, len(body), 3)]
     elif kind == b"IDAT":
         idat += body
     pos += 12 + n
-assert depth == 8 and ctype in (2, 6) and interlace == 0, "unexpected PNG format"
-bpp = 3 if ctype == 2 else 4
+assert depth == 8 and ctype in (2, 3, 6) and interlace == 0, "unexpected PNG format"
+assert ctype != 3 or palette, "a palette PNG without its palette"
+bpp = {2: 3, 3: 1, 6: 4}[ctype]
 raw, stride = zlib.decompress(idat), w * bpp
 prev, rows, i = bytearray(stride), [], 0
 for _ in range(h):
@@ -101,7 +105,7 @@ for _ in range(h):
 counts = {}
 for row in rows:
     for x in range(0, stride, bpp):
-        px = row[x:x + 3]
+        px = palette[row[x]] if ctype == 3 else row[x:x + 3]
         counts[px] = counts.get(px, 0) + 1
 top = max(counts.values()) / float(w * h)
 print("love-test: %s, %dx%d, %d colours, the commonest covers %.0f%%" % (path, w, h, len(counts), 100 * top))

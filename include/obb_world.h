@@ -195,11 +195,13 @@ enum {
 };
 
 /* The responses' names by value: "ignore", "touch", "cross", "slide" and
-** "bounce" (the Lua binding's, where OBB_IGNORE is false); NULL for any
-** other value. The strings are constants, never to be freed. */
+** "bounce" (a mover's), "ride", "stand", "push" and "oneway" (a solid's,
+** obb_world_move_solid below) and "crush" (a solid's record); the Lua
+** binding's, where OBB_IGNORE is false. NULL for any other value. The
+** strings are constants, never to be freed. */
 OBB_API const char *obb_response_name(int response);
-/* The response the whole of name names (one of the five above; "touch "
-** or "Touch" is none), or -1; -1 for NULL too. */
+/* The answer the whole of name names (one of the above up to "oneway";
+** "touch " or "Touch" is none), or -1; -1 for NULL too. */
 OBB_API int obb_response_code(const char *name);
 
 /* ---- classes and response sets ----------------------------------------- */
@@ -416,6 +418,146 @@ OBB_API int obb_world_move_with(obb_world *w, int id, const double *goal,
 OBB_API int obb_world_push(obb_world *w, int id, double max_dist,
                            obb_move_filter_fn filter, void *ctx,
                            double *actual, double *moved, int *inside);
+
+/* ---- the world's up (obb_world.c) -------------------------------------- */
+/*
+** A world has no preferred direction until it is given an up: then a face
+** whose outward unit normal n is within slope radians of it (n . up >=
+** cos(slope), to 2^-40 for rounding) is a floor, and what touches it from
+** that side rests on it (the moving solids' riders below; the character
+** kit's ground). up: dim numbers, finite and not all zero, kept at unit
+** length (NULL: no up, the default); slope in [0, pi/2). Returns 0, or -1
+** (changing nothing) for anything else.
+*/
+#define OBB_SLOPE_DEFAULT 0.78539816339744830962 /* pi/4: 45 degrees */
+OBB_API int obb_world_set_up(obb_world *w, const double *up, double slope);
+/* 1 with the unit up (3 numbers, z = 0 in 2D) and the slope when the
+** world has an up; else 0, with zeros and OBB_SLOPE_DEFAULT. */
+OBB_API int obb_world_up(const obb_world *w, double up[3], double *slope);
+/* Whether the unit normal n (3 numbers, z = 0 in 2D) faces the world's up
+** within its slope: a floor's. 0 in a world without an up. */
+OBB_API int obb_world_is_floor(const obb_world *w, const double n[3]);
+
+/* ---- moving solids (src/core/obb_solid.c) ----------------------------- */
+/*
+** A solid is an item moved to a goal pose that nothing stops (a platform,
+** an elevator, a door, a crusher): it goes there exactly, turning the
+** short way on the way (its center at a constant speed on the segment, its
+** rotation at a constant rate about one axis: the motion of obbN_sweep
+** with a turn), and in the same call
+**   - carries its riders: the others resting on it when it starts
+**     (touching it within the band, not deeper, on a face that is a floor
+**     by the world's up; in a world without an up, none, but any other
+**     touching it that its filter answers OBB_RIDE or OBB_STAND), and what
+**     rests on them (by the world's up), each by the solid's rigid motion
+**     at its own place, as a move of its own (obb_world_move, or
+**     obb_world_move_turning for OBB_RIDE; the solid left out), so a rider
+**     carried into a wall slides along it, one carried under a ceiling
+**     stops there, and none passes through anything;
+**   - pushes the others its motion goes into (the classification of
+**     obb_world_move and of the turning move, the solid as the mover:
+**     certified, never later than the first contact), from the time it
+**     meets each: by a solid that only translates, straight along the face
+**     it was met on, as far as that face goes; by one that turns, carried
+**     with that face; keeping its rotation, and on out along the face
+**     where the solid's goal is left inside it. As a move: it slides along
+**     what it meets, and is pushed on along that (up to 4 more moves) as
+**     far as it takes to get as far along the face as planned; a pushed
+**     other pushes nothing. One the solid is inside when it starts is
+**     pushed along its penetration normal;
+**   - reports as crushed every other it carried or pushed that ends
+**     deeper than the band in the solid; a rider that stopped short, along
+**     the face it rests on, of where the solid took that face (by more than
+**     the band); a pushed other that stopped short of where it was pushed
+**     to and that the solid's motion, from the time it met it, goes deeper
+**     than the band into where it ended (the solid went through it); and
+**     leaves it there.
+** The solid moves first, then the others, farthest ahead first (by each
+** one's center along the sum of their moves); each move sees the others
+** where the moves before left them. What the solid does to an other is
+** its response, asked once per other and move: */
+enum {
+  OBB_RIDE = 5, /* rides when it rests on the solid, turning with it (its
+                ** pose follows the solid's motion); else it is pushed */
+  OBB_STAND,    /* OBB_RIDE, but it keeps its rotation (it stands upright,
+                ** as a character does; moved out of the solid along the
+                ** face it rests on where the turn left it inside) */
+  OBB_PUSH,     /* pushed when the solid goes into it, never carried */
+  OBB_ONEWAY,   /* the solid is one-way for it: it stands on the solid
+                ** when it rests on it, is pushed only when the solid goes
+                ** into it from below (the face it is met on a floor, the
+                ** solid not inside it), and is let through otherwise;
+                ** ignored in a world without an up */
+  OBB_CRUSH     /* a record: carried or pushed, it did not get out of the
+                ** solid's way */
+};
+/* OBB_CROSS: reported when the solid goes into it (a trigger the solid
+** moves through), not moved; OBB_IGNORE: nothing. OBB_TOUCH, OBB_SLIDE,
+** OBB_BOUNCE and any value above OBB_ONEWAY: the default, what the filter
+** is told (hit->what). */
+
+/* What a solid's move tells its filter of an other (what: the response
+** it gets without a filter: OBB_RIDE when it rests on the solid by the
+** world's up, or on a rider, else OBB_PUSH), and what it reports of each
+** other it affected (what: OBB_RIDE, OBB_STAND, OBB_PUSH, OBB_CROSS or
+** OBB_CRUSH). t in [0, 1]: when the solid's motion reaches it (0 for an
+** other it touches, or is inside, when it starts, and in a record for a
+** rider); n: the unit normal from the solid toward the other, its way out
+** (the face it rests on or is met on, or for what rests on a rider the
+** rider's face; in a record, turned with the solid to its goal); d: in a
+** record, how far it moved (zeros for the filter and a crossed other);
+** depth: for the filter, how deep the solid is in it when it starts (> 0
+** only for an other it is inside), and in a crush record how far short it
+** stopped (a rider: along n; a pushed other: of where it was pushed to),
+** at least how deep it ends in the solid (its penetration depth; an
+** other the solid was inside when it started: that alone); 0 in any
+** other record. */
+typedef struct obb_solid_hit {
+  int other;
+  int what;
+  double t;
+  double n[3];
+  double d[3];
+  double depth;
+} obb_solid_hit;
+
+/* The response of the solid to hit->other; a negative value aborts. */
+typedef int (*obb_solid_filter_fn)(void *ctx, int solid,
+                                   const obb_solid_hit *hit);
+typedef void (*obb_solid_report_fn)(void *ctx, const obb_solid_hit *hit);
+
+/* Moves solid id to the pose of goal (an obb2 or obb3 of the world's
+** dimension: its center and rotation; the solid keeps its half extents)
+** as above, committing the solid and every other it moves. filter NULL:
+** every other its default. movers: the filter of the riders' and the
+** pushed others' moves (the mover as item; obb_world_move's, NULL: every
+** other slides), the solid never asked about. The filter is asked about
+** the others the solid touches or is inside when it starts (inside first,
+** then nearer centers, then lower ids), then about what rests on its
+** riders (in waves, nearest its rider first), then about those its motion
+** goes into (first met first: by t, then nearer centers, then ids);
+** report gets one record per other affected, in that order, once the move
+** is done. Returns the
+** number of records and into *crushed (may be NULL) how many were
+** crushes; or -1 when memory runs out, -2 when a filter aborted, -3 for
+** a goal that is not finite or whose distance overflows: the world then
+** as it was. Callbacks must not change the world. */
+OBB_API int obb_world_move_solid(obb_world *w, int id, const void *goal,
+                                 obb_solid_filter_fn filter,
+                                 obb_move_filter_fn movers,
+                                 obb_solid_report_fn report, void *ctx,
+                                 int *crushed);
+
+/* Puts back every box the world's last obb_world_move_solid changed, if
+** nothing else changed the world since: for a caller whose callback did
+** not return (a scripting layer's error, by longjmp), or that must undo a
+** move it could not finish on its side. Returns 1 when it put them back. */
+OBB_API int obb_world_undo_solid(obb_world *w);
+/* Gives back what obb_world_undo_solid took back (every box the move gave),
+** if nothing changed the world since that undo: for a caller that takes a
+** move back to write its records (which may run code that changes the
+** world) and then commits it. Returns 1 when it did. */
+OBB_API int obb_world_redo_solid(obb_world *w);
 
 #ifdef __cplusplus
 }

@@ -128,7 +128,7 @@ describe("the FFI fast path", function()
     for _, name in ipairs(FAST2) do listed[name] = true end
     for _, name in ipairs(FAST3) do listed[name] = true end
     for _, name in ipairs({ "add", "update", "get", "move", "check", "cast", "cast_turning",
-                            "raycast", "query_box", "query_point" }) do
+                            "raycast", "query_box", "query_point", "move_solid" }) do
       listed[name] = true
     end
     assert.are.same(listed, documented)
@@ -432,8 +432,9 @@ describe("the FFI fast path", function()
 
     local REPLACED = { add = true, update = true, get = true, move = true,
                        check = true, cast = true, cast_turning = true, raycast = true,
-                       query_box = true, query_point = true }
-    it("replaces add, update, get, move, check, the casts, raycast and the queries, and nothing else", function()
+                       query_box = true, query_point = true, move_solid = true }
+    it("replaces add, update, get, move, check, the casts, raycast, the queries and move_solid, and nothing else",
+       function()
       assert.is_table(CW)
       for name in pairs(REPLACED) do
         assert.is_false(is_c(WM[name]), name)
@@ -470,6 +471,8 @@ describe("the FFI fast path", function()
             w:cast(box, 4, 0, out, set); w:cast_turning(box, 4, 0, 1, out, set)
             w:query_box(obb.new2(3, 0, 3, 1), out, set); w:query_point(3, 0, out, set)
             w:raycast(-3, 0, 1, 0, nil, out); w:raycast(-3, 0, 1, 0.1, 20, out, set)
+            w:move_solid("b", 3, 0); w:move_solid("b", 3, 1, 0.2, set, out, "cross")
+            w:move_solid("b", 3, 2, "ride", out, set)
           else
             w:add("a", 0, 0, 0, 1, 1, 1); w:add("b", 5, 0, 0, 1, 1, 1, 0, 0, 0.6, 0.8)
             w:update("a", 0, 1, 0, 1, 1, 1); w:update("a", 0, 0, 0, 1, 1, 1, 0, 0, 0, 1)
@@ -483,6 +486,8 @@ describe("the FFI fast path", function()
             w:cast(box, 4, 0, 0, out, set); w:cast_turning(box, 4, 0, 0, 0, 0, 1, out, set)
             w:query_box(obb.new3(3, 0, 0, 3, 1, 1), out, set); w:query_point(3, 0, 0, out, set)
             w:raycast(-3, 0, 0, 1, 0, 0, nil, out); w:raycast(-3, 0, 0, 1, 0.1, 0, 20, out, set)
+            w:move_solid("b", 3, 0, 0); w:move_solid("b", 3, 1, 0, 0, 0, 0.6, 0.8, set, out, "cross")
+            w:move_solid("b", 3, 2, 0, "ride", out, set)
           end
           w:close()
         end
@@ -490,7 +495,7 @@ describe("the FFI fast path", function()
       for name, f in pairs(saved) do CW[name] = f end
       assert(ok, err)
       assert.are.same({ add = 0, update = 0, get = 0, move = 0, check = 0, cast = 0, cast_turning = 0,
-                        raycast = 0, query_box = 0, query_point = 0 }, calls)
+                        raycast = 0, query_box = 0, query_point = 0, move_solid = 0 }, calls)
     end)
 
     -- Two worlds of the same items, one driven by the fast methods and one

@@ -20,6 +20,10 @@ describe("the LÖVE platformer on world:move", function()
     assert.is_true(st.flat_steps >= 200)
     assert.is_true(st.crouched_under_bar > 0)
     assert.equal(0, st.bar_hits)
+    -- the moving solids: ridden, waited for, never crushed by
+    assert.is_truthy(st.stood.elevator and st.stood.platform and st.passed_crusher)
+    assert.is_true(st.tilted > 0)
+    assert.equal(0, st.crushed)
     -- it stopped on the last ledge, standing, at rest
     local p = g.player
     assert.is_true(p.grounded and not p.crouched and p.x >= g.goal.x)
@@ -43,6 +47,45 @@ describe("the LÖVE platformer on world:move", function()
       if why then break end
     end
     assert.matches("the bar hit the player", why)
+  end)
+
+  it("the checks catch a player that does not wait for the crusher, crushed and sent to the checkpoint", function()
+    local g, input = game.new(), {}
+    local why
+    for _ = 1, game.CI_FRAMES do
+      g:autoplay(input)
+      local x, c = g.player.x, g.crusher.x0
+      if x > c - 0.5 and x < c + 0.5 then input.right = false end -- stops under it
+      g:step(input)
+      why = g:check_step()
+      if why then break end
+    end
+    assert.matches("the crusher crushed the player", why)
+    assert.equal(1, g.stats.crushed)
+    assert.same({ g.checkpoint.x, g.checkpoint.y + game.HY }, { g.player.x, g.player.y })
+  end)
+
+  it("the elevator and the platform carry the player standing on them exactly as far as they go", function()
+    local g, input = game.new(), {}
+    local rode = { elevator = 0, platform = 0 }
+    for _ = 1, game.CI_FRAMES do
+      g:autoplay(input)
+      local p = g.player
+      local e = g.carried
+      local before = e and { p.x, p.y }
+      g:step(input)
+      e = g.carried
+      if e and e.kind == "mover" and not input.right and before then
+        -- standing still on it: its displacement, to rounding
+        local x0, y0 = game.path(e, (g.frame - 1) * game.DT)
+        local x1, y1 = game.path(e, g.frame * game.DT)
+        assert.is_true(math.abs((p.x - before[1]) - (x1 - x0)) < 1e-12 and
+                       math.abs((p.y - before[2]) - (y1 - y0)) < 1e-12)
+        rode[e.name] = rode[e.name] + 1
+      end
+      assert.is_nil(g:check_step())
+    end
+    assert.is_true(rode.elevator > 60 and rode.platform > 60)
   end)
 
   it("the one-way platform: jumped through from below, stood on from above", function()
@@ -172,21 +215,25 @@ describe("the platformer's level: the Tiled map " .. MAP, function()
   local map = dofile(MAP)
   local g = game.new(map)
 
-  it("loads into the objects the game expects: 105 tiles, 6 ramp boxes, 1 one-way platform, 1 bar, 4 coins", function()
+  it("loads into the objects the game expects: 191 tiles, 6 ramp boxes, 1 one-way platform, 1 bar, 3 movers, "
+     .. "1 see-saw, 4 coins", function()
     local counts = {}
     for _, e in ipairs(g.solids) do counts[e.kind] = (counts[e.kind] or 0) + 1 end
-    assert.same({ tile = 105, ramp = 6, oneway = 1, bar = 1 }, counts)
+    assert.same({ tile = 191, ramp = 6, oneway = 1, bar = 1, mover = 3, seesaw = 1 }, counts)
     assert.equal(4, #g.coins)
-    assert.equal(105 + 6 + 1 + 1 + 4 + 1, #g.world) -- and the player
+    assert.equal(191 + 6 + 1 + 1 + 3 + 1 + 4 + 1, #g.world) -- and the player
     -- the tiles: the floor, the walls at both ends, the ledge, the wall to
     -- jump and the last ledge, each a 1x1 box on its cell
     local want = {}
     local function cell(i, j) want[i .. "," .. j] = true end
-    for i = -3, 62 do cell(i, -1) end
-    for j = 0, 7 do cell(-3, j); cell(62, j) end
+    for i = -3, 97 do cell(i, -1) end
+    for j = 0, 7 do cell(-3, j); cell(97, j) end
     for i = 20, 27 do cell(i, 0); cell(i, 1) end
     cell(51, 0); cell(51, 1)
-    for i = 57, 61 do cell(i, 0) end
+    for i = 57, 65 do cell(i, 0) end                          -- the ledge before the elevator
+    for i = 68, 75 do for j = 0, 4 do cell(i, j) end end      -- the cliff it rises to
+    cell(84, 4); cell(85, 4)                                  -- across the platform's gap
+    for i = 92, 96 do cell(i, 3) end                          -- after the see-saw
     for _, e in ipairs(of_kind(g, "tile")) do
       local cx, cy = e.box:center()
       local i, j = cx - 0.5, cy - 0.5
@@ -278,9 +325,9 @@ describe("the platformer's level: the Tiled map " .. MAP, function()
     end
     assert.same({ x = 1, y = 0 }, g.start)
     assert.same({ x = 40, y = 0 }, g.checkpoint)
-    assert.same({ x = 59, y = 1 }, g.goal)
+    assert.same({ x = 95, y = 4 }, g.goal)
     assert.same({ 1, game.HY }, { g.player.x, g.player.y })
-    assert.same({ x = -3, y = -1, w = 66, h = 9 }, g.bounds)
+    assert.same({ x = -3, y = -1, w = 101, h = 9 }, g.bounds)
   end)
 
   it("refuses a map object of no kind it knows, naming it", function()
@@ -293,10 +340,33 @@ describe("the platformer's level: the Tiled map " .. MAP, function()
     assert.matches('map object 99 %("lava"%): "lava" is no kind the game knows', err)
   end)
 
-  it("walks back from the goal to the left wall, down and up every ramp the other way, without a snag", function()
+  it("places the moving solids: the elevator, the platform, the crusher and the see-saw", function()
+    local function box(e)
+      local cx, cy = e.box:center()
+      local hx, hy = e.box:half_extents()
+      return { cx, cy, hx, hy }
+    end
+    local e, pl, c, s = g.elevator, g.platform, g.crusher, g.seesaw
+    assert.same({ 67, 0.875, 1, 0.125 }, box(e))     -- its top flush with the ledge's
+    assert.same({ 0, 4, 2, 1, 2, 1.5 }, { e.dx, e.dy, e.go, e.hold, e.back, e.rest })
+    assert.same({ 77.5, 4.875, 1.5, 0.125 }, box(pl)) -- its top flush with the cliff's
+    assert.same({ 5, 0 }, { pl.dx, pl.dy })
+    assert.same({ 72, 7.5, 1, 0.5 }, box(c))          -- up, 2 above the cliff
+    assert.same({ 0, -2, 0.25, 0.5, 1, 1.25, 1.28 }, { c.dx, c.dy, c.go, c.hold, c.back, c.rest, c.phase })
+    local sb = box(s)
+    assert.is_true(near(sb[1], 89, 1e-12) and near(sb[2], 4.9, 1e-12) and near(sb[3], 2.6, 1e-12))
+    assert.same({ 0.35, 1.2, 0.15 }, { s.tilt, s.rate, s.lean })
+    -- the movers' ends: exactly where they start and (dx, dy) from there
+    local function at(m, t) local x, y = game.path(m, t) return { x, y } end
+    assert.same({ 67, 4.875 }, at(e, e.go))
+    assert.same({ 82.5, 4.875 }, at(pl, pl.go - pl.phase))
+    assert.same({ 77.5, 4.875 }, at(pl, 0))
+  end)
+
+  it("walks back from the last ledge to the left wall, down and up every ramp the other way, without a snag", function()
     local h, input = game.new(map), {}
     local p = h.player
-    p.x, p.y = h.goal.x, h.goal.y + p.hy
+    p.x, p.y = 59, 1 + p.hy
     h.world:update(p, p.x, p.y, game.HX, p.hy)
     local jumped, up = false, {}
     for _ = 1, 1200 do
@@ -345,6 +415,6 @@ describe("the platformer's level: the Tiled map " .. MAP, function()
         end
       end
     end
-    assert.equal(12, objects)
+    assert.equal(16, objects)
   end)
 end)

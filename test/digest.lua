@@ -10,8 +10,8 @@
 -- Plain Lua 5.1-5.4 and LuaJIT, no busted: it runs under wine and qemu
 -- (make test-windows, make test-arm64). Covers pairs, points, rays,
 -- distances, fits, merges, 2D and 3D worlds with every query, moves,
--- checks, pushes, casts, turning sweeps, clip and reflect, obb.bump, and
--- moves that turn.
+-- checks, pushes, casts, turning sweeps, clip and reflect, obb.bump,
+-- moves that turn, and moving solids.
 local obb = require "obb"
 local unpack = table.unpack or unpack
 
@@ -243,3 +243,71 @@ for _ = 1, math.max(1, math.floor(rounds / 8)) do world2() ; world3() end
 bump()
 turning()
 ties()
+
+-- Moving solids (world:move_solid): platforms translating and turning
+-- through crates and thin boards, every response of the solid (a filter
+-- function and a response set) and the movers' slide, in worlds with an
+-- up; each record, and where every item ends.
+local SOLID = { "ride", "stand", "push", "oneway", "cross", false, "slide" }
+local function solids()
+  local set = obb.responses({ [1] = "ride", [2] = "stand", [3] = "push", [4] = "oneway", [5] = false })
+  local function answer(_, other) return SOLID[1 + other % #SOLID] end
+  local w2 = obb.world2({ up = { 0, 1 } })
+  local w3 = obb.world3({ up = { 0, 1, 0 }, slope = 0.6 })
+  for k = 1, 40 do
+    local thin = k % 5 == 0
+    w2:add(k, r(-12, 12), r(-12, 12), r(0.1, 2), thin and 0 or r(0.1, 2), k % 3 == 0 and r(-1, 1) or 0)
+    w2:set_class(k, k % 6)
+    w3:add(k, r(-12, 12), r(-12, 12), r(-12, 12), r(0.1, 2), thin and 0 or r(0.1, 2), r(0.1, 2),
+           0, k % 3 == 0 and r(-1, 1) or 0, 0, 1)
+    w3:set_class(k, k % 6)
+  end
+  for m = 1, 30 do
+    local k = 1 + (m * 7) % 40
+    local x, y, _, _, a = w2:get(k)
+    local gx, gy = x + r(-6, 6), y + r(-6, 6)
+    if m % 2 == 0 then
+      line("solid2", w2:move_solid(k, gx, gy, a + r(-2, 2), answer, out))
+    else
+      line("solid2", w2:move_solid(k, gx, gy, set, out))
+    end
+    line(slots(out, #out))
+    local x3, y3, z3 = w3:get(k)
+    if m % 2 == 0 then
+      local s, c = math.sin(r(-1, 1)), math.cos(r(-1, 1))
+      line("solid3", w3:move_solid(k, x3 + r(-6, 6), y3 + r(-6, 6), z3 + r(-6, 6), s, 0.3, 0, c, answer, out))
+    else
+      line("solid3", w3:move_solid(k, x3 + r(-6, 6), y3 + r(-6, 6), z3 + r(-6, 6), set, out))
+    end
+    line(slots(out, #out))
+  end
+  for k = 1, 40 do line("solid-end", w2:get(k)) ; line("solid-end3", w3:get(k)) end
+  -- a lift with riders (some stacked) rising, sliding and tilting under a
+  -- ceiling and into a crate
+  local l2 = obb.world2({ up = { 0, 1 } })
+  local l3 = obb.world3({ up = { 0, 1, 0 } })
+  l2:add("lift", 0, 0, 4, 0.25) ; l3:add("lift", 0, 0, 0, 4, 0.25, 3)
+  for i = 1, 4 do
+    local x, hy = -4 + 2 * i - r(0, 0.5), r(0.2, 0.6)
+    l2:add(i, x, 0.25 + hy, r(0.2, 0.6), hy) ; l3:add(i, x, 0.25 + hy, r(-1, 1), r(0.2, 0.6), hy, r(0.2, 0.6))
+  end
+  l2:add(5, -1.8, 3, 0.3, 0.3) ; l3:add(5, -1.8, 3, 0, 0.3, 0.3, 0.3) -- falls on no one: a crate up high
+  l2:add("ceiling", 0, 5, 8, 0.25) ; l3:add("ceiling", 0, 5, 0, 8, 0.25, 8)
+  l2:add("crate", 6, 1, 0.5, 0.5) ; l3:add("crate", 6, 1, 0, 0.5, 0.5, 0.5)
+  local function lift2(_, o, _, _, _, _, default)
+    if o == "ceiling" then return false end
+    if o == 2 then return "stand" end
+    return default
+  end
+  local function lift3(_, o, _, _, _, _, _, default) return lift2(_, o, 0, 0, 0, 0, default) end
+  for _ = 1, 24 do
+    local x, y, _, _, a = l2:get("lift")
+    line("lift2", l2:move_solid("lift", x + r(-0.3, 0.6), y + r(-0.1, 0.3), a + r(-0.1, 0.1), lift2, out))
+    line(slots(out, #out))
+    local x3, y3, z3 = l3:get("lift")
+    local s, c = math.sin(r(-0.05, 0.05)), math.cos(r(-0.05, 0.05))
+    line("lift3", l3:move_solid("lift", x3 + r(-0.3, 0.6), y3 + r(-0.1, 0.3), z3, s, 0, 0, c, lift3, out))
+    line(slots(out, #out))
+  end
+end
+solids()

@@ -104,9 +104,12 @@ static int calls_check(void) {
   size_t before;
   if (w == NULL) return 1;
   bad += strcmp(obb_response_name(OBB_CROSS), "cross") != 0;
-  bad += obb_response_name(OBB_BOUNCE + 1) != NULL || obb_response_name(-1) != NULL;
-  for (i = OBB_IGNORE; i <= OBB_BOUNCE; i++)
+  bad += strcmp(obb_response_name(OBB_RIDE), "ride") != 0;
+  bad += obb_response_name(OBB_CRUSH + 1) != NULL || obb_response_name(-1) != NULL;
+  for (i = OBB_IGNORE; i <= OBB_ONEWAY; i++)
     bad += obb_response_code(obb_response_name(i)) != i;
+  /* "crush" names a record, never an answer */
+  bad += obb_response_code(obb_response_name(OBB_CRUSH)) != -1;
   bad += obb_response_code("Touch") != -1 || obb_response_code(NULL) != -1;
   mover = obb_world_add(w, (obb2_init(&b, c, e, 0), &b));
   for (i = 0; i < 3; i++) {

@@ -18,19 +18,30 @@
 --     with depth 0, and ignores it otherwise, so the player jumps up
 --     through it);
 --   * a spinning bar (`kind = "bar"`, `spin` in radians per second, about
---     its center), turned each step with world:update; standing, the
---     player is too tall to pass under it, crouched (a lower box) it fits;
+--     its center); standing, the player is too tall to pass under it,
+--     crouched (a lower box) it fits;
+--   * solids that move on their own (`kind = "mover"`: an elevator, a
+--     platform across a gap, a crusher, each along `dx`, `dy` and back,
+--     `go` seconds out, `hold` there, `back` seconds back, `rest` there,
+--     `phase` seconds ahead)
+--     and a see-saw (`kind = "seesaw"`) that leans toward the player
+--     standing on it. Each step every solid (the bar too) goes where its
+--     motion puts it with world:move_solid, which carries the player
+--     standing on it (upright: "stand"), pushes it out of its way, and
+--     says when it crushed it (the game then sends the player back to the
+--     checkpoint); the player's own move comes after;
 --   * coins (`coin = true`) the player crosses ("cross"), removed from the
 --     world once met;
---   * points: the start, a checkpoint (where the bar sends a player it
---     crushed) and the goal.
+--   * points: the start, a checkpoint (where a player crushed goes back
+--     to) and the goal.
 --
 -- game.new([map]) -> g, map the map's table or path (default game.MAP,
 -- from the repository's root); game.read_map(path) -> the map's table.
 -- g:step(input) advances one step of DT, where input is
 -- { left, right, jump, crouch } (booleans; jump is a press, buffered a few
 -- steps). g:autoplay(input) fills input from the fixed script (run right,
--- jump at given x, crouch under the bar). g:check_step() -> nil or why the
+-- jump at given x, crouch under the bar, wait for the moving solids and
+-- ride them). g:check_step() -> nil or why the
 -- step broke a rule; g:check_end() -> nil or why the run failed; both
 -- only look, they change nothing. game.play(frames) runs the script.
 --
@@ -54,7 +65,7 @@ M.CROUCH_HY = 0.4       -- crouched: a box 0.8 tall, its feet kept in place
 M.SNAP = 0.12        -- how far down a running player is kept on the ground
 M.GROUND_NY = 0.7    -- a normal with ny above this is ground (45.6 degrees)
 M.MAP = "examples/maps/platformer.lua" -- the level, from the repository's root
-M.CI_FRAMES = 900    -- what .ci/love.sh and the spec run: 15 s of play
+M.CI_FRAMES = 1400   -- what .ci/love.sh and the spec run: 23 s of play
 M.TOL = 1e-9         -- "inside a solid": deeper than this
 
 local DT, GRAVITY = M.DT, M.GRAVITY
@@ -89,11 +100,13 @@ local function touch_filter(_, other, _, ny, _, depth)
   return "touch"
 end
 
--- What world:push may push the player out of: what the bar turned into.
-local function push_filter(_, other)
-  if other.kind == "coin" or other.kind == "oneway" then return false end
-  return "slide"
-end
+-- The moving solids' responses, by class: the player (class PLAYER) stands
+-- on them upright and is pushed by them; everything else (tiles, ramps,
+-- the one-way platform, coins, the other solids) is let through: a solid
+-- goes where its motion puts it. Read in C, no Lua call per other.
+local PLAYER = 1
+M.PLAYER = PLAYER
+local solid_set = obb.responses({ default = false, [PLAYER] = "stand" })
 
 -- ---- the level: examples/maps/platformer.lua -------------------------
 
@@ -118,6 +131,10 @@ function M.read_map(map)
   f:close()
   return mapdata.lua_table(text, { source = path })
 end
+
+-- The movers the level must have, by their names on the map, in the order
+-- they move each step.
+local MOVERS = { elevator = 1, platform = 2, crusher = 3 }
 
 -- What the game makes of an item of obb.tiled: a tile of the tile layer,
 -- else by the object's properties or its class (type).
@@ -188,6 +205,18 @@ local function load_level(g, map)
     elseif kind == "bar" and not g.bar then
       g.bar = add(g, { kind = "bar", x = cx, y = cy, hx = hx, hy = hy, angle = a,
                        spin = item.properties.spin or 0, box = obb.new2(cx, cy, hx, hy, a) })
+    elseif kind == "mover" and MOVERS[item.name] and not g[item.name] then
+      local p = item.properties
+      local m = add(g, { kind = "mover", name = item.name, x0 = cx, y0 = cy, dx = p.dx or 0, dy = p.dy or 0,
+                         go = p.go, hold = p.hold or 0, back = p.back or p.go, rest = p.rest or 0,
+                         phase = p.phase or 0,
+                         box = obb.new2(cx, cy, hx, hy) })
+      g[item.name] = m
+      g.movers[#g.movers + 1] = m
+    elseif kind == "seesaw" and not g.seesaw then
+      local p = item.properties
+      g.seesaw = add(g, { kind = "seesaw", x = cx, y = cy, angle = 0, tilt = p.tilt, rate = p.rate, lean = p.lean,
+                          box = obb.new2(cx, cy, hx, hy) })
     elseif kind == "coin" then
       local coin = { kind = "coin", taken = false, box = obb.new2(cx, cy, hx, hy, a) }
       g.coins[#g.coins + 1] = coin
@@ -202,6 +231,12 @@ local function load_level(g, map)
     if not points[need] then error("platformer: the map has no point named " .. need, 3) end
   end
   if not (g.bar and g.oneway) then error("platformer: the map needs a bar and a one-way platform", 3) end
+  for name in pairs(MOVERS) do
+    if not g[name] then error("platformer: the map has no mover named " .. name, 3) end
+  end
+  if not g.seesaw then error("platformer: the map needs a see-saw", 3) end
+  -- the movers in a fixed order (the map's, not pairs')
+  table.sort(g.movers, function(a, b) return MOVERS[a.name] < MOVERS[b.name] end)
   g.start, g.checkpoint, g.goal = points.start, points.checkpoint, points.goal
 end
 
@@ -219,8 +254,10 @@ function M.new(map)
     default_map = default_map or M.read_map(M.MAP)
     map = default_map
   end
-  g.world = obb.world2()
-  g.solids, g.coins = {}, {}
+  -- y up: what rests on a face whose normal is within 45.6 degrees of up
+  -- (the player's GROUND_NY) rides a moving solid
+  g.world = obb.world2({ up = { 0, 1 }, slope = math.acos(M.GROUND_NY) })
+  g.solids, g.coins, g.movers = {}, {}, {}
   load_level(g, M.read_map(map))
   g.coins_left = #g.coins
 
@@ -229,20 +266,27 @@ function M.new(map)
   local p = { kind = "player", x = sx, y = sy, vx = 0, vy = 0, hy = HY, box = obb.new2(sx, sy, HX, HY) }
   g.player = p
   g.world:add(p, p.box)
+  g.world:set_class(p, PLAYER)
   p.grounded, p.gnx, p.gny, p.ground = false, 0, 0, nil
   p.crouched, p.jump_buffer, p.jump_held = false, 0, false
 
   -- the out tables, reused every step, grown once here (a table keeps its
   -- size when world:move sets its stale tail to nil)
   g.out, g.check_out, g.col_out = scratch(32 * S), scratch(32 * S), scratch(32 * 3)
+  g.solid_out = scratch(8 * obb.SOLID2.stride)
   g.frame, g.n = 0, 0
   -- what the checks look at: the step's start and what happened in it
   g.x0, g.feet0, g.grounded0, g.flat0 = p.x, 0, false, false
-  g.snapped, g.pushed, g.sloped, g.stood_up = false, 0, false, false
+  g.snapped, g.sloped, g.stood_up = false, false, false
+  -- what the moving solids did to the player this step: the one it stood
+  -- on (carried), the one that pushed it, the one that crushed it
+  g.carried, g.pushed_by, g.crushed_by, g.bar_hit = false, false, false, false
   -- stood: the first frame the player stood on each kind of ground (ramps
   -- by their angle); every key made here, so that a step adds none
   g.stats = { flat_steps = 0, coins = 0, goal_frame = false, bar_hits = 0, crouched_under_bar = 0,
-              stood = { tile = false, oneway = false, bar = false, [20] = false, [35] = false } }
+              crushed = 0, tilted = 0, passed_crusher = false,
+              stood = { tile = false, oneway = false, bar = false, [20] = false, [35] = false,
+                        mover = false, elevator = false, platform = false, crusher = false, seesaw = false } }
   g.script = { next_jump = 1 }
   return g
 end
@@ -251,22 +295,62 @@ end
 
 local function solid_for_check(other) return other.kind ~= "coin" end
 
--- How deep the player is in the deepest other that filter(other) accepts
--- (world:collisions gives the push-out vector of each).
-function Game:deepest(filter)
-  local out, worst = self.col_out, 0
-  local n = self.world:collisions(self.player, out, filter)
-  for i = 0, n - 1 do
-    local dx, dy = out[3 * i + 2], out[3 * i + 3]
-    local d = sqrt(dx * dx + dy * dy)
-    if d > worst then worst = d end
-  end
-  return worst
-end
-
 -- Sets the player's box in the world from p.x, p.y, p.hy.
 local function commit(g, p)
   g.world:update(p, p.x, p.y, HX, p.hy)
+end
+
+-- Where mover m's motion puts it at time t (seconds; phase seconds
+-- ahead): out by (dx, dy) in go seconds, hold there, back in back
+-- seconds, rest at the start; and which of the four it is in, and for
+-- how long more.
+local function path(m, t)
+  local u = (t + m.phase) % (m.go + m.hold + m.back + m.rest)
+  local f, state, left
+  if u < m.go then f, state, left = u / m.go, "go", m.go - u
+  elseif u < m.go + m.hold then f, state, left = 1, "hold", m.go + m.hold - u
+  elseif u < m.go + m.hold + m.back then
+    f, state, left = 1 - (u - m.go - m.hold) / m.back, "back", m.go + m.hold + m.back - u
+  else f, state, left = 0, "rest", m.go + m.hold + m.back + m.rest - u end
+  return m.x0 + f * m.dx, m.y0 + f * m.dy, state, left
+end
+M.path = path
+
+-- Moves solid e to (x, y) (turned to angle, when given) with
+-- world:move_solid: the player standing on it is carried upright, pushed
+-- out of its way when it goes into it, and reported crushed when it could
+-- not get out (pinned against something). Its records tell the step what
+-- happened to the player.
+local SOLID = obb.SOLID2
+
+local function move_solid(g, e, x, y, angle)
+  local world, p, out = g.world, g.player, g.solid_out
+  local n
+  if angle then n = world:move_solid(e, x, y, angle, solid_set, out, move_filter)
+  else n = world:move_solid(e, x, y, solid_set, out, move_filter) end
+  for i = 0, n - 1 do
+    local k = i * SOLID.stride
+    if out[k + SOLID.other] == p then
+      local what = out[k + SOLID.what]
+      if what == "stand" then g.carried = e
+      elseif what == "push" then g.pushed_by = e
+      elseif what == "crush" then g.crushed_by = e end
+    end
+  end
+  world:get(e, e.box)
+end
+
+-- The see-saw leans toward the player standing on it (lean radians per
+-- unit from its middle, at most tilt), turning at most rate radians a
+-- second, and levels again when no one is on it.
+local function seesaw_angle(g)
+  local s, p = g.seesaw, g.player
+  local want = 0
+  if p.ground == s then want = math.max(-s.tilt, math.min(s.tilt, s.lean * (s.x - p.x))) end
+  local step = s.rate * DT
+  if want > s.angle + step then return s.angle + step end
+  if want < s.angle - step then return s.angle - step end
+  return want
 end
 
 function Game:step(input)
@@ -276,24 +360,36 @@ function Game:step(input)
   self.grounded0, self.flat0 = p.grounded, p.grounded and p.gnx == 0
   self.snapped, self.sloped, self.stood_up = false, false, false
 
-  -- the bar turns; rotation is not swept, so if it turned into the player,
-  -- push the player out (a standing player under it gets shoved)
+  -- the solids move first, each to where its motion puts it at this
+  -- step's time: the bar turns, the movers go along their paths, the
+  -- see-saw leans; each carries, pushes or crushes the player
+  self.carried, self.pushed_by, self.crushed_by = false, false, false
+  local t = self.frame * DT
   local bar = self.bar
   bar.angle = bar.angle + bar.spin * DT
-  bar.box:set(bar.x, bar.y, bar.hx, bar.hy, bar.angle)
-  world:update(bar, bar.box)
-  local px, py, moved = world:push(p, push_filter)
-  self.pushed = moved
-  if moved > 0 then
-    p.x, p.y = px, py
-    self.stats.bar_hits = self.stats.bar_hits + 1
-    -- squeezed between the bar and the floor, push alternates between
-    -- their normals and may give up (OBB_PUSH_MAX_STEPS) still inside:
-    -- crushed, back to the checkpoint before the bar
-    if self:deepest(solid_for_check) > M.TOL then
-      p.x, p.y, p.vy = self.checkpoint.x, self.checkpoint.y + p.hy, 0
-      commit(self, p)
-    end
+  move_solid(self, bar, bar.x, bar.y, bar.angle)
+  local movers = self.movers
+  for i = 1, #movers do
+    local m = movers[i]
+    local x, y = path(m, t)
+    move_solid(self, m, x, y)
+  end
+  local saw = self.seesaw
+  local angle = seesaw_angle(self)
+  local turned = angle ~= saw.angle
+  saw.angle = angle
+  move_solid(self, saw, saw.x, saw.y, angle)
+  if turned and self.carried == saw then self.stats.tilted = self.stats.tilted + 1 end
+  local st = self.stats
+  self.bar_hit = self.pushed_by == bar or self.crushed_by == bar or self.carried == bar
+  if self.bar_hit then st.bar_hits = st.bar_hits + 1 end
+  p.x, p.y = world:get(p)
+  if self.crushed_by then
+    -- crushed (between a solid and the floor, a ceiling, a wall): the
+    -- game's answer, back to the checkpoint
+    st.crushed = st.crushed + 1
+    p.x, p.y, p.vy = self.checkpoint.x, self.checkpoint.y + p.hy, 0
+    commit(self, p)
   end
 
   -- crouch: a lower box, feet in place; stand up only with headroom (the
@@ -370,10 +466,14 @@ function Game:step(input)
   p.grounded, p.gnx, p.gny, p.ground = grounded, gnx, gny, ground
   world:get(p, p.box)
 
-  local st = self.stats
   if ground then
     if ground.kind == "ramp" then st.stood[ground.deg] = st.stood[ground.deg] or self.frame
+    elseif ground.kind == "mover" then st.stood[ground.name] = st.stood[ground.name] or self.frame
     else st.stood[ground.kind] = st.stood[ground.kind] or self.frame end
+  end
+  local crusher = self.crusher
+  if not st.passed_crusher and p.x - HX > crusher.x0 + crusher.box:half_extents() then
+    st.passed_crusher = self.frame
   end
   if p.crouched and abs(p.x - bar.x) < bar.hx + HX then
     st.crouched_under_bar = st.crouched_under_bar + 1
@@ -386,12 +486,27 @@ end
 M.SCRIPT = {
   jumps = { 31.5, 49.0 },     -- x where the player jumps: onto the one-way platform, over the wall
   crouch = { 41.0, 48.0 },    -- crouched from .. to: under the bar
+  -- where the player waits for a moving solid: on the ledge until the
+  -- elevator is down, on it until it is up; before the crusher until it
+  -- is up; at the cliff's end until the platform is there, on it until
+  -- it is across
+  elevator = { 64.6, 66.8 },
+  crusher = 69.6,
+  platform = { 75.4, 77.3 },
 }
 
+-- The state mover m is in at the next step's time, and for how long more.
+local function state(g, m)
+  local _, _, st, left = path(m, (g.frame + 1) * DT)
+  return st, left
+end
+
 -- Fills input for this step: run right until past the goal, jump when x
--- first reaches each jump position, crouch under the bar.
+-- first reaches each jump position, crouch under the bar, wait for the
+-- moving solids and ride them.
 function Game:autoplay(input)
-  local x, sc = self.player.x, self.script
+  local p, sc = self.player, self.script
+  local x = p.x
   input.left = false
   input.right = x < self.goal.x + 0.5
   input.crouch = x >= M.SCRIPT.crouch[1] and x < M.SCRIPT.crouch[2]
@@ -400,6 +515,21 @@ function Game:autoplay(input)
   if j and x >= j then
     input.jump = true
     sc.next_jump = sc.next_jump + 1
+  end
+  local e, pl, w = self.elevator, self.platform, M.SCRIPT
+  if p.ground == e then
+    if x >= w.elevator[2] and state(self, e) ~= "hold" then input.right = false end
+  elseif x >= w.elevator[1] and x < w.elevator[2] then
+    local st, left = state(self, e)
+    if not (st == "rest" and left > 0.5) then input.right = false end
+  elseif x >= w.crusher and x < w.crusher + 0.5 then
+    local st, left = state(self, self.crusher)
+    if not (st == "rest" and left > 0.75) then input.right = false end
+  elseif p.ground == pl then
+    if x >= w.platform[2] and state(self, pl) ~= "hold" then input.right = false end
+  elseif x >= w.platform[1] and x < w.platform[2] then
+    local st, left = state(self, pl)
+    if not (st == "rest" and left > 0.5) then input.right = false end
   end
   return input
 end
@@ -414,10 +544,14 @@ end
 --     stand up, advances x by exactly vx * DT and keeps the feet's height
 --     (both up to 1e-12 relative: where a ramp's top meets a ledge, the
 --     two are level only up to the rounding of the ramp's sine);
---   * the bar never hit the player (the script ducks), and the player did
---     not fall out of the level.
+--   * the bar never hit the player (the script ducks), no solid crushed
+--     it, and it did not fall out of the level.
 function Game:check_step()
   local p, out = self.player, self.col_out
+  if self.crushed_by then
+    return ("frame %d: the %s crushed the player at x = %.4f"):format(self.frame,
+      self.crushed_by.name or self.crushed_by.kind, self.x0)
+  end
   local n = self.world:collisions(p, out, solid_for_check)
   for i = 0, n - 1 do
     local other, dx, dy = out[3 * i + 1], out[3 * i + 2], out[3 * i + 3]
@@ -429,7 +563,7 @@ function Game:check_step()
     end
   end
   if self.flat0 and p.grounded and not self.sloped and not self.snapped
-      and not self.stood_up and self.pushed == 0 then
+      and not self.stood_up and not self.carried and not self.pushed_by then
     local want = p.vx * DT
     local got = p.x - self.x0
     if abs(got - want) > 1e-12 * (abs(p.x) + 1) then
@@ -442,16 +576,17 @@ function Game:check_step()
     end
     if want ~= 0 then self.stats.flat_steps = self.stats.flat_steps + 1 end
   end
-  if self.pushed > 0 then
-    return ("frame %d: the bar hit the player at x = %.4f (pushed %.3g)"):format(self.frame, p.x, self.pushed)
+  if self.bar_hit then
+    return ("frame %d: the bar hit the player at x = %.4f"):format(self.frame, self.x0)
   end
   if p.y < -5 then return ("frame %d: the player fell out of the level"):format(self.frame) end
   return nil
 end
 
 -- nil, or why the whole run failed: the goal, every coin, both ramp
--- angles, a landing on the one-way platform, the duck under the bar, and
--- enough flat steps checked for seams.
+-- angles, a landing on the one-way platform, the duck under the bar, a
+-- ride on the elevator, on the platform and on the see-saw as it turned,
+-- past the crusher, and enough flat steps checked for seams.
 function Game:check_end()
   local st = self.stats
   if not st.goal_frame then
@@ -464,6 +599,10 @@ function Game:check_end()
   if not st.stood[35] then return "the player never stood on a 35 degree ramp" end
   if not st.stood.oneway then return "the player never landed on the one-way platform" end
   if st.crouched_under_bar == 0 then return "the player never ducked under the bar" end
+  if not st.stood.elevator then return "the player never rode the elevator" end
+  if not st.stood.platform then return "the player never rode the platform" end
+  if not st.passed_crusher then return "the player never got past the crusher" end
+  if st.tilted == 0 then return "the player never rode the see-saw as it turned" end
   if st.flat_steps < 200 then return ("only %d flat steps were checked for snags"):format(st.flat_steps) end
   return nil
 end

@@ -1,5 +1,5 @@
--- examples/love-platformer/main.lua: a platformer on obb's world:move
--- (docs/love.md, "The platformer"). The player's rules are in game.lua,
+-- examples/love-platformer/main.lua: a platformer on obb's world:move and
+-- world:move_solid (docs/love.md, "The platformer"). The player's rules are in game.lua,
 -- which runs without LÖVE too (spec/platformer_move_spec.lua), and the
 -- level in the Tiled map examples/maps/platformer.lua, beside this folder;
 -- this file reads the keys, steps the game at a fixed 1/60 s and draws it.
@@ -10,9 +10,11 @@
 -- the script play, R restarts, Esc quits.
 --
 -- With --frames the script plays (run right, jump at fixed x, crouch under
--- the bar), every step is checked (game.lua: never inside a solid, no snag
--- on flat tiles, the bar never hits), and after N frames the run must have
--- reached the goal with every coin; on a failure it prints why and exits
+-- the bar, wait for the elevator, the crusher and the platform and ride
+-- them, cross the see-saw), every step is checked (game.lua: never inside
+-- a solid, no snag on flat tiles, the bar never hits, nothing crushes),
+-- and after N frames the run must have reached the goal with every coin,
+-- having ridden every moving solid; on a failure it prints why and exits
 -- with status 1, else it writes the last frame to the PNG file (any path)
 -- and exits with 0. obb must be on package.cpath and package.path
 -- (LUA_CPATH, LUA_PATH), or obb.so and lua/obb/ in the game's folder.
@@ -26,7 +28,7 @@ local g, input, autoplay
 local frame, acc, failed = 0, 0, nil
 local W
 local SCALE, GROUND_PX = 40, 620 -- pixels per unit; the screen row of y = 0
-local MAP_SCALE, MAP_TOP = 15, 36 -- the whole level, small, at the top
+local MAP_SCALE, MAP_TOP = 10, 36 -- the whole level, small, at the top
 
 local function parse_args(args)
   local i = 1
@@ -120,8 +122,10 @@ function love.update(dt)
       if failed then fail(failed) end
       local st = g.stats
       print(("obb platformer: ok: goal at frame %d, %d/%d coins, %d flat steps without a snag, "
-        .. "stood on the 20 degree ramp at frame %d, the 35 at %d, the one-way platform at %d")
-        :format(st.goal_frame, st.coins, #g.coins, st.flat_steps, st.stood[20], st.stood[35], st.stood.oneway))
+        .. "stood on the 20 degree ramp at frame %d, the 35 at %d, the one-way platform at %d, "
+        .. "rode the elevator at %d, the platform at %d, the see-saw turning %d steps, past the crusher at %d")
+        :format(st.goal_frame, st.coins, #g.coins, st.flat_steps, st.stood[20], st.stood[35], st.stood.oneway,
+                st.stood.elevator, st.stood.platform, st.tilted, st.passed_crusher))
     end
     return
   end
@@ -138,6 +142,7 @@ end
 local COLOURS = {
   tile = { 0.47, 0.38, 0.3 }, ramp = { 0.62, 0.52, 0.36 }, oneway = { 0.35, 0.62, 0.95 },
   bar = { 0.92, 0.32, 0.26 }, coin = { 1, 0.84, 0.2 },
+  mover = { 0.55, 0.8, 0.85 }, crusher = { 0.7, 0.7, 0.75 }, seesaw = { 0.85, 0.6, 0.95 },
 }
 
 -- The ramps first: the tiles hide the parts of them sunk into the floor.
@@ -145,7 +150,7 @@ local function draw_solids(ramps, line)
   local gr = love.graphics
   for _, e in ipairs(g.solids) do
     if (e.kind == "ramp") == ramps then
-      gr.setColor(COLOURS[e.kind])
+      gr.setColor(COLOURS[e.name] or COLOURS[e.kind])
       draw.box(e.box, "fill")
       if line then
         gr.setColor(0, 0, 0, 0.35)

@@ -121,6 +121,21 @@ enum lobb_ffi_record {
   LOBB_FFI_MOVE_RECORD = 10,
   LOBB_FFI_CAST_RECORD = 5
 };
+enum {
+  OBB_RIDE = 5,
+  OBB_STAND,
+  OBB_PUSH,
+  OBB_ONEWAY,
+  OBB_CRUSH
+};
+enum lobb_ffi_solid { LOBB_FFI_SOLID_RECORD = 10 };
+int lobb_ffi_world_move_solid(void *world, double id,
+                                       const double *v, int nv, int response,
+                                       const void *responses, int mresponse,
+                                       const void *mresponses, double *hits,
+                                       int cap, double *out, int commit);
+int lobb_ffi_world_redo_solid(void *world, double id, double stamp,
+                                       const double *hits, int n);
 int lobb_ffi_intersects2(const void *a, const void *b);
 int lobb_ffi_intersects3(const void *a, const void *b);
 int lobb_ffi_bump_rect(void *world, double id, double x, double y,

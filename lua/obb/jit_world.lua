@@ -714,6 +714,132 @@ local function build_queries(ffi, lib, F, CW, holder_of, mt2, mt3, mtr, getmt)
   end
 end
 
+-- move_solid without a filter function into F (src/binding/lobb_ffi_solid.c):
+-- the solid's filter nil, a response name or a response set, and so its
+-- movers' (the filter of what it carries and pushes). A call with no out
+-- table is done in C in one call. With one, C runs the move, keeps its
+-- records and takes it back; the records are written into dst here, and
+-- lobb_ffi_world_redo_solid gives the move back unless the world changed
+-- meanwhile (a finalizer). Each call takes its buffers from a pool (a
+-- finalizer may move a solid while dst is written). More records than the
+-- buffer holds, a world changed between the halves, or anything C
+-- refuses: the classic method, with the same arguments.
+local function build_solids(ffi, lib, F, CW, WM, holder_of, id_of, mtr, getmt)
+  CW.move_solid = WM.move_solid
+  local move_c, redo_c = lib.lobb_ffi_world_move_solid, lib.lobb_ffi_world_redo_solid
+  local FULL, REC = lib.LOBB_FFI_FULL, lib.LOBB_FFI_SOLID_RECORD
+  local SOLID = { ride = lib.OBB_RIDE, stand = lib.OBB_STAND, push = lib.OBB_PUSH, oneway = lib.OBB_ONEWAY,
+                  cross = lib.OBB_CROSS, touch = lib.OBB_TOUCH, slide = lib.OBB_SLIDE, bounce = lib.OBB_BOUNCE }
+  local MOVER = { touch = lib.OBB_TOUCH, cross = lib.OBB_CROSS, slide = lib.OBB_SLIDE, bounce = lib.OBB_BOUNCE }
+  local NAME = { [lib.OBB_RIDE] = "ride", [lib.OBB_STAND] = "stand", [lib.OBB_PUSH] = "push",
+                 [lib.OBB_CROSS] = "cross", [lib.OBB_CRUSH] = "crush" }
+  local HITS = 16 -- records a set holds at first (it grows to what a move needs)
+  local pool, npool = {}, 0
+  local function take_set()
+    if npool == 0 then
+      return { args = ffi.new("double[7]"), hits = ffi.new("double[?]", HITS * REC), cap = HITS,
+               out = ffi.new("double[4]") }
+    end
+    local set = pool[npool]
+    pool[npool] = nil
+    npool = npool - 1
+    return set
+  end
+  local function give_set(set)
+    npool = npool + 1
+    pool[npool] = set
+  end
+
+  -- A filter argument: its response code and set for C, or nil (a
+  -- function, a name of no response, anything else: the classic method).
+  local function code_of(filter, names, none)
+    if filter == nil then return none, nil end
+    if type(filter) == "userdata" and getmt(filter) == mtr then return 0, filter end
+    if type(filter) == "string" then return names[filter], nil end
+    return nil, nil
+  end
+
+  -- The records into dst, raw: other, what, t, nx, ny[, nz], dx, dy[, dz],
+  -- depth each; false when an other is not in the world.
+  local function write_solids(dst, byid, dim, count, recs)
+    local k = 0
+    for i = 0, count - 1 do
+      local h = REC * i
+      local other = rawget(byid, recs[h] + 1)
+      if other == nil then return false end
+      rawset(dst, k + 1, other)
+      rawset(dst, k + 2, NAME[recs[h + 1]])
+      rawset(dst, k + 3, recs[h + 2])
+      rawset(dst, k + 4, recs[h + 3])
+      rawset(dst, k + 5, recs[h + 4])
+      if dim == 2 then
+        rawset(dst, k + 6, recs[h + 6])
+        rawset(dst, k + 7, recs[h + 7])
+        rawset(dst, k + 8, recs[h + 9])
+        k = k + 8
+      else
+        rawset(dst, k + 6, recs[h + 5])
+        rawset(dst, k + 7, recs[h + 6])
+        rawset(dst, k + 8, recs[h + 7])
+        rawset(dst, k + 9, recs[h + 8])
+        rawset(dst, k + 10, recs[h + 9])
+        k = k + 10
+      end
+    end
+    clear_tail(dst, k, dim == 2 and 8 or 10)
+    return true
+  end
+
+  -- w:move_solid(item, gx, gy[, gz | angle | gz, qx, qy, qz, qw]
+  -- [, filter [, dst [, movers]]]): 2, 3 or 7 numbers after the item (C
+  -- tells the forms apart in the world's dimension).
+  function F.move_solid(...)
+    local w, item, gx, gy, a, b, c, d, e, f, g, h = ...
+    local id = id_of(w, item)
+    if id and num(gx) and num(gy) then
+      local nv, filter, dst, movers = 2, a, b, c
+      if num(a) then
+        nv, filter, dst, movers = 3, b, c, d
+        if num(b) then
+          nv, filter, dst, movers = 7, f, g, h
+          if not (num(c) and num(d) and num(e)) then nv = nil end
+        end
+      end
+      local response, set = code_of(filter, SOLID, -1)
+      local mresponse, mset = code_of(movers, MOVER, lib.OBB_SLIDE)
+      if nv and response and mresponse and select("#", ...) <= nv + 5
+          and (dst == nil or type(dst) == "table") then
+        local s = take_set()
+        local v = s.args
+        v[0], v[1] = gx, gy
+        if nv > 2 then v[2] = a end
+        if nv > 3 then v[3], v[4], v[5], v[6] = b, c, d, e end
+        local count = move_c(w, id, v, nv, response, set, mresponse, mset, s.hits, s.cap, s.out,
+                             dst == nil and 1 or 0)
+        if count == FULL then -- room for what it needs, next time
+          local need = s.out[2]
+          s.hits, s.cap = ffi.new("double[?]", need * REC), need
+        end
+        if count >= 0 then
+          local out = s.out
+          local crushed, stamp = out[0], out[1]
+          if dst == nil then
+            give_set(s)
+            return count, crushed
+          end
+          if write_solids(dst, rawget(holder_of(w), 2), out[3], count, s.hits)
+              and redo_c(w, id, stamp, s.hits, count) == 1 then
+            give_set(s)
+            return count, crushed
+          end
+        end
+        give_set(s)
+      end
+    end
+    return CW.move_solid(...)
+  end
+end
+
 -- The replacements for the world methods WM (whose real metatable is mtw),
 -- and the classic ones, looked up when a call falls back (so a spec can
 -- count those calls); names: obb._response_names (build_moves).
@@ -732,6 +858,7 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
   build_moves(ffi, lib, F, CW, holder_of, id_of, mtr, getmt, names)
   build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, mtr, getmt)
   build_queries(ffi, lib, F, CW, holder_of, mt2, mt3, mtr, getmt)
+  build_solids(ffi, lib, F, CW, WM, holder_of, id_of, mtr, getmt)
   return F, CW
 end
 

@@ -151,6 +151,44 @@ LOBB_FFI int lobb_ffi_world_recommit(void *world, double id, const double *v,
                                      int nv, const double *answers,
                                      int nanswers, double stamp);
 
+/* w:move_solid(item, ..., filter [, out [, movers]]) with no filter
+** function (src/binding/lobb_ffi_solid.c): v the nv numbers after the
+** item, the goal center (dim of them) and, for the turning form, the goal
+** rotation (2D: an angle; 3D: a quaternion x, y, z, w), so nv is dim, 3 or
+** 7 (finite); the solid's responses: responses NULL and response every
+** other's (-1 for none given: the solid's default; OBB_IGNORE to
+** OBB_ONEWAY, obb_world.h) or responses a response set (obb.responses, as
+** lobb_ffi_world_move takes one); its movers' (the filter of the moves of
+** what it carries and pushes): mresponses NULL and mresponse every
+** other's (OBB_IGNORE to OBB_BOUNCE) or a set. Writes each record into
+** hits as LOBB_FFI_SOLID_RECORD doubles, other's id, what (OBB_RIDE,
+** OBB_STAND, OBB_PUSH, OBB_CROSS or OBB_CRUSH), t, nx, ny, nz, dx, dy,
+** dz, depth (at most cap of them), into out[0] how many were crushes, into
+** out[1] the world's change count then, into out[2] how many records
+** there were (more than cap too) and into out[3] the world's dimension.
+** commit 1 (no out table) keeps
+** the move; commit 0 takes it back (obb_world_undo_solid) for
+** lobb_ffi_world_redo_solid to give back once the records are written.
+** Returns the number of records; LOBB_FFI_FULL for more than cap (the
+** move taken back); -1 when the classic method must run (nothing
+** changed). */
+enum lobb_ffi_solid { LOBB_FFI_SOLID_RECORD = 10 };
+LOBB_FFI int lobb_ffi_world_move_solid(void *world, double id,
+                                       const double *v, int nv, int response,
+                                       const void *responses, int mresponse,
+                                       const void *mresponses, double *hits,
+                                       int cap, double *out, int commit);
+
+/* w:move_solid's second half, for a move with an out table: gives back the
+** move of item id that lobb_ffi_world_move_solid took back, whose n
+** records are in hits, and returns 1; or returns 0, having changed
+** nothing, when the world's change count is no longer stamp (a finalizer
+** changed the world while the records were written) or the last solid's
+** move of the world is not that one: the classic method then runs it
+** again. */
+LOBB_FFI int lobb_ffi_world_redo_solid(void *world, double id, double stamp,
+                                       const double *hits, int n);
+
 /* w:cast(box, d) with no filter function: each item the box touches as 5
 ** doubles, id, t, nx, ny, nz, first met first (ties: nearer centers, then
 ** lower ids), at most cap of them; returns their count, or -1 (box not a

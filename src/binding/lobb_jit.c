@@ -88,6 +88,7 @@ static const struct {
   ENTRY(lobb_ffi_intersects3), ENTRY(lobb_ffi_sweep2), ENTRY(lobb_ffi_sweep3),
   ENTRY(lobb_ffi_bump_rect), ENTRY(lobb_ffi_bump_update),
   ENTRY(lobb_ffi_bump_check),
+  ENTRY(lobb_ffi_world_move_solid), ENTRY(lobb_ffi_world_redo_solid),
 };
 
 /* A table of the entries, name -> light userdata holding the function's

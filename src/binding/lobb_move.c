@@ -54,7 +54,8 @@ static int response_of(lua_State *L, int idx, lmove *m) {
   if (!lua_toboolean(L, idx)) return OBB_IGNORE;
   if (lua_type(L, idx) == LUA_TSTRING) {
     int zero, r = lobb_toresponse(L, idx, &zero);
-    if (r >= 0) return r;
+    if (r >= 0 && r <= OBB_BOUNCE) return r; /* a solid's names are not a
+                                              ** mover's answers */
     m->bad_type = zero ? 2 : 0;
     m->bad = lua_tostring(L, idx); /* valid until the pcall returns: copied
                                    ** by then */

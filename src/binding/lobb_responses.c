@@ -74,7 +74,8 @@ static const char *key_name(lua_State *L, int idx) {
 }
 
 /* obb.responses(t) -> set: t maps classes (integers 0..255) to responses
-** ("touch", "cross", "slide", "bounce", or false: ignored), and may give
+** ("touch", "cross", "slide", "bounce", a solid's "ride", "stand", "push",
+** "oneway", or false: ignored), and may give
 ** default (the response of every class t leaves out; "slide" when absent).
 ** Read raw: t's metatable plays no part. */
 static int mod_responses(lua_State *L) {

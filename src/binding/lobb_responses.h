@@ -3,8 +3,9 @@
 ** (internal; lobb_responses.c).
 **
 ** obb.responses(t) makes one: for each item class (0..255, w:set_class)
-** the response (obb_world.h's OBB_IGNORE to OBB_BOUNCE) a move gives an
-** other of that class. Passed where a filter goes, it is read in C, once
+** the response (obb_world.h's OBB_IGNORE to OBB_BOUNCE, and a solid's
+** OBB_RIDE to OBB_ONEWAY, which a move takes as OBB_SLIDE) a move gives
+** an other of that class. Passed where a filter goes, it is read in C, once
 ** per other met, as the function filter
 **   function(item, other) local r = t[w:class(other)]
 **     if r == nil then r = t.default end return r end
@@ -41,12 +42,13 @@ static inline const lobb_responses *lobb_toresponses(lua_State *L, int idx) {
                  s->tag == LOBB_TAG_RESPONSES ? s : NULL;
 }
 
-/* Pushes the response r (OBB_IGNORE .. OBB_BOUNCE) as Lua shows it: its
+/* Pushes the response r (OBB_IGNORE .. OBB_CRUSH) as Lua shows it: its
 ** name (obb_response_name), or false for OBB_IGNORE. */
 void lobb_pushresponse(lua_State *L, int r);
-/* The response the string at idx names as Lua names them ("touch",
-** "cross", "slide", "bounce", whole: "ignore" is false in Lua), or -1,
-** with *zero set when the string has a zero byte (it then names none). */
+/* The response the string at idx names as Lua names them (a mover's
+** "touch" to "bounce", a solid's "ride" to "oneway", whole: "ignore" is
+** false in Lua), or -1, with *zero set when the string has a zero byte (it
+** then names none). A mover's filter takes a mover's only. */
 int lobb_toresponse(lua_State *L, int idx, int *zero);
 
 /* Fills the set's metatable at mtr (luaopen_obb made it) and sets

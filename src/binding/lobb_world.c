@@ -169,7 +169,8 @@ static double option_number(lua_State *L, const char *key, double max) {
   return x;
 }
 
-/* obb.world2{margin = m, cell = c}: only those keys. */
+/* obb.world2{margin = m, cell = c, up = {x, y}, slope = a}: only those
+** keys (up and slope: lobb_world_up_option, once the world is made). */
 static void world_options(lua_State *L, double *margin, double *cell) {
   lua_pushnil(L);
   while (lua_next(L, 1)) {
@@ -179,7 +180,8 @@ static void world_options(lua_State *L, double *margin, double *cell) {
       luaL_argerror(L, 1, lua_pushfstring(L, "option names must be strings, got %s",
                                           luaL_typename(L, -1)));
     k = lua_tostring(L, -1);
-    if (!lobb_isname(L, -1, "margin") && !lobb_isname(L, -1, "cell"))
+    if (!lobb_isname(L, -1, "margin") && !lobb_isname(L, -1, "cell") &&
+        !lobb_isname(L, -1, "up") && !lobb_isname(L, -1, "slope"))
       luaL_argerror(L, 1, lua_pushfstring(L, "unknown option '%s'%s", k,
                                           lobb_zeronote(L, -1)));
   }
@@ -216,6 +218,7 @@ static lworld *make_world(lua_State *L, int dim, double margin, double cell,
   lw->busy = 0;
   lw->job = NULL;
   lw->move = NULL;
+  lw->solid = NULL;
   lw->buf.p = NULL;
   lw->buf.cap = 0;
   no_classes(lw);
@@ -239,6 +242,7 @@ static lworld *make_world(lua_State *L, int dim, double margin, double cell,
 
 static int new_world(lua_State *L, int dim) {
   double margin = OBB_WORLD_MARGIN, cell = OBB_WORLD_CELL_AUTO;
+  lworld *lw;
   lobb_checknargs(L, 1);
   if (lua_istable(L, 1)) {
     world_options(L, &margin, &cell);
@@ -249,7 +253,8 @@ static int new_world(lua_State *L, int dim) {
   }
   if (!lua_istable(L, lua_upvalueindex(UV_WORLD)))
     return luaL_error(L, "obb: an upvalue was replaced");
-  make_world(L, dim, margin, cell, lua_upvalueindex(UV_WORLD));
+  lw = make_world(L, dim, margin, cell, lua_upvalueindex(UV_WORLD));
+  if (lua_istable(L, 1)) lobb_world_up_option(L, lw, 1);
   return 1;
 }
 
@@ -731,6 +736,9 @@ static const luaL_Reg world_methods[] = {
   {"remainder", lobb_world_remainder},
   {"push", lobb_world_push},
   {"set_ties", lobb_world_set_ties},
+  {"move_solid", lobb_world_move_solid},
+  {"set_up", lobb_world_set_up},
+  {"up", lobb_world_up},
   {"close", world_close},
   {NULL, NULL}
 };
@@ -788,6 +796,7 @@ void lobb_open_world(lua_State *L, int lib, int mt2, int mt3, int mtw) {
   PUSH_UPVALUES();
   lobb_setfuncs(L, world_funcs, NUV_WORLD);
   lua_pop(L, 1);
+  lobb_open_solid(L, lib);
   PUSH_UPVALUES();
   lua_pushcclosure(L, lobb_world_ffi_add, NUV_WORLD);
 #undef PUSH_UPVALUES

@@ -37,6 +37,7 @@ typedef struct scratch {
 
 struct job;
 typedef struct lbump lbump; /* lobb_bump.h */
+typedef struct lsolid lsolid; /* lobb_solid.c: a solid's move */
 
 /* A box of either dimension. */
 typedef union anybox {
@@ -72,6 +73,8 @@ typedef struct lworld {
   int busy; /* > 0 while add writes the item tables (finalizers may run) */
   const struct job *job; /* the query whose results fill copies out */
   struct lmove *move; /* the move whose protected half runs (lobb_move.c) */
+  lsolid *solid; /* the solid's move whose protected half runs
+                 ** (lobb_solid.c) */
   scratch buf;
   unsigned char *const *classes; /* where the core keeps the classes and */
   const size_t *nclasses;        /* their count (obb_world_class_store) */
@@ -226,6 +229,18 @@ void lobb_move_commit(lworld *lw, int id, const double *center);
 ** a quaternion), as the turning form of w:move takes it; 0 when the
 ** classic method would refuse g. */
 int lobb_move_turn(int dim, const void *box, const double *g, double turn[3]);
+
+/* ---- lobb_solid.c ---- */
+
+/* The solids' methods and the world's up, listed among the world's. */
+int lobb_world_move_solid(lua_State *L);
+int lobb_world_set_up(lua_State *L);
+int lobb_world_up(lua_State *L);
+/* The options up and slope of the table at opts (obb.world2{...}) into
+** the new world lw; raises on argument 1. */
+void lobb_world_up_option(lua_State *L, lworld *lw, int opts);
+/* obb.SOLID2 and obb.SOLID3 into the module table at lib. */
+void lobb_open_solid(lua_State *L, int lib);
 
 /* ---- lobb_ffi_world.c ---- */
 

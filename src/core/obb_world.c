@@ -62,6 +62,8 @@ struct obb_world {
                           ** nclasses on (every id when NULL) are of
                           ** class 0 */
   size_t nclasses;
+  int has_up;          /* obb_world_set_up: the world's up, its slope and */
+  double up[3], slope, floor_cos; /* the slope's cosine (a floor's n . up) */
 };
 
 #define BOX(w, id) ((void *)((w)->boxes + (size_t)(id) * (w)->box_size))
@@ -93,6 +95,10 @@ obb_world *obb_world_new(int dim, double margin, obb_alloc alloc, void *ud) {
   w->ties = OBB_TIES_EACH;
   w->end_why = OBB_END_GOAL;
   memset(w->end_rest, 0, sizeof w->end_rest);
+  w->has_up = 0;
+  memset(w->up, 0, sizeof w->up);
+  w->slope = OBB_SLOPE_DEFAULT;
+  w->floor_cos = 0;
   w->cap = w->count = w->box_cap = w->moves = 0;
   obb_grid_init(&w->grid, w->tree.alloc, w->tree.ud);
   obb_cells_init(&w->cells, dim, w->tree.alloc, w->tree.ud);
@@ -171,6 +177,43 @@ int obb_world_set_ties(obb_world *w, int ties) {
 
 int obb_world_ties(const obb_world *w) { return w->ties; }
 
+int obb_world_set_up(obb_world *w, const double *up, double slope) {
+  double u[3] = {0, 0, 0}, big = 0, len, s, c;
+  int q;
+  if (up == NULL) {
+    w->has_up = 0;
+    memset(w->up, 0, sizeof w->up);
+    w->slope = OBB_SLOPE_DEFAULT;
+    return 0;
+  }
+  if (!(slope >= 0 && slope < 1.57079632679489661923)) return -1;
+  for (q = 0; q < w->dim; q++) {
+    if (!obb_finite(up[q])) return -1;
+    if (fabs(up[q]) > big) big = fabs(up[q]);
+  }
+  if (big == 0) return -1;
+  for (q = 0; q < w->dim; q++) u[q] = up[q] / big; /* scaled: no overflow */
+  len = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+  for (q = 0; q < w->dim; q++) w->up[q] = u[q] / len;
+  w->up[2] = w->dim == 3 ? w->up[2] : 0;
+  obb_sincos(slope, &s, &c); /* obb's own: the same bits everywhere */
+  w->slope = slope;
+  w->floor_cos = c;
+  w->has_up = 1;
+  return 0;
+}
+
+int obb_world_up(const obb_world *w, double up[3], double *slope) {
+  memcpy(up, w->up, sizeof w->up);
+  *slope = w->slope;
+  return w->has_up;
+}
+
+int obb_world_is_floor(const obb_world *w, const double n[3]) {
+  double d = n[0] * w->up[0] + n[1] * w->up[1] + n[2] * w->up[2];
+  return w->has_up && d >= w->floor_cos - 0x1p-40;
+}
+
 /* Counts a change, modulo 2^52 (a world choosing its cells then looks at
 ** the next query). */
 static void changed(obb_world *w) {
@@ -247,18 +290,20 @@ void obb_world_view_move(obb_world *w, int id, const size_t size[3],
 /* ---- classes and responses ------------------------------------------- */
 
 /* By the values of obb_world.h's responses. */
-static const char *const response_names[] = {"ignore", "touch", "cross",
-                                             "slide", "bounce"};
+static const char *const response_names[] = {
+    "ignore", "touch", "cross", "slide", "bounce", /* a mover's */
+    "ride", "stand", "push", "oneway", /* a solid's (obb_solid.c) */
+    "crush"}; /* a solid's record, no answer */
 
 const char *obb_response_name(int response) {
-  return response >= OBB_IGNORE && response <= OBB_BOUNCE
+  return response >= OBB_IGNORE && response <= OBB_CRUSH
              ? response_names[response] : NULL;
 }
 
 int obb_response_code(const char *name) {
   int r;
   if (name == NULL) return -1;
-  for (r = OBB_IGNORE; r <= OBB_BOUNCE; r++)
+  for (r = OBB_IGNORE; r <= OBB_ONEWAY; r++)
     if (strcmp(name, response_names[r]) == 0) return r;
   return -1;
 }

@@ -9,12 +9,16 @@
 
 /* The scratch buffers a world keeps for its movers (obb_move.c): the
 ** candidates of a leg, the others met in a move and their index by id,
-** and the others within reach of the whole move. */
+** and the others within reach of the whole move; and for a solid's move
+** (obb_solid.c), which runs the movers of its riders meanwhile. */
 enum {
   OBB_SCRATCH_CANDS,
   OBB_SCRATCH_MET,
   OBB_SCRATCH_NEAR,
   OBB_SCRATCH_MET_INDEX,
+  OBB_SCRATCH_SOLID,      /* obb_solid.c: a solid's others */
+  OBB_SCRATCH_SOLID_LOG,  /* obb_solid.c: the boxes it changed, to undo */
+  OBB_SCRATCH_SOLID_INDEX, /* obb_solid.c: its others by id */
   OBB_WORLD_SCRATCH /* how many */
 };
 
