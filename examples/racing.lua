@@ -77,7 +77,7 @@ end
 -- and weaves around it, so the outer and inner ones scrape the barriers,
 -- and they cross each other's paths.
 local cars = {}
-for i, line in ipairs({ 34, 41, 48, 54 }) do
+for i, line in ipairs({ 34, 41, 48, 52 }) do
   local car = { name = "car " .. i, line = line, weave = 4 + i, speed = 0,
                 top = 36 + 4 * i, laps_angle = 0, wall_hits = 0, car_hits = 0,
                 pushx = 0, pushy = 0 }
