@@ -1,5 +1,5 @@
 -- obb.bump's loop in C (lua/obb/bump.lua, "bump's loop in C";
--- src/core/obb_bump.c, src/binding/lobb_bump.c): a move by bump's rules
+-- src/binding/lobb_bump_run.c, src/binding/lobb_bump.c): a move by bump's rules
 -- is made by the C loop, the filter asked after in the loop's order and
 -- the loop run again from a wrong guess, and Lua's loop goes on where the
 -- C loop cannot. Every move must be the one Lua's loop alone makes: the

@@ -1,6 +1,6 @@
 -- obb.jit_bump: obb.bump's C half on LuaJIT's FFI path (obb.bump asks
 -- obb.jit.extension("bump") for it, which runs build here once with what it
--- needs; include/lobb_ffi.h, lobb_ffi_bump_*): the three calls of the
+-- needs; src/binding/lobb_ffi.h, lobb_ffi_bump_*): the three calls of the
 -- classic obb._bump (rect, update, check) through the FFI, and
 -- the record sets check fills, which obb.bump reads in the classic layout:
 -- asks and cols as arrays of numbers from index 1 (here doubles

@@ -4,7 +4,7 @@
 ** and the filter's last answers), lobb_bump_run.c (bump's loop over the
 ** world's broad phase, run with those answers guessed), lobb_bump.c
 ** (obb._bump, the classic functions) and lobb_ffi_bump.c (the FFI's entry
-** points, include/lobb_ffi.h).
+** points, lobb_ffi.h).
 **
 ** A world's rectangles: each is set by obb.bump after the item's box (add,
 ** update), and forgotten whenever the box changes any other way (every

@@ -1,6 +1,6 @@
 /*
 ** lobb_ffi_bump.c: obb.bump's entry points for LuaJIT's FFI fast path
-** (include/lobb_ffi.h, lua/obb/jit_bump.lua): the classic obb._bump's
+** (lobb_ffi.h, lua/obb/jit_bump.lua): the classic obb._bump's
 ** (lobb_bump.c) on plain numbers, its records written into the caller's
 ** doubles. No Lua runs in any of them.
 */

@@ -1,6 +1,6 @@
 /*
 ** lobb_ffi_solid.c: the entry points of the LuaJIT FFI fast path for
-** w:move_solid (include/lobb_ffi.h), with no filter function: the solid's
+** w:move_solid (lobb_ffi.h), with no filter function: the solid's
 ** responses and its movers' each a response name or a response set, read
 ** by class in C, as the classic method (lobb_solid.c) reads them.
 **
