@@ -74,10 +74,12 @@ for lua in ${*:-lua5.1 lua5.2 lua5.3 lua5.4 luajit}; do
   mkdir "$copy"
   # (examples/maps: the maps spec/tiled_spec.lua and spec/platformer_move_spec.lua
   # load; examples/love-platformer: the game the latter plays;
-  # examples/love-racing: the game spec/love_racing_spec.lua plays)
+  # examples/love-racing: the game spec/love_racing_spec.lua plays;
+  # examples/embed: the host spec/doc_embed_spec.lua holds the manual to;
+  # the release rockspec: spec/doc_install_spec.lua reads its source)
   mkdir -p "$copy/examples"
-  cp -R include src lua spec test docs mk Makefile .busted README.md "$rockspec" "$copy/"
-  cp -R examples/maps examples/love-platformer examples/love-racing "$copy/examples/"
+  cp -R include src lua spec test docs mk Makefile .busted README.md obb-*.rockspec "$copy/"
+  cp -R examples/maps examples/love-platformer examples/love-racing examples/embed "$copy/examples/"
   log=$work/$lua.log
   # shellcheck disable=SC2086
   if ! (cd "$copy" && luarocks --lua-version="$ver" --tree="$tree" make "$rockspec" $vars) >"$log" 2>&1; then
