@@ -768,6 +768,9 @@ static int begin(mover *m, const double *goal) {
   aim(m);
   memcpy(m->primal, m->r, sizeof m->primal);
   if (!obb_all_finite(m->r, 3)) return -3;
+  /* a move of no length still looks where the item stands (one leg): it
+  ** reports what it overlaps there, as a move of any length does */
+  m->still = m->r[0] == 0 && m->r[1] == 0 && m->r[2] == 0 && m->wl == 0;
   return find_near(m) ? 0 : -1;
 }
 
@@ -776,10 +779,13 @@ static int begin(mover *m, const double *goal) {
 static int run_legs(mover *m) {
   int st = LEG_DONE;
   for (;;) {
-    if (m->r[0] == 0 && m->r[1] == 0 && m->r[2] == 0 && m->wl == 0) break;
+    if (m->r[0] == 0 && m->r[1] == 0 && m->r[2] == 0 && m->wl == 0 &&
+        !m->still)
+      break;
     if (m->legs == OBB_MOVE_MAX_LEGS) break;
     st = leg(m);
     if (st == LEG_FAILED && m->asked) return OBB_MOVE_ASKING;
+    m->still = 0;
     if (st == LEG_FAILED || st == LEG_DONE) break;
     if (st == LEG_AGAIN) {
       if (++m->restarts > MAX_RESTARTS) break;

@@ -97,6 +97,8 @@ struct mover {
   int asked;        /* its filter answered OBB_ASK: question holds it */
   int at;           /* where the leg that asked stopped (AT_*), to go on
                     ** from there once answered */
+  int still;        /* a move of no length nor turn: its one leg (what the
+                    ** item overlaps where it stands) still to run */
   int *slot;        /* met by id: open addressing, 1 + index (0: empty), at
                     ** least twice met_cap slots, so finding an other met
                     ** (once per other and leg) is O(1), not O(nmet);
