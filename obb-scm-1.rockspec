@@ -45,6 +45,7 @@ build = {
             "src/core/obb_clip.c",
             "src/core/obb_contact.c",
             "src/core/obb_distance.c",
+            "src/core/obb_events.c",
             "src/core/obb_exact.c",
             "src/core/obb_fit.c",
             "src/core/obb_grid.c",

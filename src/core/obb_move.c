@@ -50,6 +50,7 @@
 #include <string.h>
 
 #include "obb_bounds.h"
+#include "obb_events_impl.h"
 #include "obb_mover.h"
 
 /* ---- the moves' bookkeeping -------------------------------------------- */
@@ -149,6 +150,10 @@ static met *respond(mover *m, const cand *c) {
   e = add_met(m, c->id);
   if (e == NULL) return NULL;
   e->response = OBB_SLIDE;
+  if (m->sensors != NULL && m->sensors[c->id]) { /* never blocks */
+    e->response = OBB_CROSS;
+    return e;
+  }
   if (m->filter == NULL) return e;
   hit_of(m, c, OBB_SLIDE, &hit);
   resp = m->filter(m->ctx, m->self, &hit);
@@ -453,6 +458,27 @@ static inline void set_center(mover *m) {
   if (m->turning) pose_axes(m);
 }
 
+/* Keeps where the item is (the box it has there, the turn done) in the
+** path, for the events of a world with sensors (obb_events_moved): the box
+** as conclude gives it, bit for bit, so that the commit is recognised. */
+static void note_pose(mover *m) {
+  anybox *b;
+  if (m->npath >= PATH_POINTS) {
+    m->npath = PATH_POINTS + 1; /* never: one pose per leg */
+    return;
+  }
+  b = &m->path[m->npath];
+  *b = m->item;
+  copy_point(m->dim, m->dim == 2 ? b->b2.c : b->b3.c, m->pos);
+  if (m->turning && m->posed != m->turned) {
+    anybox t;
+    turned_box(m, m->turned, &t);
+    if (m->dim == 2) memcpy(b->b2.u, t.b2.u, sizeof t.b2.u);
+    else memcpy(b->b3.u, t.b3.u, sizeof t.b3.u);
+  }
+  m->pturn[m->npath++] = m->turned;
+}
+
 /* The item to time t of the leg (t = 1: to dest itself). */
 static inline void advance(mover *m, double t) {
   m->at_start = 0;
@@ -466,6 +492,7 @@ static inline void advance(mover *m, double t) {
     if (m->wl != 0) m->turned += t * m->wl;
   }
   aim(m);
+  if (m->track) note_pose(m);
 }
 
 /* What a leg did. */
@@ -717,6 +744,7 @@ static inline int start(mover *m, obb_world *w, int id,
   m->at_start = 1;
   m->filter = filter;
   m->ctx = ctx;
+  m->sensors = obb_events_sensors(w);
   m->first_of_ties = v->ties == OBB_TIES_FIRST;
   m->cands = (cand *)v->scratch[OBB_SCRATCH_CANDS];
   m->met = (met *)v->scratch[OBB_SCRATCH_MET];
@@ -729,6 +757,10 @@ static inline int start(mover *m, obb_world *w, int id,
 ** failed); the count of collisions, or -1 (memory), -2 (the filter
 ** aborted). */
 static int finish(mover *m, double *actual) {
+  if (m->track && !m->oom && !m->aborted &&
+      obb_events_moved(m->w, m->self, m->path, sizeof(anybox), m->pturn,
+                       m->npath, m->axis) != 0)
+    m->oom = 1;
   if (m->oom || m->aborted) {
     copy_point(m->dim, actual, m->from);
     return m->aborted ? -2 : -1;
@@ -771,6 +803,8 @@ static int begin(mover *m, const double *goal) {
   /* a move of no length still looks where the item stands (one leg): it
   ** reports what it overlaps there, as a move of any length does */
   m->still = m->r[0] == 0 && m->r[1] == 0 && m->r[2] == 0 && m->wl == 0;
+  m->track = m->sensors != NULL;
+  if (m->track) note_pose(m);
   return find_near(m) ? 0 : -1;
 }
 
