@@ -67,6 +67,7 @@ build = {
             "src/binding/lobb_bump_run.c",
             "src/binding/lobb_check.c",
             "src/binding/lobb_collide.c",
+            "src/binding/lobb_events.c",
             "src/binding/lobb_ffi_box.c",
             "src/binding/lobb_ffi_bump.c",
             "src/binding/lobb_ffi_world.c",

@@ -432,8 +432,8 @@ describe("the FFI fast path", function()
 
     local REPLACED = { add = true, update = true, get = true, move = true,
                        check = true, cast = true, cast_turning = true, raycast = true,
-                       query_box = true, query_point = true }
-    it("replaces add, update, get, move, check, the casts, raycast and the queries, and nothing else", function()
+                       query_box = true, query_point = true, events = true }
+    it("replaces add, update, get, move, check, the casts, raycast, the queries and events, and nothing else", function()
       assert.is_table(CW)
       for name in pairs(REPLACED) do
         assert.is_false(is_c(WM[name]), name)
@@ -470,6 +470,11 @@ describe("the FFI fast path", function()
             w:cast(box, 4, 0, out, set); w:cast_turning(box, 4, 0, 1, out, set)
             w:query_box(obb.new2(3, 0, 3, 1), out, set); w:query_point(3, 0, out, set)
             w:raycast(-3, 0, 1, 0, nil, out); w:raycast(-3, 0, 1, 0.1, 20, out, set)
+            w:update("a", -20, 0, 1, 1); w:set_sensor("b"); w:events(out)
+            w:update("a", 5, 0, 1, 1)
+            assert(w:events(out) == 1 and out[2] == "a" and out[3] == "begin", "a begin")
+            w:remove("b")
+            assert(w:events(out) == 1 and out[1] == "b" and out[3] == "end", "an end")
           else
             w:add("a", 0, 0, 0, 1, 1, 1); w:add("b", 5, 0, 0, 1, 1, 1, 0, 0, 0.6, 0.8)
             w:update("a", 0, 1, 0, 1, 1, 1); w:update("a", 0, 0, 0, 1, 1, 1, 0, 0, 0, 1)
@@ -483,6 +488,11 @@ describe("the FFI fast path", function()
             w:cast(box, 4, 0, 0, out, set); w:cast_turning(box, 4, 0, 0, 0, 0, 1, out, set)
             w:query_box(obb.new3(3, 0, 0, 3, 1, 1), out, set); w:query_point(3, 0, 0, out, set)
             w:raycast(-3, 0, 0, 1, 0, 0, nil, out); w:raycast(-3, 0, 0, 1, 0.1, 0, 20, out, set)
+            w:update("a", -20, 0, 0, 1, 1, 1); w:set_sensor("b"); w:events(out)
+            w:update("a", 5, 0, 0, 1, 1, 1)
+            assert(w:events(out) == 1 and out[2] == "a" and out[3] == "begin", "a begin")
+            w:remove("b")
+            assert(w:events(out) == 1 and out[1] == "b" and out[3] == "end", "an end")
           end
           w:close()
         end
@@ -490,7 +500,7 @@ describe("the FFI fast path", function()
       for name, f in pairs(saved) do CW[name] = f end
       assert(ok, err)
       assert.are.same({ add = 0, update = 0, get = 0, move = 0, check = 0, cast = 0, cast_turning = 0,
-                        raycast = 0, query_box = 0, query_point = 0 }, calls)
+                        raycast = 0, query_box = 0, query_point = 0, events = 0 }, calls)
     end)
 
     -- Two worlds of the same items, one driven by the fast methods and one

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "lobb_world.h"
+#include "obb_events_impl.h"
 #include "obb_math.h"
 
 /* A world is a userdata of exactly sizeof(lworld) ending with the address
@@ -216,6 +217,8 @@ static int new_world(lua_State *L, int dim) {
   lw->classes = NULL;
   lw->nclasses = 0;
   memset(&lw->ffi, 0, sizeof lw->ffi);
+  memset(&lw->ev, 0, sizeof lw->ev);
+  lw->ev.saved = NULL;
   lw->ffi.asking = NULL;
   lw->ffi.moved_id = -1;
   lw->bump = NULL;
@@ -281,6 +284,7 @@ static int world_gc(lua_State *L) {
   if (lw != NULL) {
     check_closable(L, lw);
     release(lw);
+    lobb_events_free(lw);
   }
   return 0;
 }
@@ -289,11 +293,14 @@ static int world_gc(lua_State *L) {
 ** closed". Closing twice is harmless. */
 static int world_close(lua_State *L) {
   lworld *lw = lobb_world_test(L, 1);
+  int kept;
   if (lw == NULL) return lobb_typeerror(L, 1, LOBB_WORLD);
   check_closable(L, lw);
+  kept = lobb_events_close(L, lw); /* events not yet taken stay for w:events */
   release(lw);
   lua_newtable(L); /* drop the items, so they can be collected */
   lobb_setuv(L, 1, UV_BYITEM);
+  if (kept) return 0; /* their items too, once they are taken */
   lua_newtable(L);
   lobb_setuv(L, 1, UV_BYID);
   return 0;
@@ -528,9 +535,11 @@ static int world_remove(lua_State *L) {
   lua_pushnil(L);
   lua_rawset(L, -3); /* clearing a key never allocates */
   lobb_world_pushitems(L, UV_BYID);
-  lua_pushnil(L);
-  lua_rawseti(L, -2, id + 1);
   obb_world_remove(lw->w, id);
+  if (!obb_world_held(lw->w, id)) { /* else kept for its events */
+    lua_pushnil(L);
+    lua_rawseti(L, -2, id + 1);
+  }
   if ((size_t)id < lw->nclasses) lw->classes[id] = 0; /* for the next add */
   lobb_bump_forget(lw, id);
   if (obb_world_count(lw->w) == 0) { /* the core freed its arrays */
@@ -540,7 +549,7 @@ static int world_remove(lua_State *L) {
       lua_pushvalue(L, 3);
       lobb_setuv(L, 1, UV_BYITEM);
       lua_pushvalue(L, 4);
-      lobb_setuv(L, 1, UV_BYID);
+      if (obb_events_idle(lw->w)) lobb_setuv(L, 1, UV_BYID);
     }
   }
   lua_settop(L, 1);
@@ -622,6 +631,7 @@ static int world_set_class(lua_State *L) {
         "class must be an integer in [0, 255], got %s", lua_tostring(L, -1)));
   }
   lobb_checknargs(L, 3);
+  lobb_events_setclass(L, lw, id, (int)c); /* a sensor class's items */
   if ((size_t)id >= lw->nclasses && c != 0) {
     size_t n = lw->nclasses < 64 ? 64 : lw->nclasses;
     unsigned char *p;
@@ -714,6 +724,11 @@ static const luaL_Reg world_methods[] = {
   {"remainder", lobb_world_remainder},
   {"push", lobb_world_push},
   {"set_ties", lobb_world_set_ties},
+  {"set_sensor", lobb_world_set_sensor},
+  {"sensor", lobb_world_sensor},
+  {"set_sensor_class", lobb_world_set_sensor_class},
+  {"sensor_class", lobb_world_sensor_class},
+  {"events", lobb_world_events},
   {"close", world_close},
   {NULL, NULL}
 };
