@@ -433,7 +433,8 @@ describe("the FFI fast path", function()
     local REPLACED = { add = true, update = true, get = true, move = true,
                        check = true, cast = true, cast_turning = true, raycast = true,
                        query_box = true, query_point = true, events = true }
-    it("replaces add, update, get, move, check, the casts, raycast, the queries and events, and nothing else", function()
+    it("replaces add, update, get, move, check, the casts, raycast, the queries and events, and nothing else",
+       function()
       assert.is_table(CW)
       for name in pairs(REPLACED) do
         assert.is_false(is_c(WM[name]), name)

@@ -138,16 +138,16 @@ int lobb_events_close(lua_State *L, lworld *lw) {
   memcpy(p, q, (size_t)n * sizeof(obb_event));
   lobb_events_free(lw);
   lw->ev.saved = p;
-  lw->ev.nsaved = n;
+  lw->ev.nsaved = lw->ev.saved_cap = n;
   return 1;
 }
 
 void lobb_events_free(lworld *lw) {
   if (lw->ev.saved != NULL)
-    lw->alloc(lw->ud, lw->ev.saved, (size_t)lw->ev.nsaved * sizeof(obb_event),
-              0);
+    lw->alloc(lw->ud, lw->ev.saved,
+              (size_t)lw->ev.saved_cap * sizeof(obb_event), 0);
   lw->ev.saved = NULL;
-  lw->ev.nsaved = 0;
+  lw->ev.nsaved = lw->ev.saved_cap = 0;
 }
 
 /* ---- taking the events ----------------------------------------------------- */
@@ -195,7 +195,13 @@ static void take(lua_State *L, lworld *lw, int n, int byid) {
     obb_world_events_done(lw->w, n, on_released, &r);
     return;
   }
-  lobb_events_free(lw); /* a closed world's are taken all at once */
+  if (n < lw->ev.nsaved) { /* closed while they were written: the rest stay */
+    memmove(lw->ev.saved, lw->ev.saved + n,
+            (size_t)(lw->ev.nsaved - n) * sizeof(obb_event));
+    lw->ev.nsaved -= n;
+    return;
+  }
+  lobb_events_free(lw);
 }
 
 /* w:events(out) -> n: out[4i-3 .. 4i] is event i, sensor, other, "begin"

@@ -73,7 +73,7 @@ struct obb_event;
 typedef struct levents {
   unsigned char classes[32]; /* a bit per class: a sensor class */
   struct obb_event *saved;   /* NULL: none */
-  int nsaved;
+  int nsaved, saved_cap;
   double takes;
 } levents;
 
