@@ -463,7 +463,8 @@ check-builds: $(HEADERS) | $(BUILD)
 #                     and a pure-Lua test, memory per box, then the worlds
 #                     (bench/world.lua) and world:move (bench/move.lua;
 #                     its bump.lua rows need OBB_BENCH_BUMP=/path/to/bump.lua),
-#                     when present. Default flags only.
+#                     when present, and sensors' events (bench/events.lua).
+#                     Default flags only.
 BENCH_C     = $(BUILD)/benchc.so
 BENCH_CORE  = $(BUILD)/core_bench
 BENCH_WORLD = $(BUILD)/world_bench

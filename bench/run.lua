@@ -11,8 +11,9 @@
 -- filter, a response set against a function (bench/query.lua), and moving
 -- boxes through a world (bench/move.lua; it reads bump.lua from
 -- $OBB_BENCH_BUMP), turning ones on the racing track (bench/move_turning.lua),
--- obb.bump (bench/bump.lua): each, when it exists, is run as a chunk and
--- prints its own rows with require "report".
+-- obb.bump (bench/bump.lua), sensors and events (bench/events.lua): each,
+-- when it exists, is run as a chunk and prints its own rows with
+-- require "report".
 local report = require "report"
 
 local core = arg[1]
@@ -41,7 +42,7 @@ if core then run_core(core) end
 require("pairs").run()
 require("sweeps").run()
 for _, chunk in ipairs({ "bench/world.lua", "bench/query.lua", "bench/move.lua", "bench/move_turning.lua",
-                         "bench/bump.lua" }) do
+                         "bench/bump.lua", "bench/events.lua" }) do
   local f = io.open(chunk, "r")
   if f then
     f:close()

@@ -820,6 +820,21 @@ static void legs(path_of *P, int dim, const double *turns, double u[6]) {
   }
 }
 
+int obb_events_pass(obb_world *w, int id, int sensed, const void *end) {
+  obb_events *ev = state(w);
+  if (ev == NULL) return 1;
+  ev->pend_valid = 0;
+  if (ev->nsensors == 0) return 1;
+  if (sensed > 0 || ev->flags[id] != 0 || ev->head[id] >= 0) return 0;
+  ev->npp = ev->npe = 0;
+  ev->pend_valid = 1;
+  ev->pend_id = id;
+  ev->pend_serial = ev->pair_serial;
+  ev->pend_changes = obb_world_changes(w);
+  memcpy(&ev->pend_box, end, ev->box_size);
+  return 1;
+}
+
 int obb_events_moved(obb_world *w, int id, const void *path, size_t stride,
                      const double *turns, int npath, const double axis[3]) {
   obb_events *ev = state(w);

@@ -53,6 +53,11 @@ int obb_events_queue(obb_world *w, const obb_event **events);
 /* For the movers: the sensor flags by id, or NULL when the world has no
 ** sensor (a move then does nothing more). */
 const unsigned char *obb_events_sensors(const obb_world *w);
+/* A move of item id ended (not committed yet), sensed: how many sensors
+** were near it (0: none within its reach): when it is no sensor and pairs
+** with none either, it can have no event, and only where it ends (end) is
+** kept for its commit: returns 1. 0: obb_events_moved must work it out. */
+int obb_events_pass(obb_world *w, int id, int sensed, const void *end);
 /* A move of item id ended (not committed yet): its path, npath boxes
 ** (obb2 or obb3, stride bytes apart: the item's box at the move's start,
 ** then where each leg ended, the last where the move ends), the turn done

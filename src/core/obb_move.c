@@ -280,6 +280,7 @@ static inline void keep(mover *m, const cand *c) {
 static void on_near(void *ctx, int id) {
   mover *m = (mover *)ctx;
   if (m->oom) return; /* (never the item itself: query_others) */
+  if (m->sensors != NULL && m->sensors[id]) m->sensed++;
   if (m->nnear == m->near_cap) {
     int *p = (int *)grow(m, OBB_SCRATCH_NEAR, &m->near_cap, sizeof(int));
     if (p == NULL) return;
@@ -458,25 +459,44 @@ static inline void set_center(mover *m) {
   if (m->turning) pose_axes(m);
 }
 
-/* Keeps where the item is (the box it has there, the turn done) in the
-** path, for the events of a world with sensors (obb_events_moved): the box
-** as conclude gives it, bit for bit, so that the commit is recognised. */
+/* Keeps where the item is (its center, the turn done) in the path, for
+** the events of a world with sensors (obb_events_moved). */
 static void note_pose(mover *m) {
-  anybox *b;
   if (m->npath >= PATH_POINTS) {
     m->npath = PATH_POINTS + 1; /* never: one pose per leg */
     return;
   }
-  b = &m->path[m->npath];
-  *b = m->item;
-  copy_point(m->dim, m->dim == 2 ? b->b2.c : b->b3.c, m->pos);
-  if (m->turning && m->posed != m->turned) {
+  memcpy(m->ppos[m->npath], m->pos, sizeof m->pos);
+  m->pturn[m->npath++] = m->turned;
+}
+
+/* The item's box at path point k into b: as conclude gives it where the
+** move ends, bit for bit, so that the commit is recognised. */
+static void path_box(mover *m, int k, anybox *b) {
+  if (m->dim == 2) b->b2 = m->turning ? m->item0.b2 : *(const obb2 *)box_of(m, m->self);
+  else b->b3 = m->turning ? m->item0.b3 : *(const obb3 *)box_of(m, m->self);
+  copy_point(m->dim, m->dim == 2 ? b->b2.c : b->b3.c, m->ppos[k]);
+  if (m->turning && m->pturn[k] != 0) {
     anybox t;
-    turned_box(m, m->turned, &t);
+    turned_box(m, m->pturn[k], &t);
     if (m->dim == 2) memcpy(b->b2.u, t.b2.u, sizeof t.b2.u);
     else memcpy(b->b3.u, t.b3.u, sizeof t.b3.u);
   }
-  m->pturn[m->npath++] = m->turned;
+}
+
+/* A move of a world with sensors ends: its events (obb_events_impl.h),
+** worked out only when a sensor was near it, or it is one, or it pairs
+** with one; else only where it ends is kept, for the commit. Returns 0,
+** or -1 when memory runs out. */
+static int sense(mover *m) {
+  anybox path[PATH_POINTS];
+  int k, n = m->npath;
+  if (n < 1 || n > PATH_POINTS) return 0;
+  path_box(m, n - 1, &path[n - 1]);
+  if (obb_events_pass(m->w, m->self, m->sensed, &path[n - 1])) return 0;
+  for (k = 0; k + 1 < n; k++) path_box(m, k, &path[k]);
+  return obb_events_moved(m->w, m->self, path, sizeof(anybox), m->pturn, n,
+                          m->axis);
 }
 
 /* The item to time t of the leg (t = 1: to dest itself). */
@@ -757,10 +777,7 @@ static inline int start(mover *m, obb_world *w, int id,
 ** failed); the count of collisions, or -1 (memory), -2 (the filter
 ** aborted). */
 static int finish(mover *m, double *actual) {
-  if (m->track && !m->oom && !m->aborted &&
-      obb_events_moved(m->w, m->self, m->path, sizeof(anybox), m->pturn,
-                       m->npath, m->axis) != 0)
-    m->oom = 1;
+  if (m->track && !m->oom && !m->aborted && sense(m) != 0) m->oom = 1;
   if (m->oom || m->aborted) {
     copy_point(m->dim, actual, m->from);
     return m->aborted ? -2 : -1;

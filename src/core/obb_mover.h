@@ -104,7 +104,8 @@ struct mover {
   int still;        /* a move of no length nor turn: its one leg (what the
                     ** item overlaps where it stands) still to run */
   int track;        /* the world has sensors: the path is kept */
-  int npath;        /* poses in path (PATH_POINTS + 1: too many) */
+  int npath;        /* poses in the path (PATH_POINTS + 1: too many) */
+  int sensed;       /* sensors among the others near (found so far) */
   int *slot;        /* met by id: open addressing, 1 + index (0: empty), at
                     ** least twice met_cap slots, so finding an other met
                     ** (once per other and leg) is O(1), not O(nmet);
@@ -160,7 +161,7 @@ struct mover {
   group at_g;       /* what the group's members answered before it */
   double planes[MAX_PLANES][3];
   double pturn[PATH_POINTS]; /* the path (track): the turn done at each */
-  anybox path[PATH_POINTS];  /* and the item's box there */
+  double ppos[PATH_POINTS][3]; /* and the center there */
 };
 
 /* ---- small helpers both files use ------------------------------------ */
