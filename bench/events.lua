@@ -154,7 +154,7 @@ local function frames_lua(w, movers)
       moves(w, movers)
       events = events + diff()
     end
-  end, function() return events end
+  end, function() return events, ev end
 end
 
 -- Seconds per frame of each of the frame functions fs, timed in turns (so
