@@ -78,7 +78,7 @@ end
 -- and they cross each other's paths.
 local cars = {}
 for i, line in ipairs({ 34, 41, 48, 54 }) do
-  local car = { name = "car " .. i, line = line, weave = 4 + i, speed = 0,
+  local car = { name = "car " .. i, line = line, weave = 4 + i * 0.5, speed = 0,
                 top = 36 + 4 * i, laps_angle = 0, wall_hits = 0, car_hits = 0,
                 pushx = 0, pushy = 0 }
   car.box = obb.new2(line, 0, 2.2, 1.1, pi / 2) -- heading +y: counter-clockwise
