@@ -20,10 +20,17 @@
 --   * a spinning bar (`kind = "bar"`, `spin` in radians per second, about
 --     its center), turned each step with world:update; standing, the
 --     player is too tall to pass under it, crouched (a lower box) it fits;
---   * coins (`coin = true`) the player crosses ("cross"), removed from the
---     world once met;
---   * points: the start, a checkpoint (where the bar sends a player it
---     crushed) and the goal.
+--   * coins (`coin = true`), sensors (world:set_sensor): they never block
+--     the player, and world:events gives each one's "begin" with the
+--     player, however fast it falls through it; the coin is then removed
+--     from the world;
+--   * points: the start, a checkpoint and the goal. The checkpoint is a
+--     sensor zone of its own: its "begin" with the player makes it where
+--     the bar sends a player it crushed (until then, the start);
+--   * a door before the goal (a solid, made here from the goal's place)
+--     and a sensor zone around its doorway: the zone's "begin" with the
+--     player opens the door (world:update lifts it out of the way), its
+--     "end" closes it behind the player.
 --
 -- game.new([map]) -> g, map the map's table or path (default game.MAP,
 -- from the repository's root); game.read_map(path) -> the map's table.
@@ -34,8 +41,9 @@
 -- step broke a rule; g:check_end() -> nil or why the run failed; both
 -- only look, they change nothing. game.play(frames) runs the script.
 --
--- A step makes no garbage: every out table is reused, the filters are made
--- once, and the input table is the caller's.
+-- The events come once a step, after the player's moves (world:events
+-- into a table reused). A step makes no garbage: every out table is
+-- reused, the filters are made once, and the input table is the caller's.
 
 local obb = require "obb"
 local tiled = require "obb.tiled"
@@ -64,12 +72,15 @@ local clip, sqrt, abs, sin, cos = obb.clip, math.sqrt, math.abs, math.sin, math.
 
 -- ---- the filters: made once, shared by every game ----------------------
 
--- The player's move: coins are crossed, the one-way platform is solid only
--- from above (the player must move up to get away, and did not start
--- inside it), everything else slides.
+-- The kinds that are sensors: every move crosses them without asking its
+-- filter, and world:collisions still lists them (what the player is in).
+local SENSOR = { coin = true, checkpoint = true, door_zone = true }
+
+-- The player's move: the one-way platform is solid only from above (the
+-- player must move up to get away, and did not start inside it),
+-- everything else slides (the sensors are never asked about).
 local function move_filter(_, other, _, ny, _, depth)
   local kind = other.kind
-  if kind == "coin" then return "cross" end
   if kind == "oneway" then
     if ny > M.GROUND_NY and depth == 0 then return "slide" end
     return false
@@ -78,10 +89,9 @@ local function move_filter(_, other, _, ny, _, depth)
 end
 
 -- Keeping a running player on a slope going down, and the headroom to
--- stand up: stop at the first solid, pass through coins.
+-- stand up: stop at the first solid.
 local function touch_filter(_, other, _, ny, _, depth)
   local kind = other.kind
-  if kind == "coin" then return false end
   if kind == "oneway" then
     if ny > M.GROUND_NY and depth == 0 then return "touch" end
     return false
@@ -91,7 +101,7 @@ end
 
 -- What world:push may push the player out of: what the bar turned into.
 local function push_filter(_, other)
-  if other.kind == "coin" or other.kind == "oneway" then return false end
+  if other.kind == "oneway" then return false end
   return "slide"
 end
 
@@ -192,6 +202,7 @@ local function load_level(g, map)
       local coin = { kind = "coin", taken = false, box = obb.new2(cx, cy, hx, hy, a) }
       g.coins[#g.coins + 1] = coin
       g.world:add(coin, coin.box)
+      g.world:set_sensor(coin)
     else
       error(("platformer: map object %s (%q): %q is no kind the game knows, or one too many")
         :format(tostring(item.id), tostring(item.name), tostring(kind)), 3)
@@ -203,6 +214,29 @@ local function load_level(g, map)
   end
   if not (g.bar and g.oneway) then error("platformer: the map needs a bar and a one-way platform", 3) end
   g.start, g.checkpoint, g.goal = points.start, points.checkpoint, points.goal
+end
+
+-- The zones (sensors) and the door, from the map's points: the checkpoint
+-- zone 1 wide and 3 tall over the checkpoint; the door a solid 0.3 wide
+-- and 3 tall on the ledge 0.8 before the goal; its zone from 4 before the
+-- goal to the goal, over the doorway and the ramp up to it (a player in
+-- the doorway is always in the zone: the door never closes on it).
+M.DOOR_LIFT = 6 -- how far the open door is lifted
+local function zones(g)
+  local cp, goal, world = g.checkpoint, g.goal, g.world
+  g.zones = {}
+  local function zone(kind, cx, cy, hx, hy)
+    local z = { kind = kind, box = obb.new2(cx, cy, hx, hy) }
+    g.zones[#g.zones + 1] = z
+    world:add(z, z.box)
+    world:set_sensor(z)
+    return z
+  end
+  g.checkpoint_zone = zone("checkpoint", cp.x, cp.y + 1.5, 0.5, 1.5)
+  local door = { kind = "door", x = goal.x - 0.8, y = goal.y + 1.5, open = false }
+  door.box = obb.new2(door.x, door.y, 0.15, 1.5)
+  g.door = add(g, door)
+  g.door_zone = zone("door_zone", goal.x - 2, goal.y + 1.5, 2, 2.5)
 end
 
 local function scratch(n)
@@ -222,7 +256,9 @@ function M.new(map)
   g.world = obb.world2()
   g.solids, g.coins = {}, {}
   load_level(g, M.read_map(map))
+  zones(g)
   g.coins_left = #g.coins
+  g.respawn = g.start -- where the bar sends a crushed player: the checkpoint once reached
 
   -- the player: a table as the world's item, its box copied into p.box
   local sx, sy = g.start.x, g.start.y + HY -- the start point is at the feet
@@ -235,6 +271,7 @@ function M.new(map)
   -- the out tables, reused every step, grown once here (a table keeps its
   -- size when world:move sets its stale tail to nil)
   g.out, g.check_out, g.col_out = scratch(32 * S), scratch(32 * S), scratch(32 * 3)
+  g.ev = scratch(16 * 4) -- world:events: sensor, other, "begin" or "end", t
   g.frame, g.n = 0, 0
   -- what the checks look at: the step's start and what happened in it
   g.x0, g.feet0, g.grounded0, g.flat0 = p.x, 0, false, false
@@ -242,6 +279,7 @@ function M.new(map)
   -- stood: the first frame the player stood on each kind of ground (ramps
   -- by their angle); every key made here, so that a step adds none
   g.stats = { flat_steps = 0, coins = 0, goal_frame = false, bar_hits = 0, crouched_under_bar = 0,
+              checkpoint_frame = false, door_opened = false, door_closed = false,
               stood = { tile = false, oneway = false, bar = false, [20] = false, [35] = false } }
   g.script = { next_jump = 1 }
   return g
@@ -249,7 +287,7 @@ end
 
 -- ---- one step -------------------------------------------------------------
 
-local function solid_for_check(other) return other.kind ~= "coin" end
+local function solid_for_check(other) return not SENSOR[other.kind] end
 
 -- How deep the player is in the deepest other that filter(other) accepts
 -- (world:collisions gives the push-out vector of each).
@@ -291,7 +329,7 @@ function Game:step(input)
     -- their normals and may give up (OBB_PUSH_MAX_STEPS) still inside:
     -- crushed, back to the checkpoint before the bar
     if self:deepest(solid_for_check) > M.TOL then
-      p.x, p.y, p.vy = self.checkpoint.x, self.checkpoint.y + p.hy, 0
+      p.x, p.y, p.vy = self.respawn.x, self.respawn.y + p.hy, 0
       commit(self, p)
     end
   end
@@ -334,14 +372,7 @@ function Game:step(input)
     local k = i * S
     local other, response = out[k + 1], out[k + 2]
     local nx, ny = out[k + 4], out[k + 5]
-    if response == "cross" then
-      if other.kind == "coin" and not other.taken then
-        other.taken = true
-        world:remove(other)
-        self.coins_left = self.coins_left - 1
-        self.stats.coins = self.stats.coins + 1
-      end
-    else
+    if response ~= "cross" then -- (a sensor: the events below tell)
       vx, vy = clip(vx, vy, nx, ny)
       if ny > M.GROUND_NY and (not grounded or ny > gny) then
         grounded, gnx, gny, ground = true, nx, ny, other
@@ -379,6 +410,47 @@ function Game:step(input)
     st.crouched_under_bar = st.crouched_under_bar + 1
   end
   if not st.goal_frame and p.x >= self.goal.x then st.goal_frame = self.frame end
+  self:events()
+end
+
+-- The door to y (its place, or lifted out of the way).
+local function set_door(g, open)
+  local door = g.door
+  door.open = open
+  door.box:set_center(door.x, door.y + (open and M.DOOR_LIFT or 0))
+  g.world:update(door, door.box)
+end
+
+-- The step's events: what began or ended overlapping a sensor since the
+-- last step (the moves' own, in the order met, however fast; the rest by
+-- where things are now). Only the player's count here: the zones overlap
+-- tiles and the door too, which begin when the level is made.
+function Game:events()
+  local world, ev, p, st = self.world, self.ev, self.player, self.stats
+  for i = 0, world:events(ev) - 1 do
+    local sensor, other, kind = ev[4 * i + 1], ev[4 * i + 2], ev[4 * i + 3]
+    if other == p then
+      local what = sensor.kind
+      if what == "coin" then
+        if kind == "begin" and not sensor.taken then
+          -- removed while its own event is handled: its "end" comes next step
+          sensor.taken = true
+          world:remove(sensor)
+          self.coins_left = self.coins_left - 1
+          st.coins = st.coins + 1
+        end
+      elseif what == "checkpoint" then
+        if kind == "begin" then
+          self.respawn = self.checkpoint
+          st.checkpoint_frame = st.checkpoint_frame or self.frame
+        end
+      elseif what == "door_zone" then
+        set_door(self, kind == "begin")
+        if kind == "begin" then st.door_opened = st.door_opened or self.frame
+        elseif st.door_opened then st.door_closed = st.door_closed or self.frame end
+      end
+    end
+  end
 end
 
 -- ---- the script --------------------------------------------------------
@@ -449,7 +521,8 @@ function Game:check_step()
   return nil
 end
 
--- nil, or why the whole run failed: the goal, every coin, both ramp
+-- nil, or why the whole run failed: the goal, every coin, the checkpoint,
+-- the door opened before the player and closed behind it, both ramp
 -- angles, a landing on the one-way platform, the duck under the bar, and
 -- enough flat steps checked for seams.
 function Game:check_end()
@@ -459,6 +532,10 @@ function Game:check_end()
   end
   if st.coins ~= #self.coins then
     return ("collected %d of %d coins"):format(st.coins, #self.coins)
+  end
+  if not st.checkpoint_frame then return "the checkpoint's zone never saw the player" end
+  if not (st.door_opened and st.door_closed and st.door_closed > st.door_opened) then
+    return "the door did not open before the player and close behind it"
   end
   if not st.stood[20] then return "the player never stood on the 20 degree ramp" end
   if not st.stood[35] then return "the player never stood on a 35 degree ramp" end
