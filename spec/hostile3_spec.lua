@@ -111,7 +111,7 @@ local function world_calls(dim)
       { "cast", w, obb.new2(0, 0, 1, 1), 1, 1, {} },
       { "cast_turning", w, obb.new2(0, 0, 1, 1), 1, 1, 0.5, {} },
       { "query_box", w, obb.new2(0, 0, 1, 1), {} }, { "query_point", w, 0, 0, {} },
-      { "raycast", w, -2, 0, 1, 0, nil, {} },
+      { "raycast", w, -2, 0, 1, 0, nil, {} }, { "events", w, {} },
     }
   end
   w:add("a", 0, 0, 0, 1, 1, 1)
@@ -123,7 +123,7 @@ local function world_calls(dim)
     { "cast", w, obb.new3(0, 0, 0, 1, 1, 1), 1, 1, 1, {} },
     { "cast_turning", w, obb.new3(0, 0, 0, 1, 1, 1), 1, 1, 1, 0, 0, 0.5, {} },
     { "query_box", w, obb.new3(0, 0, 0, 1, 1, 1), {} }, { "query_point", w, 0, 0, 0, {} },
-    { "raycast", w, -2, 0, 0, 1, 0, 0, 5, {} },
+    { "raycast", w, -2, 0, 0, 1, 0, 0, 5, {} }, { "events", w, {} },
   }
 end
 
@@ -159,7 +159,7 @@ describe("values dressed with __metatable", function()
       if MW[name] ~= f then
         assert.truthy(({ add = true, update = true, get = true, move = true,
                          check = true, cast = true, cast_turning = true, raycast = true,
-                         query_box = true, query_point = true })[name], name)
+                         query_box = true, query_point = true, events = true })[name], name)
       end
     end
   end)

@@ -128,7 +128,7 @@ describe("the FFI fast path", function()
     for _, name in ipairs(FAST2) do listed[name] = true end
     for _, name in ipairs(FAST3) do listed[name] = true end
     for _, name in ipairs({ "add", "update", "get", "move", "check", "cast", "cast_turning",
-                            "raycast", "query_box", "query_point" }) do
+                            "raycast", "query_box", "query_point", "events" }) do
       listed[name] = true
     end
     assert.are.same(listed, documented)
