@@ -28,6 +28,7 @@
 */
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,10 +94,13 @@ struct obb_events {
   int npp, pp_cap;
   pend_event *pe;
   int npe, pe_cap;
+  unsigned epoch; /* counts the changes the hooks are told of */
   /* the last move's events, until its commit */
   int pend_valid, pend_id;
-  unsigned pend_serial;
-  double pend_changes;
+  int pend_center; /* 1: the commit's box is the item's with its center at
+                   ** pend_c; 0: it is pend_box */
+  unsigned pend_serial, pend_epoch;
+  double pend_c[3];
   ev_box pend_box;
 };
 
@@ -595,6 +599,7 @@ static int flush(obb_world *w, obb_events *ev) {
 void obb_events_added(obb_world *w, int id) {
   obb_events *ev = state(w);
   if (ev == NULL) return;
+  ev->epoch++;
   ev->pend_valid = 0;
   ev->flags[id] = 0;
   ev->head[id] = -1;
@@ -638,30 +643,70 @@ static int commit(obb_events *ev, int id) {
   return 0;
 }
 
-void obb_events_updated(obb_world *w, int id, const void *box) {
-  obb_events *ev = state(w);
-  int match;
-  if (ev == NULL) return;
+/* Whether box is old with its center at c (the commit of a move that did
+** not turn), in the world's dimension. */
+static int moved_to(int dim, const void *box, const void *old,
+                    const double *c) {
+  if (dim == 2) {
+    const obb2 *a = (const obb2 *)box, *b = (const obb2 *)old;
+    return a->c[0] == c[0] && a->c[1] == c[1] && a->u[0] == b->u[0] &&
+           a->u[1] == b->u[1] && a->e[0] == b->e[0] && a->e[1] == b->e[1];
+  }
+  return ((const obb3 *)box)->c[0] == c[0] &&
+         ((const obb3 *)box)->c[1] == c[1] &&
+         ((const obb3 *)box)->c[2] == c[2] &&
+         memcmp(((const obb3 *)box)->u, ((const obb3 *)old)->u,
+                sizeof(obb3) - offsetof(obb3, u)) == 0;
+}
+
+/* An update that is no quiet move's commit (obb_events_updated). */
+static void updated(obb_events *ev, int id, const void *box, const void *old,
+                    unsigned epoch) {
+  int match = 0;
   if (ev->flags[id] != 0) {
     double b[6];
     bounds_of(ev->dim, box, b);
     obb_tree_move(&ev->tree, ev->leaf[id], b);
   }
-  match = ev->pend_valid && ev->pend_id == id &&
-          ev->pend_changes == obb_world_changes(w) &&
-          memcmp(box, &ev->pend_box, ev->box_size) == 0;
+  if (ev->pend_valid && ev->pend_id == id && ev->pend_epoch == epoch)
+    match = ev->pend_center
+                ? moved_to(ev->dim, box, old, ev->pend_c)
+                : memcmp(box, &ev->pend_box, ev->box_size) == 0;
   ev->pend_valid = 0;
   if (ev->nsensors == 0) return;
-  if (match && commit(ev, id) == 0) {
+  if (match && (ev->npp + ev->npe == 0 ? ev->pend_serial == ev->pair_serial
+                                       : commit(ev, id) == 0)) {
     ev->st[id] &= (unsigned char)~DIRTY; /* its pairs are what it is now */
     return;
   }
   mark(ev, id);
 }
 
+/* The common case first, in few instructions: the commit of a quiet move
+** that did not turn (no event, the pairs as they were: the item is the
+** box it was, its center moved where the move ended). */
+void obb_events_updated(obb_events *ev, int id, const void *box,
+                        const void *old) {
+  unsigned epoch = ev->epoch++;
+  if (ev->pend_id == id && ev->pend_valid && ev->pend_center &&
+      ev->pend_epoch == epoch && ev->npp + ev->npe == 0 &&
+      ev->pend_serial == ev->pair_serial && ev->dim == 2) {
+    const obb2 *a = (const obb2 *)box, *o = (const obb2 *)old;
+    if (a->c[0] == ev->pend_c[0] && a->c[1] == ev->pend_c[1] &&
+        a->u[0] == o->u[0] && a->u[1] == o->u[1] && a->e[0] == o->e[0] &&
+        a->e[1] == o->e[1]) {
+      ev->pend_valid = 0;
+      ev->st[id] &= (unsigned char)~DIRTY;
+      return;
+    }
+  }
+  updated(ev, id, box, old, epoch);
+}
+
 int obb_events_removed(obb_world *w, int id) {
   obb_events *ev = state(w);
   if (ev == NULL) return 0;
+  ev->epoch++;
   ev->pend_valid = 0;
   ev->st[id] &= (unsigned char)~DIRTY;
   end_pairs(ev, id);
@@ -684,9 +729,13 @@ int obb_events_idle(const obb_world *w) {
   return ev == NULL || (ev->nheld == 0 && ev->nq == 0);
 }
 
-const unsigned char *obb_events_sensors(const obb_world *w) {
-  const obb_events *ev = *obb_world_events_slot((obb_world *)w);
-  return ev != NULL && ev->nsensors > 0 ? ev->flags : NULL;
+const unsigned char *obb_events_sensors(obb_world *w, int id, obb_events **ev,
+                                        int *quiet) {
+  obb_events *e = state(w);
+  *ev = e;
+  if (e == NULL || e->nsensors == 0) return NULL;
+  *quiet = e->flags[id] == 0 && e->head[id] < 0;
+  return e->flags;
 }
 
 /* ---- a move's events ----------------------------------------------------- */
@@ -820,19 +869,21 @@ static void legs(path_of *P, int dim, const double *turns, double u[6]) {
   }
 }
 
-int obb_events_pass(obb_world *w, int id, int sensed, const void *end) {
-  obb_events *ev = state(w);
-  if (ev == NULL) return 1;
-  ev->pend_valid = 0;
-  if (ev->nsensors == 0) return 1;
-  if (sensed > 0 || ev->flags[id] != 0 || ev->head[id] >= 0) return 0;
+void obb_events_pass(obb_events *ev, int id, const double *center,
+                     const void *end) {
   ev->npp = ev->npe = 0;
   ev->pend_valid = 1;
   ev->pend_id = id;
   ev->pend_serial = ev->pair_serial;
-  ev->pend_changes = obb_world_changes(w);
-  memcpy(&ev->pend_box, end, ev->box_size);
-  return 1;
+  ev->pend_epoch = ev->epoch;
+  ev->pend_center = end == NULL;
+  if (end != NULL) {
+    memcpy(&ev->pend_box, end, ev->box_size);
+  } else {
+    ev->pend_c[0] = center[0];
+    ev->pend_c[1] = center[1];
+    ev->pend_c[2] = ev->dim == 3 ? center[2] : 0;
+  }
 }
 
 int obb_events_moved(obb_world *w, int id, const void *path, size_t stride,
@@ -898,8 +949,9 @@ int obb_events_moved(obb_world *w, int id, const void *path, size_t stride,
   if (!reserve(ev, ev->npe + ev->npp, ev->npp)) return -1;
   ev->pend_valid = 1;
   ev->pend_id = id;
+  ev->pend_center = 0;
   ev->pend_serial = ev->pair_serial;
-  ev->pend_changes = obb_world_changes(w);
+  ev->pend_epoch = ev->epoch;
   memcpy(&ev->pend_box, point(&P, npath - 1), ev->box_size);
   return 0;
 }
@@ -923,6 +975,7 @@ int obb_world_set_sensor(obb_world *w, int id, int flags) {
     return 0;
   }
   if (now && !obb_tree_reserve(&ev->tree, 2)) return -1;
+  ev->epoch++;
   ev->pend_valid = 0;
   end_pairs(ev, id);
   ev->flags[id] = (unsigned char)flags;

@@ -31,10 +31,14 @@ void obb_world_settle(obb_world *w);
 /* The world grows to cap ids: 0 when memory runs out (the world does not
 ** grow). */
 int obb_events_reserve(obb_world *w, int cap);
-/* Item id was added, or got a new box (before the world counts the
-** change: a move's commit is told by the world's change count). */
+/* Item id was added. */
 void obb_events_added(obb_world *w, int id);
-void obb_events_updated(obb_world *w, int id, const void *box);
+/* Item id gets box (old: the box it has until then): the world's events
+** state ev passed as it is, the hook of every update. A move's commit is
+** told by the item, the box, and no other change of the world since the
+** move ended (the state counts the changes it is told of). */
+void obb_events_updated(obb_events *ev, int id, const void *box,
+                        const void *old);
 /* Item id leaves (its box is still there): its pairs end. Returns 1 when
 ** the id must be held (events name it), 0 when it is free at once. */
 int obb_events_removed(obb_world *w, int id);
@@ -50,14 +54,18 @@ size_t obb_events_memory(const obb_world *w);
 ** *events pointing at them (valid until the world next changes). */
 int obb_events_queue(obb_world *w, const obb_event **events);
 
-/* For the movers: the sensor flags by id, or NULL when the world has no
-** sensor (a move then does nothing more). */
-const unsigned char *obb_events_sensors(const obb_world *w);
-/* A move of item id ended (not committed yet), sensed: how many sensors
-** were near it (0: none within its reach): when it is no sensor and pairs
-** with none either, it can have no event, and only where it ends (end) is
-** kept for its commit: returns 1. 0: obb_events_moved must work it out. */
-int obb_events_pass(obb_world *w, int id, int sensed, const void *end);
+/* For the movers, as a move of item id starts: the sensor flags by id, or
+** NULL when the world has no sensor (a move then does nothing more); the
+** state into *ev, and into *quiet whether the item is no sensor and pairs
+** with none (a move of it that no sensor is near has no event). */
+const unsigned char *obb_events_sensors(obb_world *w, int id, obb_events **ev,
+                                        int *quiet);
+/* A quiet move of item id (no sensor near it, and the item no sensor
+** pairing with none) ended: it has no event; only where it ends is kept
+** for its commit: the box end, or (end NULL: a move that did not turn) the
+** center, the rest of the box being the item's. */
+void obb_events_pass(obb_events *ev, int id, const double *center,
+                     const void *end);
 /* A move of item id ended (not committed yet): its path, npath boxes
 ** (obb2 or obb3, stride bytes apart: the item's box at the move's start,
 ** then where each leg ended, the last where the move ends), the turn done

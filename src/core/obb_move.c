@@ -492,9 +492,16 @@ static int sense(mover *m) {
   anybox path[PATH_POINTS];
   int k, n = m->npath;
   if (n < 1 || n > PATH_POINTS) return 0;
-  path_box(m, n - 1, &path[n - 1]);
-  if (obb_events_pass(m->w, m->self, m->sensed, &path[n - 1])) return 0;
-  for (k = 0; k + 1 < n; k++) path_box(m, k, &path[k]);
+  if (m->quiet && m->sensed == 0) { /* no event: only where it ends */
+    if (!m->turning) {
+      obb_events_pass(m->events, m->self, m->ppos[n - 1], NULL);
+    } else {
+      path_box(m, n - 1, &path[n - 1]);
+      obb_events_pass(m->events, m->self, NULL, &path[n - 1]);
+    }
+    return 0;
+  }
+  for (k = 0; k < n; k++) path_box(m, k, &path[k]);
   return obb_events_moved(m->w, m->self, path, sizeof(anybox), m->pturn, n,
                           m->axis);
 }
@@ -764,7 +771,7 @@ static inline int start(mover *m, obb_world *w, int id,
   m->at_start = 1;
   m->filter = filter;
   m->ctx = ctx;
-  m->sensors = obb_events_sensors(w);
+  m->sensors = obb_events_sensors(w, id, &m->events, &m->quiet);
   m->first_of_ties = v->ties == OBB_TIES_FIRST;
   m->cands = (cand *)v->scratch[OBB_SCRATCH_CANDS];
   m->met = (met *)v->scratch[OBB_SCRATCH_MET];
@@ -777,7 +784,10 @@ static inline int start(mover *m, obb_world *w, int id,
 ** failed); the count of collisions, or -1 (memory), -2 (the filter
 ** aborted). */
 static int finish(mover *m, double *actual) {
-  if (m->track && !m->oom && !m->aborted && sense(m) != 0) m->oom = 1;
+  if (m->unseen && !m->oom && !m->aborted)
+    obb_events_pass(m->events, m->self, m->pos, NULL);
+  else if (m->track && !m->oom && !m->aborted && sense(m) != 0)
+    m->oom = 1;
   if (m->oom || m->aborted) {
     copy_point(m->dim, actual, m->from);
     return m->aborted ? -2 : -1;
@@ -820,9 +830,13 @@ static int begin(mover *m, const double *goal) {
   /* a move of no length still looks where the item stands (one leg): it
   ** reports what it overlaps there, as a move of any length does */
   m->still = m->r[0] == 0 && m->r[1] == 0 && m->r[2] == 0 && m->wl == 0;
-  m->track = m->sensors != NULL;
-  if (m->track) note_pose(m);
-  return find_near(m) ? 0 : -1;
+  if (!find_near(m)) return -1;
+  if (m->sensors != NULL) { /* keep the path, unless it cannot meet one */
+    m->unseen = !m->turning && m->quiet && m->sensed == 0;
+    m->track = !m->unseen;
+    if (m->track) note_pose(m);
+  }
+  return 0;
 }
 
 /* The move's legs until it ends, then why it ended; OBB_MOVE_ASKING

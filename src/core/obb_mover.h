@@ -106,6 +106,10 @@ struct mover {
   int track;        /* the world has sensors: the path is kept */
   int npath;        /* poses in the path (PATH_POINTS + 1: too many) */
   int sensed;       /* sensors among the others near (found so far) */
+  int unseen;       /* the world has sensors, and this move cannot meet
+                    ** one: it does not turn, its item is no sensor and
+                    ** pairs with none, and none is near (only where it
+                    ** ends is kept, for its commit) */
   int *slot;        /* met by id: open addressing, 1 + index (0: empty), at
                     ** least twice met_cap slots, so finding an other met
                     ** (once per other and leg) is O(1), not O(nmet);
@@ -140,6 +144,8 @@ struct mover {
   void *ctx;
   const unsigned char *sensors; /* the world's sensor flags by id, or NULL:
                     ** a sensor is crossed, its filter never asked */
+  struct obb_events *events; /* the world's events state, with sensors */
+  int quiet;        /* the item is no sensor and pairs with none */
   int first_of_ties; /* the world's OBB_TIES_FIRST */
   int at_start;     /* the item is where the move found it, as bounds0 */
   obb_world_view view; /* the world's records (boxes, bounds) and more,

@@ -402,7 +402,7 @@ static int cells_update(obb_world *w, int id) {
 ** and an update never reads the tree (a cache miss on a large world). */
 void obb_world_update(obb_world *w, int id, const void *box) {
   world_item *it = &w->items[id];
-  if (w->ev != NULL) obb_events_updated(w, id, box); /* before the count */
+  if (w->ev != NULL) obb_events_updated(w->ev, id, box, BOX(w, id));
   if (w->dim == 2) *(obb2 *)BOX(w, id) = *(const obb2 *)box; /* inlined */
   else *(obb3 *)BOX(w, id) = *(const obb3 *)box;
   tight_aabb(w, box, it->aabb);
