@@ -542,6 +542,39 @@ describe("events", function()
     end)
   end)
 
+  it("make no garbage with a reused out: moves through sensors, teleports, w:events", function()
+    for dim = 2, 3 do
+      local w = dim == 2 and obb.world2() or obb.world3()
+      local ev, movers = {}, {}
+      for i = 1, 20 do
+        movers[i] = { i }
+        if dim == 2 then w:add(movers[i], 0, i * 3, 0.5, 0.5)
+        else w:add(movers[i], 0, i * 3, 0, 0.5, 0.5, 0.5) end
+      end
+      for k = 1, 10 do
+        local z = { -k }
+        if dim == 2 then w:add(z, k * 2, 30, 0.05, 40) else w:add(z, k * 2, 30, 0, 0.05, 40, 40) end
+        w:set_sensor(z)
+      end
+      local n = 0
+      local kib = H.kib_allocated_by(function()
+        for _, x in ipairs({ 25, 0 }) do
+          for i = 1, #movers do
+            if dim == 2 then w:move(movers[i], x, i * 3, "cross") else w:move(movers[i], x, i * 3, 0, "cross") end
+          end
+          n = n + w:events(ev)
+          local m = movers[1] -- into a zone and back: no event
+          if dim == 2 then w:update(m, 7, 3, 0.5, 0.5); w:update(m, x, 3, 0.5, 0.5)
+          else w:update(m, 7, 3, 0, 0.5, 0.5, 0.5); w:update(m, x, 3, 0, 0.5, 0.5, 0.5) end
+          n = n + w:events(ev)
+        end
+      end)
+      assert.are.equal(3 * 2 * 20 * 10 * 2, n) -- each pass: every mover, every zone
+      assert.is_true(kib < 0.25, kib .. " KiB")
+      w:close()
+    end
+  end)
+
   describe("moves", function()
     it("of no length report what the item overlaps where it stands, as a tiny move does", function()
       local w, out, tiny = obb.world2(), {}, {}
