@@ -563,9 +563,9 @@ describe("events", function()
             if dim == 2 then w:move(movers[i], x, i * 3, "cross") else w:move(movers[i], x, i * 3, 0, "cross") end
           end
           n = n + w:events(ev)
-          local m = movers[1] -- into a zone and back: no event
-          if dim == 2 then w:update(m, 7, 3, 0.5, 0.5); w:update(m, x, 3, 0.5, 0.5)
-          else w:update(m, 7, 3, 0, 0.5, 0.5, 0.5); w:update(m, x, 3, 0, 0.5, 0.5, 0.5) end
+          local m = movers[1] -- into a zone (at x = 6) and back: no event
+          if dim == 2 then w:update(m, 6, 3, 0.5, 0.5); w:update(m, x, 3, 0.5, 0.5)
+          else w:update(m, 6, 3, 0, 0.5, 0.5, 0.5); w:update(m, x, 3, 0, 0.5, 0.5, 0.5) end
           n = n + w:events(ev)
         end
       end)
