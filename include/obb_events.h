@@ -16,7 +16,9 @@
 **
 **   - a move committed (obb_world_move or obb_world_move_turning, then
 **     obb_world_update of the item to exactly the box where the move
-**     ended, the world unchanged in between) gives the events along its
+**     ended, the world unchanged in between; or obb_world_move_with with
+**     commit, the moves of a solid's riders and pushed others inside
+**     obb_world_move_solid) gives the events along its
 **     path: every sensor the item meets on the way gets its begin and its
 **     end, however fast the item and however thin the sensor (each leg is
 **     swept, certified as obbN_sweep and obbN_sweep_turning are), at the
