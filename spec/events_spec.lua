@@ -429,9 +429,13 @@ describe("events", function()
       assert.is_function(CW.events)
       for dim = 2, 3 do
         local r = H.rng(500 + dim)
-        local A = dim == 2 and obb.world2() or obb.world3()
-        local B = dim == 2 and obb.world2() or obb.world3()
+        local up = { up = dim == 2 and { 0, 1 } or { 0, 1, 0 } } -- for the solids
+        local A = dim == 2 and obb.world2(up) or obb.world3(up)
+        local B = dim == 2 and obb.world2(up) or obb.world3(up)
         local names, ea, eb, oa, ob = {}, {}, {}, {}, {}
+        local set = obb.responses({ [1] = "cross", [2] = "bounce", default = "slide" })
+        local total = 0
+        local function filter(_, other) return other < "i2" and "touch" or "slide" end
         for i = 1, 30 do names[i] = "i" .. i end
         local function both(m, ...)
           local ra = { pcall(A[m], A, ...) }
@@ -442,10 +446,11 @@ describe("events", function()
         end
         for step = 1, 600 do
           local it = names[r.int(1, #names)]
-          local op = r.int(1, 8)
+          local op = r.int(1, 11)
           if not A:has(it) then
             both("add", it, box_args(r, dim, 6))
             if r.int(1, 3) == 1 then both("set_sensor", it) end
+            if r.int(1, 3) == 1 then both("set_class", it, r.int(1, 2)) end
           elseif op == 1 then both("remove", it)
           elseif op == 2 then both("update", it, box_args(r, dim, 6))
           elseif op == 3 then both("set_sensor", it, not A:sensor(it))
@@ -458,21 +463,39 @@ describe("events", function()
             local ra = { A:move(it, unpack(goal)) }
             local rb = { CW.move(B, it, unpack(goal)) }
             assert.are.same(ra, rb)
-            if op == 5 then
-              goal[#goal + 1] = f
-              goal[#goal + 1] = oa
-              A:move(it, unpack(goal))
-              goal[#goal] = ob
-              CW.move(B, it, unpack(goal))
+            if op >= 5 and op <= 9 then
+              -- a response name, a response set (read in C), a filter
+              -- function (asked from Lua: the FFI's asking path), with and
+              -- without out (committed in the one call, or parked)
+              goal[#goal + 1] = op == 5 and f or op <= 7 and set or filter
+              local with_out = op ~= 6 and op ~= 8
+              goal[#goal + 1] = with_out and oa or nil
+              ra = { A:move(it, unpack(goal, 1, #goal)) }
+              if with_out then goal[#goal] = ob end
+              rb = { CW.move(B, it, unpack(goal, 1, #goal)) }
+              assert.are.same(ra, rb)
+            elseif op >= 10 then
+              -- a moving solid: what it carries and pushes moves through
+              -- the sensors (with out: taken back and given back on the FFI)
+              local sgoal = dim == 2 and { x + r.range(-3, 3), y + r.range(-3, 3) }
+                            or { x + r.range(-3, 3), y + r.range(-3, 3), z + r.range(-3, 3) }
+              sgoal[#sgoal + 1] = ({ "push", "ride", set })[r.int(1, 3)]
+              if op == 11 then sgoal[#sgoal + 1] = oa end
+              ra = { A:move_solid(it, unpack(sgoal, 1, #sgoal)) }
+              if op == 11 then sgoal[#sgoal] = ob end
+              rb = { CW.move_solid(B, it, unpack(sgoal, 1, #sgoal)) }
+              assert.are.same(ra, rb)
             end
           end
           if r.int(1, 4) == 1 or step == 600 then
             local na, nb = A:events(ea), CW.events(B, eb)
+            total = total + na
             assert.are.equal(nb, na)
             for k = 1, 4 * na do assert.are.equal(eb[k], ea[k]) end
             assert.is_nil(ea[4 * na + 1])
           end
         end
+        assert.is_true(total > 50, "events: " .. total)
         A:close(); B:close()
       end
     end)
