@@ -481,7 +481,8 @@ check-builds: $(HEADERS) | $(BUILD)
 #                     and a pure-Lua test, memory per box, then the worlds
 #                     (bench/world.lua) and world:move (bench/move.lua;
 #                     its bump.lua rows need OBB_BENCH_BUMP=/path/to/bump.lua),
-#                     the crossing loop (bench/cross.lua), when present.
+#                     the crossing loop (bench/cross.lua), when present,
+#                     and sensors' events (bench/events.lua).
 #                     Default flags only. OBB_BENCH_ONLY="move cross" runs
 #                     only the sections named (bench/run.lua).
 BENCH_C     = $(BUILD)/benchc.so

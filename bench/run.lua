@@ -12,8 +12,9 @@
 -- boxes through a world (bench/move.lua; it reads bump.lua from
 -- $OBB_BENCH_BUMP), the crossing loop (bench/cross.lua), turning ones on
 -- the racing track (bench/move_turning.lua), moving solids
--- (bench/solid.lua), obb.bump (bench/bump.lua):
--- each, when it exists, is run as a chunk and prints its own rows with
+-- (bench/solid.lua), obb.bump (bench/bump.lua), sensors and events
+-- (bench/events.lua): each, when it exists, is run as a chunk and prints
+-- its own rows with
 -- require "report".
 local report = require "report"
 
@@ -38,7 +39,7 @@ local function run_core(path)
 end
 
 -- OBB_BENCH_ONLY="move cross" runs only the sections named (core, pairs,
--- sweeps, world, query, move, cross, move_turning, solid, bump), for timing a few rows
+-- sweeps, world, query, move, cross, move_turning, solid, bump, events), for timing a few rows
 -- again without the rest.
 local only = os.getenv("OBB_BENCH_ONLY")
 local function wanted(name)
@@ -54,7 +55,7 @@ report.header()
 if core and wanted("core") then run_core(core) end
 if wanted("pairs") then require("pairs").run() end
 if wanted("sweeps") then require("sweeps").run() end
-for _, name in ipairs({ "world", "query", "move", "cross", "move_turning", "solid", "bump" }) do
+for _, name in ipairs({ "world", "query", "move", "cross", "move_turning", "solid", "bump", "events" }) do
   local chunk = "bench/" .. name .. ".lua"
   local f = io.open(chunk, "r")
   if f and wanted(name) then dofile(chunk) end

@@ -26,6 +26,14 @@
 -- frame inside a barrier or another car; every car laps the track; some
 -- scrape the barriers and each other.
 --
+-- Laps are counted by events: eight checkpoints, thin lines across the
+-- track (0.02 thick: a car crosses one within a single frame), are sensors
+-- (world:set_sensor), which the moves cross, and world:events gives each
+-- car's "begin" with each checkpoint it reaches, however fast; reaching
+-- them in order, and the first again, counts a lap. The script checks the
+-- count against the angle each car's center has gone round, and that every
+-- checkpoint's begin came from a move (a time along it).
+--
 --   lua examples/racing.lua [picture.svg]     (obb on the Lua paths;
 --   make examples runs it)
 
@@ -73,14 +81,30 @@ for k = 0, 6, 2 do
   add_barrier(px, py, qx, qy)
 end
 
+-- The checkpoints: radial lines across the whole track at k * 45 degrees
+-- + 0.2 rad (a car cannot go round one), from r = 27 to 57.5, over both
+-- barriers; sensors (they pair with the barriers too, which the laps
+-- ignore).
+local CP0 = 0.2 -- the first checkpoint's angle: the line a lap starts at
+local checkpoints = {}
+for k = 0, 7 do
+  local a = k * pi / 4 + CP0
+  local cx, cy = polar(42.25, a)
+  local cp = { name = "checkpoint " .. k, index = k, angle = a,
+               box = obb.new2(cx, cy, 15.25, 0.01, a) }
+  checkpoints[k + 1] = cp
+  world:add(cp, cp.box)
+  world:set_sensor(cp)
+end
+
 -- Four cars on the start line; each aims for its own racing line (radius)
 -- and weaves around it, so the outer and inner ones scrape the barriers,
 -- and they cross each other's paths.
 local cars = {}
-for i, line in ipairs({ 34, 41, 48, 52 }) do
-  local car = { name = "car " .. i, line = line, weave = 4 + i, speed = 0,
+for i, line in ipairs({ 34, 41, 48, 54 }) do
+  local car = { name = "car " .. i, line = line, weave = 4 + i * 0.5, speed = 0,
                 top = 36 + 4 * i, laps_angle = 0, wall_hits = 0, car_hits = 0,
-                pushx = 0, pushy = 0 }
+                pushx = 0, pushy = 0, next_cp = 0, laps = -1 } -- -1: before the first line
   car.box = obb.new2(line, 0, 2.2, 1.1, pi / 2) -- heading +y: counter-clockwise
   car.last_angle = 0
   cars[i] = car
@@ -107,15 +131,16 @@ local probe = obb.new2(0, 0, 1, 1)
 local found = {}
 local worst_sampled, crossings, worst_depth, legs_sampled = 0, 0, 0, 0
 
--- The deepest overlap of box with any item but skip, in units of the
--- pair's touching band (obb.TOUCH_*): at most 1 is touching.
+-- The deepest overlap of box with any item but skip and the checkpoints
+-- (sensors: nothing is solid about them), in units of the pair's touching
+-- band (obb.TOUCH_*): at most 1 is touching.
 local function deepest(box, skip)
   local deep = 0
   local cx, cy = box:center()
   local hx, hy = box:half_extents()
   for i = 1, world:query_box(box, found) do
     local other = found[i]
-    if other ~= skip then
+    if other ~= skip and not other.angle then
       local ob = other.box
       local _, _, depth = box:penetration(ob)
       if depth and depth > 0 then
@@ -195,17 +220,41 @@ local function drive(car, t)
   world:get(car, car.box)
   -- scraping costs speed, and the next goal leans away from what was hit
   car.pushx, car.pushy = 0, 0
+  local hits = 0
   for i = 0, n - 1 do
-    local other, nx, ny = out[i * STRIDE + 1], out[i * STRIDE + 4], out[i * STRIDE + 5]
-    if is_barrier[other] then car.wall_hits = car.wall_hits + 1 else car.car_hits = car.car_hits + 1 end
-    car.pushx, car.pushy = car.pushx + nx * PUSH * DT, car.pushy + ny * PUSH * DT
+    local other, response = out[i * STRIDE + 1], out[i * STRIDE + 2]
+    local nx, ny = out[i * STRIDE + 4], out[i * STRIDE + 5]
+    if response ~= "cross" then -- (a checkpoint: the events tell)
+      if is_barrier[other] then car.wall_hits = car.wall_hits + 1 else car.car_hits = car.car_hits + 1 end
+      car.pushx, car.pushy = car.pushx + nx * PUSH * DT, car.pushy + ny * PUSH * DT
+      hits = hits + 1
+    end
   end
-  if n > 0 then car.speed = car.speed * 0.85 end
+  if hits > 0 then car.speed = car.speed * 0.85 end
 end
+
+-- The frame's events: a car's "begin" with the checkpoint it needs next
+-- advances it; the first checkpoint after the last is a lap.
+local ev, is_car, untimed = {}, {}, 0
+for _, car in ipairs(cars) do is_car[car] = true end
+local function events()
+  for i = 0, world:events(ev) - 1 do
+    local cp, car, kind, t = ev[4 * i + 1], ev[4 * i + 2], ev[4 * i + 3], ev[4 * i + 4]
+    if is_car[car] then
+      if t == false then untimed = untimed + 1 end
+      if kind == "begin" and cp.index == car.next_cp then
+        car.next_cp = (car.next_cp + 1) % #checkpoints
+        if cp.index == 0 then car.laps = car.laps + 1 end
+      end
+    end
+  end
+end
+events() -- the checkpoints' pairs with the barriers, where the race starts
 
 for frame = 1, FRAMES do
   local t = frame * DT
   for _, car in ipairs(cars) do drive(car, t) end
+  events()
   for _, car in ipairs(cars) do
     worst_depth = max(worst_depth, deepest(car.box, car))
     local x, y = car.box:center()
@@ -225,11 +274,17 @@ end
 local scraped, bumped = 0, 0
 for _, car in ipairs(cars) do
   local laps = car.laps_angle / (2 * pi)
-  print(string.format("%s: %.2f laps, %d barrier contacts, %d car contacts", car.name, laps,
-                      car.wall_hits, car.car_hits))
+  -- the laps the center went round past the first checkpoint's line (its
+  -- front reaches the line first: the events may count one more)
+  local by_angle = math.floor((car.laps_angle - CP0) / (2 * pi))
+  print(string.format("%s: %.2f laps, %d by the checkpoints' events, %d barrier contacts, %d car contacts",
+                      car.name, laps, car.laps, car.wall_hits, car.car_hits))
   assert(laps >= 1, car.name .. " did not complete a lap")
+  assert(car.laps >= 1 and (car.laps == by_angle or car.laps == by_angle + 1),
+         car.name .. ": " .. car.laps .. " laps by the events, " .. by_angle .. " by the angle")
   scraped, bumped = scraped + car.wall_hits, bumped + car.car_hits
 end
+assert(untimed == 0, untimed .. " events of a car came from no move")
 assert(scraped > 0, "no car touched a barrier: the example shows nothing")
 assert(bumped > 0, "no car touched another: the example shows nothing")
 assert(crossings == 0, crossings .. " times a car's center crossed a barrier")
@@ -245,6 +300,7 @@ if arg and arg[1] then
   local svg = require "obb.svg"
   local pic = svg.new { width = 640, title = "racing: last frame" }
   for _, b in ipairs(barriers) do pic:box(b.box, { stroke = "#555555", fill = "#999999", axes = false }) end
+  for _, cp in ipairs(checkpoints) do pic:box(cp.box, { stroke = "#3a9a4a", fill = "none", axes = false }) end
   for _, car in ipairs(cars) do
     pic:box(car.box, deepest(car.box, car) > 0 and "colliding" or "free")
   end

@@ -113,6 +113,7 @@ local function world_calls(dim)
       { "query_box", w, obb.new2(0, 0, 1, 1), {} }, { "query_point", w, 0, 0, {} },
       { "raycast", w, -2, 0, 1, 0, nil, {} },
       { "move_solid", w, "a", 2, 2 }, { "move_solid", w, "a", 2, 2, 0.5, "push", {} },
+      { "events", w, {} },
     }
   end
   w:add("a", 0, 0, 0, 1, 1, 1)
@@ -126,6 +127,7 @@ local function world_calls(dim)
     { "query_box", w, obb.new3(0, 0, 0, 1, 1, 1), {} }, { "query_point", w, 0, 0, 0, {} },
     { "raycast", w, -2, 0, 0, 1, 0, 0, 5, {} },
     { "move_solid", w, "a", 2, 2, 2 }, { "move_solid", w, "a", 2, 2, 2, 0, 0, 0, 1, "push", {} },
+    { "events", w, {} },
   }
 end
 
@@ -161,7 +163,8 @@ describe("values dressed with __metatable", function()
       if MW[name] ~= f then
         assert.truthy(({ add = true, update = true, get = true, move = true,
                          check = true, cast = true, cast_turning = true, raycast = true,
-                         query_box = true, query_point = true, move_solid = true })[name], name)
+                         query_box = true, query_point = true, move_solid = true,
+                         events = true })[name], name)
       end
     end
   end)

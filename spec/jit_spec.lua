@@ -128,7 +128,8 @@ describe("the FFI fast path", function()
     for _, name in ipairs(FAST2) do listed[name] = true end
     for _, name in ipairs(FAST3) do listed[name] = true end
     for _, name in ipairs({ "add", "update", "get", "move", "check", "cast", "cast_turning",
-                            "raycast", "query_box", "query_point", "move_solid" }) do
+                            "raycast", "query_box", "query_point", "move_solid",
+                            "events" }) do
       listed[name] = true
     end
     assert.are.same(listed, documented)
@@ -432,8 +433,9 @@ describe("the FFI fast path", function()
 
     local REPLACED = { add = true, update = true, get = true, move = true,
                        check = true, cast = true, cast_turning = true, raycast = true,
-                       query_box = true, query_point = true, move_solid = true }
-    it("replaces add, update, get, move, check, the casts, raycast, the queries and move_solid, and nothing else",
+                       query_box = true, query_point = true, move_solid = true, events = true }
+    it("replaces add, update, get, move, check, the casts, raycast, the queries, move_solid and events, "
+       .. "and nothing else",
        function()
       assert.is_table(CW)
       for name in pairs(REPLACED) do
@@ -473,6 +475,11 @@ describe("the FFI fast path", function()
             w:raycast(-3, 0, 1, 0, nil, out); w:raycast(-3, 0, 1, 0.1, 20, out, set)
             w:move_solid("b", 3, 0); w:move_solid("b", 3, 1, 0.2, set, out, "cross")
             w:move_solid("b", 3, 2, "ride", out, set)
+            w:update("a", -20, 0, 1, 1); w:set_sensor("b"); w:events(out)
+            w:update("a", 3, 2, 1, 1) -- b where move_solid left it
+            assert(w:events(out) == 1 and out[2] == "a" and out[3] == "begin", "a begin")
+            w:remove("b")
+            assert(w:events(out) == 1 and out[1] == "b" and out[3] == "end", "an end")
           else
             w:add("a", 0, 0, 0, 1, 1, 1); w:add("b", 5, 0, 0, 1, 1, 1, 0, 0, 0.6, 0.8)
             w:update("a", 0, 1, 0, 1, 1, 1); w:update("a", 0, 0, 0, 1, 1, 1, 0, 0, 0, 1)
@@ -488,6 +495,11 @@ describe("the FFI fast path", function()
             w:raycast(-3, 0, 0, 1, 0, 0, nil, out); w:raycast(-3, 0, 0, 1, 0.1, 0, 20, out, set)
             w:move_solid("b", 3, 0, 0); w:move_solid("b", 3, 1, 0, 0, 0, 0.6, 0.8, set, out, "cross")
             w:move_solid("b", 3, 2, 0, "ride", out, set)
+            w:update("a", -20, 0, 0, 1, 1, 1); w:set_sensor("b"); w:events(out)
+            w:update("a", 3, 2, 0, 1, 1, 1) -- b where move_solid left it
+            assert(w:events(out) == 1 and out[2] == "a" and out[3] == "begin", "a begin")
+            w:remove("b")
+            assert(w:events(out) == 1 and out[1] == "b" and out[3] == "end", "an end")
           end
           w:close()
         end
@@ -495,7 +507,8 @@ describe("the FFI fast path", function()
       for name, f in pairs(saved) do CW[name] = f end
       assert(ok, err)
       assert.are.same({ add = 0, update = 0, get = 0, move = 0, check = 0, cast = 0, cast_turning = 0,
-                        raycast = 0, query_box = 0, query_point = 0, move_solid = 0 }, calls)
+                        raycast = 0, query_box = 0, query_point = 0, move_solid = 0,
+                        events = 0 }, calls)
     end)
 
     -- Two worlds of the same items, one driven by the fast methods and one

@@ -34,6 +34,7 @@ describe("the LÖVE racing game on world:move's turning form", function()
     local g = game.new()
     assert.equal(2 * #g.line, #g.barriers)
     assert.equal(4, #g.checkpoints)
+    for _, cp in ipairs(g.checkpoints) do assert.is_true(g.world:sensor(cp)) end -- by their class
     for _, car in ipairs(g.cars) do
       assert.is_true(game.inside(g.left, car.x, car.y) ~= game.inside(g.right, car.x, car.y))
       for _, b in ipairs(g.barriers) do assert.is_false(car.box:intersects(b.box)) end

@@ -24,6 +24,12 @@ describe("the LÖVE platformer on world:move", function()
     assert.is_truthy(st.stood.elevator and st.stood.platform and st.passed_crusher)
     assert.is_true(st.tilted > 0)
     assert.equal(0, st.crushed)
+    -- the sensors' events: the checkpoint reached, the door opened before
+    -- the player and closed behind it, then the goal
+    assert.is_true(st.checkpoint_frame > 0 and st.checkpoint_frame < st.door_opened)
+    assert.is_true(st.door_opened < st.door_closed and st.door_closed > st.goal_frame)
+    assert.is_false(g.door.open)
+    assert.are.equal(g.checkpoint, g.respawn)
     -- it stopped on the last ledge, standing, at rest
     local p = g.player
     assert.is_true(p.grounded and not p.crouched and p.x >= g.goal.x)
@@ -216,12 +222,16 @@ describe("the platformer's level: the Tiled map " .. MAP, function()
   local g = game.new(map)
 
   it("loads into the objects the game expects: 191 tiles, 6 ramp boxes, 1 one-way platform, 1 bar, 3 movers, "
-     .. "1 see-saw, 4 coins", function()
+     .. "1 see-saw, 1 door (game.lua's), 4 coins", function()
     local counts = {}
     for _, e in ipairs(g.solids) do counts[e.kind] = (counts[e.kind] or 0) + 1 end
-    assert.same({ tile = 191, ramp = 6, oneway = 1, bar = 1, mover = 3, seesaw = 1 }, counts)
+    -- the door: game.lua's
+    assert.same({ tile = 191, ramp = 6, oneway = 1, bar = 1, mover = 3, seesaw = 1, door = 1 }, counts)
     assert.equal(4, #g.coins)
-    assert.equal(191 + 6 + 1 + 1 + 3 + 1 + 4 + 1, #g.world) -- and the player
+    -- and the player, and the zones game.lua makes from the points
+    assert.equal(191 + 6 + 1 + 1 + 3 + 1 + 1 + 4 + 1 + 2, #g.world)
+    for _, c in ipairs(g.coins) do assert.is_true(g.world:sensor(c)) end
+    assert.is_true(g.world:sensor(g.checkpoint_zone) and g.world:sensor(g.door_zone))
     -- the tiles: the floor, the walls at both ends, the ledge, the wall to
     -- jump and the last ledge, each a 1x1 box on its cell
     local want = {}

@@ -11,7 +11,8 @@
 -- (make test-windows, make test-arm64). Covers pairs, points, rays,
 -- distances, fits, merges, 2D and 3D worlds with every query, moves,
 -- checks, pushes, casts, turning sweeps, clip and reflect, obb.bump,
--- moves that turn, and moving solids.
+-- moves that turn, moving solids, and sensors' events (last: the lines
+-- before them are those of the digest before events).
 local obb = require "obb"
 local unpack = table.unpack or unpack
 
@@ -311,3 +312,63 @@ local function solids()
   end
 end
 solids()
+
+-- Sensors and events: thin and small sensors (some by their class), movers
+-- driven through them (sliding, bouncing, turning, moves of no length),
+-- teleports, adds and removes; every event, its items, kind and time.
+local function events(dim)
+  local w = dim == 2 and obb.world2() or obb.world3()
+  local ev = {}
+  local function add(k)
+    if dim == 2 then
+      w:add(k, r(-12, 12), r(-12, 12), r(0.01, 3), r(0.001, 2), r(-3, 3))
+    else
+      w:add(k, r(-12, 12), r(-12, 12), r(-12, 12), r(0.01, 3), r(0.001, 2), r(0.1, 2),
+            r(-1, 1), r(-1, 1), r(-1, 1), 1)
+    end
+  end
+  for k = 1, 40 do add(k) end
+  for k = 1, 40, 4 do w:set_sensor(k) end
+  for k = 3, 40, 9 do w:set_class(k, 9) end
+  w:set_sensor_class(9)
+  local function take(what)
+    local n = w:events(ev)
+    line(what, n)
+    for i = 0, n - 1 do line("event", ev[4 * i + 1], ev[4 * i + 2], ev[4 * i + 3], ev[4 * i + 4]) end
+  end
+  take("events" .. dim)
+  for m = 1, 60 do
+    local k = 2 + (m * 7) % 38
+    if not w:has(k) then add(k) end
+    local c = { w:get(k) }
+    local goal = {}
+    for q = 1, dim do goal[q] = c[q] + r(-20, 20) end
+    if m % 5 == 0 then for q = 1, dim do goal[q] = c[q] end end -- no length
+    local form = m % 3
+    if form == 1 then
+      if dim == 2 then goal[3] = r(-6, 6)
+      else goal[4], goal[5], goal[6], goal[7] = r(-1, 1), r(-1, 1), r(-1, 1), r(-1, 1) end
+    end
+    goal[#goal + 1] = RESP[1 + m % 4]
+    goal[#goal + 1] = out
+    line("move-events" .. dim, w:move(k, unpack(goal)))
+    line(slots(out, dim == 2 and 8 or 10))
+    if m % 7 == 0 then
+      local j = 1 + (m * 3) % 40
+      if w:has(j) then w:remove(j) else add(j) end
+    end
+    if m % 4 == 0 then
+      local j = 1 + (m * 5) % 40
+      if w:has(j) then
+        local b = { w:get(j) }
+        b[1] = b[1] + r(-3, 3)
+        w:update(j, unpack(b))
+      end
+    end
+    if m % 3 == 0 then take("events" .. dim) end
+  end
+  take("events" .. dim)
+  w:close()
+end
+events(2)
+events(3)

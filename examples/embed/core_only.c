@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "obb_events.h"
+#include "obb_events.h"
 #include "obb_world.h"
 
 /* Counts a move's collisions, and keeps the last normal. */
@@ -150,6 +152,44 @@ static int calls_check(void) {
   return bad;
 }
 
+/* Sensors and obb_world_move_with's commit: a box runs right through a
+** thin sensor, by translation and turning, committed in the call (no
+** obb_world_update by the host); each commit is the move's, so its events
+** are the move's own, swept along its path: a begin and an end, with
+** their times, however thin the sensor. */
+static int events_check(void) {
+  obb_world *w = obb_world_new(2, -1, NULL, NULL);
+  obb_move_calls calls = {0};
+  const obb_event *ev;
+  obb2 b;
+  double c[2] = {0, 0}, e[2] = {0.5, 0.5}, goal[2] = {6, 0}, turn[1] = {1};
+  double ze[2] = {0.01, 2};
+  int bad = 0, mover, zone, n, k;
+  if (w == NULL) return 1;
+  mover = obb_world_add(w, (obb2_init(&b, c, e, 0), &b));
+  c[0] = 3;
+  zone = obb_world_add(w, (obb2_init(&b, c, ze, 0), &b));
+  bad += obb_world_set_sensor(w, zone, 1) != 0;
+  bad += obb_world_events(w, &ev) != 0;
+  calls.commit = 1;
+  for (k = 0; k < 2; k++) { /* there, then back turning */
+    n = obb_world_move_with(w, mover, goal, k ? turn : NULL, &calls, NULL);
+    bad += n != 1; /* the sensor, crossed */
+    bad += ((const obb2 *)obb_world_box(w, mover))->c[0] != goal[0];
+    n = obb_world_events(w, &ev);
+    bad += n != 2;
+    if (n == 2) {
+      bad += ev[0].sensor != zone || ev[0].other != mover;
+      bad += ev[0].kind != OBB_EVENT_BEGIN || ev[1].kind != OBB_EVENT_END;
+      bad += !(ev[0].t > 0 && ev[0].t < ev[1].t && ev[1].t < 1);
+    }
+    obb_world_events_done(w, n < 0 ? 0 : n, NULL, NULL);
+    goal[0] = 0;
+  }
+  obb_world_free(w);
+  return bad;
+}
+
 int main(void) {
   obb2 car, wall;
   obb3 crate, probe;
@@ -198,6 +238,7 @@ int main(void) {
   bad += move_check();
   bad += clip_check();
   bad += calls_check();
+  bad += events_check();
 
   if (bad) {
     fprintf(stderr, "core_only: %d check(s) failed\n", bad);

@@ -29,11 +29,19 @@
 --     motion puts it with world:move_solid, which carries the player
 --     standing on it (upright: "stand"), pushes it out of its way, and
 --     says when it crushed it (the game then sends the player back to the
---     checkpoint); the player's own move comes after;
---   * coins (`coin = true`) the player crosses ("cross"), removed from the
---     world once met;
---   * points: the start, a checkpoint (where a player crushed goes back
---     to) and the goal.
+--     checkpoint, once reached, else to the start); the player's own move
+--     comes after;
+--   * coins (`coin = true`), sensors (world:set_sensor): they never block
+--     the player, and world:events gives each one's "begin" with the
+--     player, however fast it falls through it (or is carried through
+--     it); the coin is then removed from the world;
+--   * points: the start, a checkpoint and the goal. The checkpoint is a
+--     sensor zone of its own: its "begin" with the player makes it where
+--     a crushed player goes back to (until then, the start);
+--   * a door before the goal (a solid, made here from the goal's place)
+--     and a sensor zone around its doorway: the zone's "begin" with the
+--     player opens the door (world:update lifts it out of the way), its
+--     "end" closes it behind the player.
 --
 -- game.new([map]) -> g, map the map's table or path (default game.MAP,
 -- from the repository's root); game.read_map(path) -> the map's table.
@@ -45,8 +53,9 @@
 -- step broke a rule; g:check_end() -> nil or why the run failed; both
 -- only look, they change nothing. game.play(frames) runs the script.
 --
--- A step makes no garbage: every out table is reused, the filters are made
--- once, and the input table is the caller's.
+-- The events come once a step, after the player's moves (world:events
+-- into a table reused). A step makes no garbage: every out table is
+-- reused, the filters are made once, and the input table is the caller's.
 
 local obb = require "obb"
 local tiled = require "obb.tiled"
@@ -75,12 +84,15 @@ local clip, sqrt, abs, sin, cos = obb.clip, math.sqrt, math.abs, math.sin, math.
 
 -- ---- the filters: made once, shared by every game ----------------------
 
--- The player's move: coins are crossed, the one-way platform is solid only
--- from above (the player must move up to get away, and did not start
--- inside it), everything else slides.
+-- The kinds that are sensors: every move crosses them without asking its
+-- filter, and world:collisions still lists them (what the player is in).
+local SENSOR = { coin = true, checkpoint = true, door_zone = true }
+
+-- The player's move: the one-way platform is solid only from above (the
+-- player must move up to get away, and did not start inside it),
+-- everything else slides (the sensors are never asked about).
 local function move_filter(_, other, _, ny, _, depth)
   local kind = other.kind
-  if kind == "coin" then return "cross" end
   if kind == "oneway" then
     if ny > M.GROUND_NY and depth == 0 then return "slide" end
     return false
@@ -89,10 +101,9 @@ local function move_filter(_, other, _, ny, _, depth)
 end
 
 -- Keeping a running player on a slope going down, and the headroom to
--- stand up: stop at the first solid, pass through coins.
+-- stand up: stop at the first solid.
 local function touch_filter(_, other, _, ny, _, depth)
   local kind = other.kind
-  if kind == "coin" then return false end
   if kind == "oneway" then
     if ny > M.GROUND_NY and depth == 0 then return "touch" end
     return false
@@ -221,6 +232,7 @@ local function load_level(g, map)
       local coin = { kind = "coin", taken = false, box = obb.new2(cx, cy, hx, hy, a) }
       g.coins[#g.coins + 1] = coin
       g.world:add(coin, coin.box)
+      g.world:set_sensor(coin)
     else
       error(("platformer: map object %s (%q): %q is no kind the game knows, or one too many")
         :format(tostring(item.id), tostring(item.name), tostring(kind)), 3)
@@ -238,6 +250,29 @@ local function load_level(g, map)
   -- the movers in a fixed order (the map's, not pairs')
   table.sort(g.movers, function(a, b) return MOVERS[a.name] < MOVERS[b.name] end)
   g.start, g.checkpoint, g.goal = points.start, points.checkpoint, points.goal
+end
+
+-- The zones (sensors) and the door, from the map's points: the checkpoint
+-- zone 1 wide and 3 tall over the checkpoint; the door a solid 0.3 wide
+-- and 3 tall on the ledge 0.8 before the goal; its zone from 4 before the
+-- goal to the goal, over the doorway and the ramp up to it (a player in
+-- the doorway is always in the zone: the door never closes on it).
+M.DOOR_LIFT = 6 -- how far the open door is lifted
+local function zones(g)
+  local cp, goal, world = g.checkpoint, g.goal, g.world
+  g.zones = {}
+  local function zone(kind, cx, cy, hx, hy)
+    local z = { kind = kind, box = obb.new2(cx, cy, hx, hy) }
+    g.zones[#g.zones + 1] = z
+    world:add(z, z.box)
+    world:set_sensor(z)
+    return z
+  end
+  g.checkpoint_zone = zone("checkpoint", cp.x, cp.y + 1.5, 0.5, 1.5)
+  local door = { kind = "door", x = goal.x - 0.8, y = goal.y + 1.5, open = false }
+  door.box = obb.new2(door.x, door.y, 0.15, 1.5)
+  g.door = add(g, door)
+  g.door_zone = zone("door_zone", goal.x - 2, goal.y + 1.5, 2, 2.5)
 end
 
 local function scratch(n)
@@ -259,7 +294,9 @@ function M.new(map)
   g.world = obb.world2({ up = { 0, 1 }, slope = math.acos(M.GROUND_NY) })
   g.solids, g.coins, g.movers = {}, {}, {}
   load_level(g, M.read_map(map))
+  zones(g)
   g.coins_left = #g.coins
+  g.respawn = g.start -- where the bar sends a crushed player: the checkpoint once reached
 
   -- the player: a table as the world's item, its box copied into p.box
   local sx, sy = g.start.x, g.start.y + HY -- the start point is at the feet
@@ -274,6 +311,7 @@ function M.new(map)
   -- size when world:move sets its stale tail to nil)
   g.out, g.check_out, g.col_out = scratch(32 * S), scratch(32 * S), scratch(32 * 3)
   g.solid_out = scratch(8 * obb.SOLID2.stride)
+  g.ev = scratch(16 * 4) -- world:events: sensor, other, "begin" or "end", t
   g.frame, g.n = 0, 0
   -- what the checks look at: the step's start and what happened in it
   g.x0, g.feet0, g.grounded0, g.flat0 = p.x, 0, false, false
@@ -285,6 +323,7 @@ function M.new(map)
   -- by their angle); every key made here, so that a step adds none
   g.stats = { flat_steps = 0, coins = 0, goal_frame = false, bar_hits = 0, crouched_under_bar = 0,
               crushed = 0, tilted = 0, passed_crusher = false,
+              checkpoint_frame = false, door_opened = false, door_closed = false,
               stood = { tile = false, oneway = false, bar = false, [20] = false, [35] = false,
                         mover = false, elevator = false, platform = false, crusher = false, seesaw = false } }
   g.script = { next_jump = 1 }
@@ -293,7 +332,7 @@ end
 
 -- ---- one step -------------------------------------------------------------
 
-local function solid_for_check(other) return other.kind ~= "coin" end
+local function solid_for_check(other) return not SENSOR[other.kind] end
 
 -- Sets the player's box in the world from p.x, p.y, p.hy.
 local function commit(g, p)
@@ -386,9 +425,9 @@ function Game:step(input)
   p.x, p.y = world:get(p)
   if self.crushed_by then
     -- crushed (between a solid and the floor, a ceiling, a wall): the
-    -- game's answer, back to the checkpoint
+    -- game's answer, back to the checkpoint (once reached, else the start)
     st.crushed = st.crushed + 1
-    p.x, p.y, p.vy = self.checkpoint.x, self.checkpoint.y + p.hy, 0
+    p.x, p.y, p.vy = self.respawn.x, self.respawn.y + p.hy, 0
     commit(self, p)
   end
 
@@ -430,14 +469,7 @@ function Game:step(input)
     local k = i * S
     local other, response = out[k + 1], out[k + 2]
     local nx, ny = out[k + 4], out[k + 5]
-    if response == "cross" then
-      if other.kind == "coin" and not other.taken then
-        other.taken = true
-        world:remove(other)
-        self.coins_left = self.coins_left - 1
-        self.stats.coins = self.stats.coins + 1
-      end
-    else
+    if response ~= "cross" then -- (a sensor: the events below tell)
       vx, vy = clip(vx, vy, nx, ny)
       if ny > M.GROUND_NY and (not grounded or ny > gny) then
         grounded, gnx, gny, ground = true, nx, ny, other
@@ -479,6 +511,47 @@ function Game:step(input)
     st.crouched_under_bar = st.crouched_under_bar + 1
   end
   if not st.goal_frame and p.x >= self.goal.x then st.goal_frame = self.frame end
+  self:events()
+end
+
+-- The door to y (its place, or lifted out of the way).
+local function set_door(g, open)
+  local door = g.door
+  door.open = open
+  door.box:set_center(door.x, door.y + (open and M.DOOR_LIFT or 0))
+  g.world:update(door, door.box)
+end
+
+-- The step's events: what began or ended overlapping a sensor since the
+-- last step (the moves' own, in the order met, however fast; the rest by
+-- where things are now). Only the player's count here: the zones overlap
+-- tiles and the door too, which begin when the level is made.
+function Game:events()
+  local world, ev, p, st = self.world, self.ev, self.player, self.stats
+  for i = 0, world:events(ev) - 1 do
+    local sensor, other, kind = ev[4 * i + 1], ev[4 * i + 2], ev[4 * i + 3]
+    if other == p then
+      local what = sensor.kind
+      if what == "coin" then
+        if kind == "begin" and not sensor.taken then
+          -- removed while its own event is handled: its "end" comes next step
+          sensor.taken = true
+          world:remove(sensor)
+          self.coins_left = self.coins_left - 1
+          st.coins = st.coins + 1
+        end
+      elseif what == "checkpoint" then
+        if kind == "begin" then
+          self.respawn = self.checkpoint
+          st.checkpoint_frame = st.checkpoint_frame or self.frame
+        end
+      elseif what == "door_zone" then
+        set_door(self, kind == "begin")
+        if kind == "begin" then st.door_opened = st.door_opened or self.frame
+        elseif st.door_opened then st.door_closed = st.door_closed or self.frame end
+      end
+    end
+  end
 end
 
 -- ---- the script --------------------------------------------------------
@@ -583,7 +656,8 @@ function Game:check_step()
   return nil
 end
 
--- nil, or why the whole run failed: the goal, every coin, both ramp
+-- nil, or why the whole run failed: the goal, every coin, the checkpoint,
+-- the door opened before the player and closed behind it, both ramp
 -- angles, a landing on the one-way platform, the duck under the bar, a
 -- ride on the elevator, on the platform and on the see-saw as it turned,
 -- past the crusher, and enough flat steps checked for seams.
@@ -594,6 +668,10 @@ function Game:check_end()
   end
   if st.coins ~= #self.coins then
     return ("collected %d of %d coins"):format(st.coins, #self.coins)
+  end
+  if not st.checkpoint_frame then return "the checkpoint's zone never saw the player" end
+  if not (st.door_opened and st.door_closed and st.door_closed > st.door_opened) then
+    return "the door did not open before the player and close behind it"
   end
   if not st.stood[20] then return "the player never stood on the 20 degree ramp" end
   if not st.stood[35] then return "the player never stood on a 35 degree ramp" end

@@ -14,7 +14,8 @@
 -- them, cross the see-saw), every step is checked (game.lua: never inside
 -- a solid, no snag on flat tiles, the bar never hits, nothing crushes),
 -- and after N frames the run must have reached the goal with every coin,
--- having ridden every moving solid; on a failure it prints why and exits
+-- having ridden every moving solid (the coins, the checkpoint and the door
+-- go by world:events); on a failure it prints why and exits
 -- with status 1, else it writes the last frame to the PNG file (any path)
 -- and exits with 0. obb must be on package.cpath and package.path
 -- (LUA_CPATH, LUA_PATH), or obb.so and lua/obb/ in the game's folder.
@@ -123,9 +124,11 @@ function love.update(dt)
       local st = g.stats
       print(("obb platformer: ok: goal at frame %d, %d/%d coins, %d flat steps without a snag, "
         .. "stood on the 20 degree ramp at frame %d, the 35 at %d, the one-way platform at %d, "
-        .. "rode the elevator at %d, the platform at %d, the see-saw turning %d steps, past the crusher at %d")
+        .. "rode the elevator at %d, the platform at %d, the see-saw turning %d steps, past the crusher at %d; "
+        .. "events: the checkpoint at frame %d, the door opened at %d and closed at %d")
         :format(st.goal_frame, st.coins, #g.coins, st.flat_steps, st.stood[20], st.stood[35], st.stood.oneway,
-                st.stood.elevator, st.stood.platform, st.tilted, st.passed_crusher))
+                st.stood.elevator, st.stood.platform, st.tilted, st.passed_crusher,
+                st.checkpoint_frame, st.door_opened, st.door_closed))
     end
     return
   end
@@ -141,8 +144,9 @@ end
 
 local COLOURS = {
   tile = { 0.47, 0.38, 0.3 }, ramp = { 0.62, 0.52, 0.36 }, oneway = { 0.35, 0.62, 0.95 },
-  bar = { 0.92, 0.32, 0.26 }, coin = { 1, 0.84, 0.2 },
+  bar = { 0.92, 0.32, 0.26 }, coin = { 1, 0.84, 0.2 }, door = { 0.55, 0.4, 0.75 },
   mover = { 0.55, 0.8, 0.85 }, crusher = { 0.7, 0.7, 0.75 }, seesaw = { 0.85, 0.6, 0.95 },
+  checkpoint = { 0.3, 0.9, 0.45, 0.35 }, door_zone = { 0.55, 0.4, 0.75, 0.35 },
 }
 
 -- The ramps first: the tiles hide the parts of them sunk into the floor.
@@ -162,6 +166,12 @@ end
 
 local function draw_level(line)
   local gr = love.graphics
+  -- the sensor zones, outlined: the checkpoint's (full once reached) and
+  -- the door's
+  for _, z in ipairs(g.zones) do
+    gr.setColor(COLOURS[z.kind])
+    draw.box(z.box, (z.kind == "checkpoint" and g.respawn == g.checkpoint) and "fill" or "line")
+  end
   draw_solids(true, line)
   draw_solids(false, line)
   gr.setColor(COLOURS.coin)
@@ -217,7 +227,8 @@ function love.draw()
 
   gr.setColor(1, 1, 1)
   local st = g.stats
-  gr.print(("coins %d/%d   %s   %s%s"):format(st.coins, #g.coins,
+  gr.print(("coins %d/%d   %s%s   %s   %s%s"):format(st.coins, #g.coins,
+    g.respawn == g.checkpoint and "checkpoint" or "", g.door.open and "   door open" or "",
     st.goal_frame and "GOAL!" or ("x = %.1f"):format(p.x),
     autoplay and "autoplay" or "arrows run, space jumps, down crouches, P autoplay, R restart",
     p.grounded and "" or "   (in the air)"), 8, 8)

@@ -7,21 +7,25 @@
 -- of straights and rounded corners (each corner an arc of segments of at
 -- most 15 degrees, one corner bent inward), and a barrier of thin turned
 -- boxes, one per segment, HALF_W to each side of it. Checkpoints are thin
--- boxes across the track, crossed ("cross"): passing them in order and
--- then the start line again counts a lap.
+-- boxes across the track, of a sensor class (world:set_sensor_class): the
+-- moves cross them, and world:events gives each car's "begin" with each
+-- checkpoint it reaches, however fast it goes and however thin the
+-- checkpoint; reaching them in order and then the start line again counts
+-- a lap.
 --
 -- Four cars, turned rectangles 5 x 2.4, in one world with the barriers and
 -- the checkpoints. Each fixed step every car in turn (the others stand
 -- still meanwhile) is driven by the autopilot: it steers toward a point of
 -- its own lane LOOK waypoints ahead (at most MAX_TURN rad/s; the lanes
 -- weave, so cars meet each other and the barriers), slows for the turn it
--- still has to make, and world:move(car, gx, gy, angle, filter, out)
--- moves it toward the goal center while it turns to the goal angle. The
--- filter is a response set (obb.responses, made once): checkpoints
--- "cross", barriers and the other cars "slide". Each collision the move
--- reports costs speed (more the more head on) and leans the next goal
--- away from what was hit. A car stuck (slow and pressed against something
--- for a while) backs up for half a second.
+-- still has to make, and world:move(car, gx, gy, angle, nil, out)
+-- moves it toward the goal center while it turns to the goal angle:
+-- barriers and the other cars slide, the checkpoints (sensors) are
+-- crossed. Each collision the move reports costs speed (more the more
+-- head on) and leans the next goal away from what was hit. A car stuck
+-- (slow and pressed against something for a while) backs up for half a
+-- second. After every car has moved, the step's events advance the cars'
+-- checkpoints and laps.
 --
 -- game.new() -> g. g:step([input]) advances one step of DT: every car on
 -- the autopilot, or car 1 by input = { steer = -1..1, throttle = -1..1 }
@@ -39,8 +43,8 @@
 -- center the move reported to where it ended, crosses no barrier's line;
 -- its center is on the track (inside exactly one of the two barriers'
 -- polygons). After all the moves, no two cars overlap deeper than TOL.
--- The out table is reused and the filter made once: a step allocates
--- nothing of its own.
+-- The out and events tables are reused: a step allocates nothing of its
+-- own.
 
 local obb = require "obb"
 
@@ -87,10 +91,8 @@ local atan2 = math.atan2 or math.atan
 local sqrt, sin, cos, tan, abs = math.sqrt, math.sin, math.cos, math.tan, math.abs
 local min, max, ceil, pi = math.min, math.max, math.ceil, math.pi
 
--- the world's classes: barriers keep 0
+-- the world's classes: barriers keep 0; checkpoints are a sensor class
 local CHECKPOINT, CAR = 1, 2
--- checkpoints are crossed, everything else slides; made once
-local FILTER = obb.responses({ [CHECKPOINT] = "cross" })
 
 local function wrap(a) return (a + pi) % (2 * pi) - pi end
 
@@ -255,6 +257,7 @@ end
 function M.new()
   local g = setmetatable({}, Game)
   g.world = obb.world2()
+  g.world:set_sensor_class(CHECKPOINT) -- never blocks, and has events
   build_track(g)
   -- the grid: behind each other on the start straight, past the start
   -- line, the fastest at the back
@@ -283,6 +286,7 @@ function M.new()
     g.world:set_class(car, CAR)
   end
   g.out = scratch(32 * S)
+  g.ev = scratch(32 * 4) -- world:events: sensor, other, "begin" or "end", t
   -- the path of the last moved car's center: where it started, the
   -- contact centers, where it ended (x, y pairs)
   g.path, g.path_n = scratch(2 * 80), 0
@@ -341,7 +345,7 @@ local function drive(g, car, input)
   local step = car.speed * DT
   local x0, y0 = car.x, car.y
   local gx, gy = x0 + step * cos(a) + car.push_x, y0 + step * sin(a) + car.push_y
-  local x, y, n, a1 = world:move(car, gx, gy, car.a + turn, FILTER, out)
+  local x, y, n, a1 = world:move(car, gx, gy, car.a + turn, nil, out)
   car.push_x, car.push_y = 0, 0
   car.x, car.y, car.a, car.n = x, y, a1, n
   world:get(car, car.box)
@@ -351,15 +355,7 @@ local function drive(g, car, input)
     local other, response = out[k + 1], out[k + 2]
     path[pn + 1], path[pn + 2] = out[k + 6], out[k + 7]
     pn = pn + 2
-    if response == "cross" then
-      if other.index == car.next_cp then
-        car.next_cp = (car.next_cp + 1) % #g.checkpoints
-        if other.index == 0 then
-          car.laps = car.laps + 1
-          if car.laps == 1 then car.lap_frame = g.frame end
-        end
-      end
-    else
+    if response ~= "cross" then -- (a checkpoint: the step's events tell)
       if other.kind == "car" then
         car.car_hits = car.car_hits + 1
         g.stats.car_hits = g.stats.car_hits + 1
@@ -464,6 +460,25 @@ function Game:step(input)
   for i, car in ipairs(self.cars) do
     drive(self, car, i == 1 and input or nil)
     if self.checking and not self.failed then self.failed = self:check_car(car) end
+  end
+  self:events()
+end
+
+-- The step's events, in the order the moves met them: a car's "begin"
+-- with the checkpoint it needs next advances it, and the start line after
+-- the last checkpoint counts a lap. The time along the move (ev[4 i + 4])
+-- would place the moment within the step; the order is enough here.
+function Game:events()
+  local ev, ncp = self.ev, #self.checkpoints
+  for i = 0, self.world:events(ev) - 1 do
+    local cp, car, kind = ev[4 * i + 1], ev[4 * i + 2], ev[4 * i + 3]
+    if kind == "begin" and car.kind == "car" and cp.index == car.next_cp then
+      car.next_cp = (car.next_cp + 1) % ncp
+      if cp.index == 0 then
+        car.laps = car.laps + 1
+        if car.laps == 1 then car.lap_frame = self.frame end
+      end
+    end
   end
 end
 

@@ -110,6 +110,10 @@ int lobb_ffi_world_query_box(void *world, const void *box, int dim,
 int lobb_ffi_world_query_point(void *world, const double *p,
                                         int dim, const void *responses,
                                         double *ids, int cap);
+int lobb_ffi_world_events(void *world, double *out, int cap,
+                                   double *info);
+int lobb_ffi_world_events_done(void *world, double takes, int n,
+                                        double *released);
 enum {
   OBB_IGNORE = 0,
   OBB_TOUCH,

@@ -840,6 +840,61 @@ local function build_solids(ffi, lib, F, CW, WM, holder_of, id_of, mtr, getmt)
   end
 end
 
+-- events into F: w:events(out). The C half (lobb_events.c) brings the
+-- events up to date and copies them, 4 doubles each (the sensor's id, the
+-- other's, the kind, t), into a buffer, taking none; here they go into
+-- out, raw, the items from the world's id -> item table (which keeps a
+-- removed item until its events are taken), and a second call takes them
+-- unless another take came in between (a finalizer's, while out grew):
+-- that one had them, and the classic method answers what is left. The
+-- ids the take lets go leave the id -> item table here.
+local function build_events(ffi, lib, F, CW, holder_of)
+  local events_c, done_c = lib.lobb_ffi_world_events, lib.lobb_ffi_world_events_done
+  local cap = 64
+  local buf = ffi.new("double[?]", 4 * cap)
+  local released = ffi.new("double[?]", 2 * cap)
+  local info = ffi.new("double[1]")
+
+  function F.events(...)
+    local w, dst = ...
+    local holder = holder_of(w)
+    if holder and type(dst) == "table" and select("#", ...) == 2 then
+      local byid = rawget(holder, 2)
+      local g = gen + 1; gen = g
+      local n = events_c(w, buf, cap, info)
+      if n > cap and gen == g then -- room for them all, once
+        while cap < n do cap = cap * 2 end
+        buf = ffi.new("double[?]", 4 * cap)
+        released = ffi.new("double[?]", 2 * cap)
+        g = gen + 1; gen = g
+        n = events_c(w, buf, cap, info)
+      end
+      local takes = info[0]
+      if n >= 0 and n <= cap and gen == g and type(byid) == "table" then
+        local k = 0
+        for i = 0, n - 1 do
+          local s, o, kind, t = buf[4 * i], buf[4 * i + 1], buf[4 * i + 2], buf[4 * i + 3]
+          if gen ~= g then break end
+          rawset(dst, k + 1, rawget(byid, s + 1))
+          rawset(dst, k + 2, rawget(byid, o + 1))
+          rawset(dst, k + 3, kind == 1 and "begin" or "end")
+          rawset(dst, k + 4, t >= 0 and t)
+          k = k + 4
+        end
+        if gen == g then
+          local r = done_c(w, takes, n, released)
+          if r >= 0 then
+            for i = 0, r - 1 do rawset(byid, released[i] + 1, nil) end
+            clear_tail(dst, k, 4)
+            return n
+          end
+        end
+      end
+    end
+    return CW.events(...)
+  end
+end
+
 -- The replacements for the world methods WM (whose real metatable is mtw),
 -- and the classic ones, looked up when a call falls back (so a spec can
 -- count those calls); names: obb._response_names (build_moves).
@@ -847,7 +902,7 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
                            mt3, mtr, names)
   local CW, F = {}, {}
   for _, name in ipairs({ "add", "update", "get", "move", "check", "cast", "cast_turning",
-                          "raycast", "query_box", "query_point" }) do
+                          "raycast", "query_box", "query_point", "events" }) do
     CW[name] = WM[name]
   end
   local holder_of, id_of = world_items(mtw, getmt, getfenv)
@@ -859,6 +914,7 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
   build_casts(ffi, lib, F, CW, holder_of, hits, HITS, mt2, mt3, mtr, getmt)
   build_queries(ffi, lib, F, CW, holder_of, mt2, mt3, mtr, getmt)
   build_solids(ffi, lib, F, CW, WM, holder_of, id_of, mtr, getmt)
+  build_events(ffi, lib, F, CW, holder_of)
   return F, CW
 end
 

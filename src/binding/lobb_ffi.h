@@ -239,6 +239,22 @@ LOBB_FFI int lobb_ffi_world_query_point(void *world, const double *p,
                                         int dim, const void *responses,
                                         double *ids, int cap);
 
+/* w:events(out), in two halves (src/binding/lobb_events.c). The first
+** brings the world's events up to date and writes the first cap of them
+** into out, 4 doubles each: the sensor's id, the other's, the kind (1
+** begin, 0 end: OBB_EVENT_* of obb_events.h) and t (-1: none); info[0]
+** the count of takes so far. It returns how many events there are (more
+** than cap: only cap written) and takes none. The second, once Lua has
+** written them, takes the first n when the count of takes is still takes
+** (no other take came between) and writes into released the ids it lets
+** go (at most 2 n), whose entries the id -> item table must drop; it
+** returns their count. Each returns -1 (having taken nothing) when the
+** classic method must run. */
+LOBB_FFI int lobb_ffi_world_events(void *world, double *out, int cap,
+                                   double *info);
+LOBB_FFI int lobb_ffi_world_events_done(void *world, double takes, int n,
+                                        double *released);
+
 /* obb.bump's C half (src/binding/lobb_bump.h), for the 2D world under an
 ** obb.bump world. bump_rect sets item id's rectangle (x, y, w, h: w, h
 ** positive) as bump keeps it; bump_update gives the item the box of the

@@ -84,6 +84,7 @@ static const struct {
   ENTRY(lobb_ffi_world_cast),
   ENTRY(lobb_ffi_world_cast_turning), ENTRY(lobb_ffi_world_query_box),
   ENTRY(lobb_ffi_world_query_point), ENTRY(lobb_ffi_world_raycast),
+  ENTRY(lobb_ffi_world_events), ENTRY(lobb_ffi_world_events_done),
   ENTRY(lobb_ffi_intersects2),
   ENTRY(lobb_ffi_intersects3), ENTRY(lobb_ffi_sweep2), ENTRY(lobb_ffi_sweep3),
   ENTRY(lobb_ffi_bump_rect), ENTRY(lobb_ffi_bump_update),

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "lobb_world.h"
+#include "obb_events_impl.h"
 #include "obb_math.h"
 
 /* A world is a userdata of exactly sizeof(lworld) ending with the address
@@ -223,6 +224,8 @@ static lworld *make_world(lua_State *L, int dim, double margin, double cell,
   lw->buf.cap = 0;
   no_classes(lw);
   memset(&lw->ffi, 0, sizeof lw->ffi);
+  memset(&lw->ev, 0, sizeof lw->ev);
+  lw->ev.saved = NULL;
   lw->ffi.asking = NULL;
   lw->ffi.moved_id = -1;
   lw->bump = NULL;
@@ -298,6 +301,7 @@ static int world_gc(lua_State *L) {
   if (lw != NULL) {
     check_closable(L, lw);
     release(lw);
+    lobb_events_free(lw);
   }
   return 0;
 }
@@ -306,11 +310,14 @@ static int world_gc(lua_State *L) {
 ** closed". Closing twice is harmless. */
 static int world_close(lua_State *L) {
   lworld *lw = lobb_world_test(L, 1);
+  int kept;
   if (lw == NULL) return lobb_typeerror(L, 1, LOBB_WORLD);
   check_closable(L, lw);
+  kept = lobb_events_close(L, lw); /* events not yet taken stay for w:events */
   release(lw);
   lua_newtable(L); /* drop the items, so they can be collected */
   lobb_setuv(L, 1, UV_BYITEM);
+  if (kept) return 0; /* their items too, once they are taken */
   lua_newtable(L);
   lobb_setuv(L, 1, UV_BYID);
   return 0;
@@ -551,9 +558,11 @@ static int world_remove(lua_State *L) {
   lua_pushnil(L);
   lua_rawset(L, -3); /* clearing a key never allocates */
   lobb_world_pushitems(L, UV_BYID);
-  lua_pushnil(L);
-  lua_rawseti(L, -2, id + 1);
   obb_world_remove(lw->w, id); /* its class back to 0, for the next add */
+  if (!obb_world_held(lw->w, id)) { /* else kept for its events */
+    lua_pushnil(L);
+    lua_rawseti(L, -2, id + 1);
+  }
   lobb_bump_forget(lw, id);
   if (obb_world_count(lw->w) == 0) { /* the core freed its arrays */
     free_buffer(lw);
@@ -561,7 +570,7 @@ static int world_remove(lua_State *L) {
       lua_pushvalue(L, 3);
       lobb_setuv(L, 1, UV_BYITEM);
       lua_pushvalue(L, 4);
-      lobb_setuv(L, 1, UV_BYID);
+      if (obb_events_idle(lw->w)) lobb_setuv(L, 1, UV_BYID);
     }
   }
   lua_settop(L, 1);
@@ -652,6 +661,7 @@ static int world_set_class(lua_State *L) {
         "class must be an integer in [0, 255], got %s", lua_tostring(L, -1)));
   }
   lobb_checknargs(L, 3);
+  lobb_events_setclass(L, lw, id, (int)c); /* a sensor class's items */
   if (obb_world_set_class(lw->w, id, (int)c) != 0)
     return luaL_error(L, "not enough memory");
   lua_settop(L, 1);
@@ -739,6 +749,11 @@ static const luaL_Reg world_methods[] = {
   {"move_solid", lobb_world_move_solid},
   {"set_up", lobb_world_set_up},
   {"up", lobb_world_up},
+  {"set_sensor", lobb_world_set_sensor},
+  {"sensor", lobb_world_sensor},
+  {"set_sensor_class", lobb_world_set_sensor_class},
+  {"sensor_class", lobb_world_sensor_class},
+  {"events", lobb_world_events},
   {"close", world_close},
   {NULL, NULL}
 };

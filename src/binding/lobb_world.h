@@ -66,6 +66,19 @@ typedef struct lffi {
   int asking_id; /* its item, while flock is held */
 } lffi;
 
+/* A world's sensors and events, as the binding keeps them (lobb_events.c):
+** the sensor classes, the events still to take when the world was closed
+** (their items stay in the world's id -> item table meanwhile), and how
+** many times events were taken (an FFI take checks that none came between
+** its halves). */
+struct obb_event;
+typedef struct levents {
+  unsigned char classes[32]; /* a bit per class: a sensor class */
+  struct obb_event *saved;   /* NULL: none */
+  int nsaved, saved_cap;
+  double takes;
+} levents;
+
 typedef struct lworld {
   obb_world *w; /* NULL once closed */
   int dim;
@@ -81,6 +94,7 @@ typedef struct lworld {
   lffi ffi; /* the FFI path's */
   lbump *bump; /* obb.bump's rectangles and its loop's records
                ** (lobb_bump.h); NULL until obb.bump sets one */
+  levents ev;  /* sensors and events (lobb_events.c) */
   lua_Alloc alloc;
   void *ud;
   const void *tag; /* &world_tag, last as in every obb type (lobb_box.h) */
@@ -241,6 +255,24 @@ int lobb_world_up(lua_State *L);
 void lobb_world_up_option(lua_State *L, lworld *lw, int opts);
 /* obb.SOLID2 and obb.SOLID3 into the module table at lib. */
 void lobb_open_solid(lua_State *L, int lib);
+
+/* ---- lobb_events.c ---- */
+
+/* The methods of sensors and events, listed among the world's. */
+int lobb_world_set_sensor(lua_State *L);
+int lobb_world_sensor(lua_State *L);
+int lobb_world_set_sensor_class(lua_State *L);
+int lobb_world_sensor_class(lua_State *L);
+int lobb_world_events(lua_State *L);
+/* Item id takes class c (w:set_class, before it does): its sensor flag
+** follows its class; raises when memory runs out (nothing changed). */
+void lobb_events_setclass(lua_State *L, lworld *lw, int id, int c);
+/* The world closes: the events not yet taken are kept for w:events (1:
+** the world's id -> item table must be kept for them; raises when memory
+** runs out, the world still open). */
+int lobb_events_close(lua_State *L, lworld *lw);
+/* The world is collected: what lobb_events_close kept, freed. */
+void lobb_events_free(lworld *lw);
 
 /* ---- lobb_ffi_world.c ---- */
 

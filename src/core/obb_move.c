@@ -50,6 +50,7 @@
 #include <string.h>
 
 #include "obb_bounds.h"
+#include "obb_events_impl.h"
 #include "obb_mover.h"
 
 /* ---- the moves' bookkeeping -------------------------------------------- */
@@ -149,6 +150,10 @@ static met *respond(mover *m, const cand *c) {
   e = add_met(m, c->id);
   if (e == NULL) return NULL;
   e->response = OBB_SLIDE;
+  if (m->sensors != NULL && m->sensors[c->id]) { /* never blocks */
+    e->response = OBB_CROSS;
+    return e;
+  }
   if (m->responses != NULL) { /* a response set, by the other's class */
     size_t k = (size_t)c->id;
     resp = m->responses[k < m->nclasses ? m->classes[k] : 0];
@@ -281,6 +286,7 @@ static inline void keep(mover *m, const cand *c) {
 static void on_near(void *ctx, int id) {
   mover *m = (mover *)ctx;
   if (m->oom) return; /* (never the item itself: query_others) */
+  if (m->sensors != NULL && m->sensors[id]) m->sensed++;
   if (m->nnear == m->near_cap) {
     int *p = (int *)grow(m, OBB_SCRATCH_NEAR, &m->near_cap, sizeof(int));
     if (p == NULL) return;
@@ -459,6 +465,53 @@ static inline void set_center(mover *m) {
   if (m->turning) pose_axes(m);
 }
 
+/* Keeps where the item is (its center, the turn done) in the path, for
+** the events of a world with sensors (obb_events_moved). */
+static void note_pose(mover *m) {
+  if (m->npath >= PATH_POINTS) {
+    m->npath = PATH_POINTS + 1; /* never: one pose per leg */
+    return;
+  }
+  memcpy(m->ppos[m->npath], m->pos, sizeof m->pos);
+  m->pturn[m->npath++] = m->turned;
+}
+
+/* The item's box at path point k into b: as conclude gives it where the
+** move ends, bit for bit, so that the commit is recognised. */
+static void path_box(mover *m, int k, anybox *b) {
+  if (m->dim == 2) b->b2 = m->turning ? m->item0.b2 : *(const obb2 *)box_of(m, m->self);
+  else b->b3 = m->turning ? m->item0.b3 : *(const obb3 *)box_of(m, m->self);
+  copy_point(m->dim, m->dim == 2 ? b->b2.c : b->b3.c, m->ppos[k]);
+  if (m->turning && m->pturn[k] != 0) {
+    anybox t;
+    turned_box(m, m->pturn[k], &t);
+    if (m->dim == 2) memcpy(b->b2.u, t.b2.u, sizeof t.b2.u);
+    else memcpy(b->b3.u, t.b3.u, sizeof t.b3.u);
+  }
+}
+
+/* A move of a world with sensors ends: its events (obb_events_impl.h),
+** worked out only when a sensor was near it, or it is one, or it pairs
+** with one; else only where it ends is kept, for the commit. Returns 0,
+** or -1 when memory runs out. */
+static int sense(mover *m) {
+  anybox path[PATH_POINTS];
+  int k, n = m->npath;
+  if (n < 1 || n > PATH_POINTS) return 0;
+  if (m->quiet && m->sensed == 0) { /* no event: only where it ends */
+    if (!m->turning) {
+      obb_events_pass(m->events, m->self, m->ppos[n - 1], NULL);
+    } else {
+      path_box(m, n - 1, &path[n - 1]);
+      obb_events_pass(m->events, m->self, NULL, &path[n - 1]);
+    }
+    return 0;
+  }
+  for (k = 0; k < n; k++) path_box(m, k, &path[k]);
+  return obb_events_moved(m->w, m->self, path, sizeof(anybox), m->pturn, n,
+                          m->axis);
+}
+
 /* The item to time t of the leg (t = 1: to dest itself). */
 static inline void advance(mover *m, double t) {
   m->at_start = 0;
@@ -472,6 +525,7 @@ static inline void advance(mover *m, double t) {
     if (m->wl != 0) m->turned += t * m->wl;
   }
   aim(m);
+  if (m->track) note_pose(m);
 }
 
 /* What a leg did. */
@@ -723,6 +777,7 @@ static inline int start(mover *m, obb_world *w, int id,
   m->at_start = 1;
   m->filter = filter;
   m->ctx = m->report_ctx = ctx;
+  m->sensors = obb_events_sensors(w, id, &m->events, &m->quiet);
   m->first_of_ties = v->ties == OBB_TIES_FIRST;
   m->cands = (cand *)v->scratch[OBB_SCRATCH_CANDS];
   m->met = (met *)v->scratch[OBB_SCRATCH_MET];
@@ -735,6 +790,10 @@ static inline int start(mover *m, obb_world *w, int id,
 ** failed); the count of collisions, or -1 (memory), -2 (the filter
 ** aborted). */
 static int finish(mover *m, double *actual) {
+  if (m->unseen && !m->oom && !m->aborted)
+    obb_events_pass(m->events, m->self, m->pos, NULL);
+  else if (m->track && !m->oom && !m->aborted && sense(m) != 0)
+    m->oom = 1;
   if (m->oom || m->aborted) {
     copy_point(m->dim, actual, m->from);
     return m->aborted ? -2 : -1;
@@ -774,7 +833,16 @@ static int begin(mover *m, const double *goal) {
   aim(m);
   memcpy(m->primal, m->r, sizeof m->primal);
   if (!obb_all_finite(m->r, 3)) return -3;
-  return find_near(m) ? 0 : -1;
+  /* a move of no length still looks where the item stands (one leg): it
+  ** reports what it overlaps there, as a move of any length does */
+  m->still = m->r[0] == 0 && m->r[1] == 0 && m->r[2] == 0 && m->wl == 0;
+  if (!find_near(m)) return -1;
+  if (m->sensors != NULL) { /* keep the path, unless it cannot meet one */
+    m->unseen = !m->turning && m->quiet && m->sensed == 0;
+    m->track = !m->unseen;
+    if (m->track) note_pose(m);
+  }
+  return 0;
 }
 
 /* The move's legs until it ends, then why it ended; OBB_MOVE_ASKING
@@ -782,10 +850,13 @@ static int begin(mover *m, const double *goal) {
 static int run_legs(mover *m) {
   int st = LEG_DONE;
   for (;;) {
-    if (m->r[0] == 0 && m->r[1] == 0 && m->r[2] == 0 && m->wl == 0) break;
+    if (m->r[0] == 0 && m->r[1] == 0 && m->r[2] == 0 && m->wl == 0 &&
+        !m->still)
+      break;
     if (m->legs == OBB_MOVE_MAX_LEGS) break;
     st = leg(m);
     if (st == LEG_FAILED && m->asked) return OBB_MOVE_ASKING;
+    m->still = 0;
     if (st == LEG_FAILED || st == LEG_DONE) break;
     if (st == LEG_AGAIN) {
       if (++m->restarts > MAX_RESTARTS) break;

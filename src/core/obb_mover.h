@@ -29,6 +29,10 @@
 /* Others met that are found by a scan before the met index is built. */
 #define LINEAR_MET 8
 
+/* Poses a move keeps of its path for the events of a world with sensors
+** (obb_events_impl.h): where it starts and where each leg ends. */
+#define PATH_POINTS (OBB_MOVE_MAX_LEGS + 2)
+
 /* What an other is to a leg (obb_move_classify). */
 enum { NONE, OVERLAP, BLOCK };
 
@@ -97,6 +101,15 @@ struct mover {
   int asked;        /* its filter answered OBB_ASK: question holds it */
   int at;           /* where the leg that asked stopped (AT_*), to go on
                     ** from there once answered */
+  int still;        /* a move of no length nor turn: its one leg (what the
+                    ** item overlaps where it stands) still to run */
+  int track;        /* the world has sensors: the path is kept */
+  int npath;        /* poses in the path (PATH_POINTS + 1: too many) */
+  int sensed;       /* sensors among the others near (found so far) */
+  int unseen;       /* the world has sensors, and this move cannot meet
+                    ** one: it does not turn, its item is no sensor and
+                    ** pairs with none, and none is near (only where it
+                    ** ends is kept, for its commit) */
   int *slot;        /* met by id: open addressing, 1 + index (0: empty), at
                     ** least twice met_cap slots, so finding an other met
                     ** (once per other and leg) is O(1), not O(nmet);
@@ -134,6 +147,10 @@ struct mover {
   void *report_ctx; /* the report's (ctx but for obb_world_move_with) */
   const unsigned char *classes; /* with responses: the world's classes */
   size_t nclasses;
+  const unsigned char *sensors; /* the world's sensor flags by id, or NULL:
+                    ** a sensor is crossed, its filter never asked */
+  struct obb_events *events; /* the world's events state, with sensors */
+  int quiet;        /* the item is no sensor and pairs with none */
   int first_of_ties; /* the world's OBB_TIES_FIRST */
   int at_start;     /* the item is where the move found it, as bounds0 */
   obb_world_view view; /* the world's records (boxes, bounds) and more,
@@ -154,6 +171,8 @@ struct mover {
                     ** end and member (AT_GROUP) */
   group at_g;       /* what the group's members answered before it */
   double planes[MAX_PLANES][3];
+  double pturn[PATH_POINTS]; /* the path (track): the turn done at each */
+  double ppos[PATH_POINTS][3]; /* and the center there */
 };
 
 /* ---- small helpers both files use ------------------------------------ */

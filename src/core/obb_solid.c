@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "obb_bounds.h"
+#include "obb_events.h"
 #include "obb_mover.h"
 #include "obb_sat.h"
 
@@ -486,6 +487,10 @@ static int ask(solid *s, scand *c, int def) {
   obb_solid_hit hit;
   int r;
   c->asked = ++s->nasked;
+  /* a sensor, or a solid that is one, never pushes nor carries: crossed,
+  ** its filter never asked (as a move crosses a sensor) */
+  if (obb_world_sensor(s->w, c->id) != 0 || obb_world_sensor(s->w, s->id) != 0)
+    return OBB_CROSS;
   if (s->filter == NULL) return def;
   memset(&hit, 0, sizeof hit);
   hit.other = c->id;

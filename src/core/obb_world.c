@@ -22,6 +22,7 @@
 #include "obb_world.h"
 #include "obb_world_impl.h"
 #include "obb_cells.h"
+#include "obb_events_impl.h"
 #include "obb_grid.h"
 #include "obb_math.h"
 #include "obb_tree.h"
@@ -64,6 +65,7 @@ struct obb_world {
   size_t nclasses;
   int has_up;          /* obb_world_set_up: the world's up, its slope and */
   double up[3], slope, floor_cos; /* the slope's cosine (a floor's n . up) */
+  obb_events *ev;      /* sensors and events (obb_events.c); NULL: none */
 };
 
 #define BOX(w, id) ((void *)((w)->boxes + (size_t)(id) * (w)->box_size))
@@ -112,6 +114,7 @@ obb_world *obb_world_new(int dim, double margin, obb_alloc alloc, void *ud) {
   w->choices = 0;
   w->classes = NULL;
   w->nclasses = 0;
+  w->ev = NULL;
   return w;
 }
 
@@ -141,6 +144,7 @@ static void release_arrays(obb_world *w) {
     w->cells.size = w->cells.inv = 0;
     w->next_choice = w->changes + AUTO_ITEMS;
   }
+  obb_events_free(w);
   w->items = NULL;
   w->boxes = NULL;
   w->stale = NULL;
@@ -237,7 +241,7 @@ size_t obb_world_memory(const obb_world *w) {
          (size_t)w->box_cap * w->box_size + obb_tree_memory(&w->tree) +
          obb_grid_memory(&w->grid) + obb_cells_memory(&w->cells) +
          (size_t)w->stale_cap * sizeof(int) + w->nclasses +
-         scratch_memory(w);
+         scratch_memory(w) + obb_events_memory(w);
 }
 
 static inline void *scratch(obb_world *w, int k, size_t size) {
@@ -377,6 +381,7 @@ static int grow(obb_world *w) {
   if (w->cap > INT_MAX / 4) return 0;
   if ((size_t)cap > ((size_t)-1) / sizeof(obb3)) return 0;
   if (w->cells.size > 0 && !obb_cells_reserve(&w->cells, cap)) return 0;
+  if (w->ev != NULL && !obb_events_reserve(w, cap)) return 0;
   if (w->box_cap < cap) {
     p = alloc(ud, w->boxes, (size_t)w->box_cap * w->box_size,
               (size_t)cap * w->box_size);
@@ -474,6 +479,7 @@ int obb_world_add(obb_world *w, const void *box) {
   memcpy(BOX(w, id), box, w->box_size);
   w->count++;
   changed(w);
+  if (w->ev != NULL) obb_events_added(w, id);
   return id;
 }
 
@@ -533,6 +539,7 @@ static int cells_update(obb_world *w, int id) {
 ** and an update never reads the tree (a cache miss on a large world). */
 void obb_world_update(obb_world *w, int id, const void *box) {
   world_item *it = &w->items[id];
+  if (w->ev != NULL) obb_events_updated(w->ev, id, box, BOX(w, id));
   if (w->dim == 2) *(obb2 *)BOX(w, id) = *(const obb2 *)box; /* inlined */
   else *(obb3 *)BOX(w, id) = *(const obb3 *)box;
   tight_aabb(w, box, it->aabb);
@@ -711,12 +718,36 @@ void obb_world_remove(obb_world *w, int id) {
   ** reuse: the queue never holds more entries than there are ids */
   it->aabb[0] = 1;
   it->aabb[3] = -1;
-  it->next_free = w->free_id;
-  w->free_id = id;
+  /* an id events still name is held until they are taken (obb_events.h) */
+  if (w->ev == NULL || !obb_events_removed(w, id)) {
+    it->next_free = w->free_id;
+    w->free_id = id;
+  }
   /* An emptied world gives all its memory back (a level that held 100,000
   ** items and is cleared must not keep megabytes of arrays); ids restart
   ** from 0, which is safe since no item holds one any more. */
-  if (--w->count == 0) release_arrays(w);
+  --w->count;
+  obb_world_settle(w);
+}
+
+/* ---- for the events (obb_events_impl.h) ------------------------------- */
+
+obb_events **obb_world_events_slot(obb_world *w) { return &w->ev; }
+
+obb_alloc obb_world_allocator(const obb_world *w, void **ud) {
+  *ud = w->tree.ud;
+  return w->tree.alloc;
+}
+
+int obb_world_capacity(const obb_world *w) { return w->cap; }
+
+void obb_world_unhold(obb_world *w, int id) {
+  w->items[id].next_free = w->free_id;
+  w->free_id = id;
+}
+
+void obb_world_settle(obb_world *w) {
+  if (w->count == 0 && w->cap > 0 && obb_events_idle(w)) release_arrays(w);
 }
 
 /* ---- the exact tests behind the broad phase ------------------------- */
