@@ -92,6 +92,34 @@ local function clear_tail(dst, k, stride)
   end
 end
 
+-- Record i of recs (rec doubles each: other's id, code, t, n[3], d[3],
+-- depth; a move's d is where it ended, a solid's the other's displacement:
+-- lobb_ffi.h) into dst after index k, raw, its code named by names (2D:
+-- nz and dz left out); the index after it, or nil (nothing written) when
+-- its other is no longer in the world (a finalizer removed it).
+local function write_record(dst, byid, dim, recs, rec, i, k, names)
+  local h = rec * i
+  local other = rawget(byid, recs[h] + 1)
+  if other == nil then return nil end
+  rawset(dst, k + 1, other)
+  rawset(dst, k + 2, names[recs[h + 1]])
+  rawset(dst, k + 3, recs[h + 2])
+  rawset(dst, k + 4, recs[h + 3])
+  rawset(dst, k + 5, recs[h + 4])
+  if dim == 2 then
+    rawset(dst, k + 6, recs[h + 6])
+    rawset(dst, k + 7, recs[h + 7])
+    rawset(dst, k + 8, recs[h + 9])
+    return k + 8
+  end
+  rawset(dst, k + 6, recs[h + 5])
+  rawset(dst, k + 7, recs[h + 6])
+  rawset(dst, k + 8, recs[h + 7])
+  rawset(dst, k + 9, recs[h + 8])
+  rawset(dst, k + 10, recs[h + 9])
+  return k + 10
+end
+
 -- add, update and get by numbers into F.
 local function build_items(ffi, lib, F, CW, holder_of, id_of, ffi_add)
   local update, get = lib.lobb_ffi_world_update, lib.lobb_ffi_world_get
@@ -220,32 +248,6 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, mtr, getmt, names)
     pool[npool] = set
   end
 
-  -- Record i of recs into dst after index k; the index after it, or nil
-  -- (nothing written) when its other is no longer in the world (a
-  -- finalizer removed it).
-  local function write_move(dst, byid, dim, recs, i, k)
-    local h = REC * i
-    local other = rawget(byid, recs[h] + 1)
-    if other == nil then return nil end
-    rawset(dst, k + 1, other)
-    rawset(dst, k + 2, NAME[recs[h + 1]])
-    rawset(dst, k + 3, recs[h + 2])
-    rawset(dst, k + 4, recs[h + 3])
-    rawset(dst, k + 5, recs[h + 4])
-    if dim == 2 then
-      rawset(dst, k + 6, recs[h + 6])
-      rawset(dst, k + 7, recs[h + 7])
-      rawset(dst, k + 8, recs[h + 9])
-      return k + 8
-    end
-    rawset(dst, k + 6, recs[h + 5])
-    rawset(dst, k + 7, recs[h + 6])
-    rawset(dst, k + 8, recs[h + 7])
-    rawset(dst, k + 9, recs[h + 8])
-    rawset(dst, k + 10, recs[h + 9])
-    return k + 10
-  end
-
   -- The records into dst, the first outside a loop (most moves meet one
   -- other or none: no loop in the caller's trace, clear_tail's reason);
   -- false when one's other is gone (dst then holds the records before it,
@@ -253,11 +255,11 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, mtr, getmt, names)
   local function write_moves(dst, byid, dim, count, recs)
     local k = 0
     if count >= 1 then
-      k = write_move(dst, byid, dim, recs, 0, 0)
+      k = write_record(dst, byid, dim, recs, REC, 0, 0, NAME)
       if k == nil then return false end
       if count >= 2 then
         for i = 1, count - 1 do
-          k = write_move(dst, byid, dim, recs, i, k)
+          k = write_record(dst, byid, dim, recs, REC, i, k, NAME)
           if k == nil then return false end
         end
       end
@@ -764,27 +766,8 @@ local function build_solids(ffi, lib, F, CW, WM, holder_of, id_of, mtr, getmt)
   local function write_solids(dst, byid, dim, count, recs)
     local k = 0
     for i = 0, count - 1 do
-      local h = REC * i
-      local other = rawget(byid, recs[h] + 1)
-      if other == nil then return false end
-      rawset(dst, k + 1, other)
-      rawset(dst, k + 2, NAME[recs[h + 1]])
-      rawset(dst, k + 3, recs[h + 2])
-      rawset(dst, k + 4, recs[h + 3])
-      rawset(dst, k + 5, recs[h + 4])
-      if dim == 2 then
-        rawset(dst, k + 6, recs[h + 6])
-        rawset(dst, k + 7, recs[h + 7])
-        rawset(dst, k + 8, recs[h + 9])
-        k = k + 8
-      else
-        rawset(dst, k + 6, recs[h + 5])
-        rawset(dst, k + 7, recs[h + 6])
-        rawset(dst, k + 8, recs[h + 7])
-        rawset(dst, k + 9, recs[h + 8])
-        rawset(dst, k + 10, recs[h + 9])
-        k = k + 10
-      end
+      k = write_record(dst, byid, dim, recs, REC, i, k, NAME)
+      if k == nil then return false end
     end
     clear_tail(dst, k, dim == 2 and 8 or 10)
     return true
