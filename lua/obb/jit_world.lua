@@ -92,6 +92,26 @@ local function clear_tail(dst, k, stride)
   end
 end
 
+-- A pool of buffer sets: take() hands one out (new() makes it when the
+-- pool is empty), give(set) puts it back. A call takes a set of its own
+-- and gives it back when it returns: a filter may call again, a coroutine
+-- may be parked inside a call, a finalizer may call between its halves.
+local function pool_of(new)
+  local pool, n = {}, 0
+  local function take()
+    if n == 0 then return new() end
+    local set = pool[n]
+    pool[n] = nil
+    n = n - 1
+    return set
+  end
+  local function give(set)
+    n = n + 1
+    pool[n] = set
+  end
+  return take, give
+end
+
 -- Record i of recs (rec doubles each: other's id, code, t, n[3], d[3],
 -- depth; a move's d is where it ended, a solid's the other's displacement:
 -- lobb_ffi.h) into dst after index k, raw, its code named by names (2D:
@@ -232,21 +252,10 @@ local function build_moves(ffi, lib, F, CW, holder_of, id_of, mtr, getmt, names)
 
   -- A move's buffers: the numbers after the item, its records, what C
   -- answers (lobb_ffi.h: 20 doubles), and the filter's answers so far.
-  local pool, npool = {}, 0
-  local function take_set()
-    if npool == 0 then
-      return { args = ffi.new("double[7]"), hits = ffi.new("double[?]", HITS * REC), cap = HITS,
-               actual = ffi.new("double[20]"), answers = ffi.new("double[?]", 32), answer_cap = 16 }
-    end
-    local set = pool[npool]
-    pool[npool] = nil
-    npool = npool - 1
-    return set
-  end
-  local function give_set(set)
-    npool = npool + 1
-    pool[npool] = set
-  end
+  local take_set, give_set = pool_of(function()
+    return { args = ffi.new("double[7]"), hits = ffi.new("double[?]", HITS * REC), cap = HITS,
+             actual = ffi.new("double[20]"), answers = ffi.new("double[?]", 32), answer_cap = 16 }
+  end)
 
   -- The records into dst, the first outside a loop (most moves meet one
   -- other or none: no loop in the caller's trace, clear_tail's reason);
@@ -736,21 +745,10 @@ local function build_solids(ffi, lib, F, CW, WM, holder_of, id_of, mtr, getmt)
   local NAME = { [lib.OBB_RIDE] = "ride", [lib.OBB_STAND] = "stand", [lib.OBB_PUSH] = "push",
                  [lib.OBB_CROSS] = "cross", [lib.OBB_CRUSH] = "crush" }
   local HITS = 16 -- records a set holds at first (it grows to what a move needs)
-  local pool, npool = {}, 0
-  local function take_set()
-    if npool == 0 then
-      return { args = ffi.new("double[7]"), hits = ffi.new("double[?]", HITS * REC), cap = HITS,
-               out = ffi.new("double[4]") }
-    end
-    local set = pool[npool]
-    pool[npool] = nil
-    npool = npool - 1
-    return set
-  end
-  local function give_set(set)
-    npool = npool + 1
-    pool[npool] = set
-  end
+  local take_set, give_set = pool_of(function()
+    return { args = ffi.new("double[7]"), hits = ffi.new("double[?]", HITS * REC), cap = HITS,
+             out = ffi.new("double[4]") }
+  end)
 
   -- A filter argument: its response code and set for C, or nil (a
   -- function, a name of no response, anything else: the classic method).
