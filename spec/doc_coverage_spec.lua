@@ -18,12 +18,7 @@
 -- without touching this spec.
 local obb = require "obb"
 
-local function read(path)
-  local f = assert(io.open(path, "r"), path .. " not found (run from the repository root)")
-  local text = f:read("*a")
-  f:close()
-  return text
-end
+local read = require("helpers").read
 
 local function headings(text)
   local out = {}

@@ -8,12 +8,7 @@
 -- header (include/lobb.h) declares, with the core's functions for hosts
 -- sharing a world, is named in the section.
 
-local function read(path)
-  local f = assert(io.open(path, "r"), path .. " not found (run from the repository root)")
-  local text = f:read("*a")
-  f:close()
-  return text
-end
+local read = require("helpers").read
 
 -- The lines of text, each without its indentation and trailing spaces.
 local function lines(text)

@@ -8,12 +8,7 @@
 -- position, where LuaJIT names the function.
 local obb = require "obb"
 
-local function read(path)
-  local f = assert(io.open(path, "r"), path .. " not found (run from the repository root)")
-  local text = f:read("*a")
-  f:close()
-  return text
-end
+local read = require("helpers").read
 
 local FILES = { "README.md" }
 do

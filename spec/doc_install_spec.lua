@@ -8,12 +8,7 @@
 --     and the manual say that the rock is not on luarocks.org and how to
 --     install it from a clone.
 
-local function read(path)
-  local f = assert(io.open(path, "r"), path .. " not found (run from the repository root)")
-  local text = f:read("*a")
-  f:close()
-  return text
-end
+local read = require("helpers").read
 
 local FILES = { "README.md" }
 do

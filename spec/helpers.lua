@@ -601,4 +601,13 @@ function M.assert_filter_yield(co)
   end
 end
 
+-- The whole text of the file at path, relative to the repository's root
+-- (where busted runs); an error naming the file when there is none.
+function M.read(path)
+  local f = assert(io.open(path, "r"), path .. " not found (run from the repository root)")
+  local text = f:read("*a")
+  f:close()
+  return text
+end
+
 return M

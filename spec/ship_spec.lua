@@ -21,12 +21,7 @@ local IS_JIT = rawget(_G, "jit") ~= nil
 -- classic calls: the fast path stays on.)
 local FAST = { jit = true, jit_sigs = true, jit_world = true }
 
-local function read(path)
-  local f = assert(io.open(path, "r"), path .. " not found (run from the repository root)")
-  local text = f:read("*a")
-  f:close()
-  return text
-end
+local read = H.read
 
 -- (Commands run without the sanitizer's runtime, which `make sanitize`
 -- preloads into the suite: it aborts tools such as cp at exit; the child
