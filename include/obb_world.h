@@ -559,6 +559,94 @@ OBB_API int obb_world_undo_solid(obb_world *w);
 ** world) and then commits it. Returns 1 when it did. */
 OBB_API int obb_world_redo_solid(obb_world *w);
 
+/* ---- the character kit (src/core/obb_character.c) --------------------- */
+/*
+** A character is an item whose moves (obb_world_move_with, without a turn)
+** keep it on the ground as a platformer's player expects, by the world's
+** up and slope (obb_world_set_up; a world without an up moves characters
+** as any item). Each option on its own, zero or 0 for off:
+** - snap: an item that stood on a floor when the move began, and whose
+**   move does not go up, and that ends off the floor, is moved straight
+**   down (against up) onto a floor within snap of where it ends, if there
+**   is one: it walks down slopes and over crests without taking off;
+** - step: an item blocked by a wall (a face neither a floor nor a ceiling)
+**   while it stood on a floor steps up onto a ledge at most step higher
+**   when it can: up, on along its move, then down onto a floor;
+** - corner: a move blocked by a face whose blocker the item overlaps by
+**   at most corner along that face (the head that clips a ledge, the
+**   off-centre entry of a corridor) is nudged that way past the blocker,
+**   and goes on;
+** - stop_on_slope: an item standing on a floor does not slide down it
+**   under a move that only goes down (gravity): it stays, bit for bit;
+**   a move with a part across up goes along the floor by that part alone;
+** - block_on_wall: a slide along a face steeper than a floor never takes
+**   the item higher than its move would (it slides down such a slope,
+**   never up it);
+** - leave: what the item keeps of its ground's motion (obb_ground.motion)
+**   on the move that leaves it (obb_character_state.platform): all of it,
+**   its part along up (only when that is up), or none.
+** With every option off a character's move is obb_world_move_with's, bit
+** for bit; only its state (below) is kept besides.
+*/
+enum { OBB_LEAVE_ALL = 0, OBB_LEAVE_UP, OBB_LEAVE_NONE };
+typedef struct obb_character {
+  double snap, step, corner; /* lengths: finite, >= 0 */
+  int stop_on_slope, block_on_wall; /* 0 or 1 */
+  int leave; /* OBB_LEAVE_* */
+} obb_character;
+
+/* What an item stands on: other (-1: nothing), whether the face it rests
+** on is a floor by the world's up and slope, n the unit normal of that
+** face (from the other toward the item), gap how far below the item it
+** is (along -up; 0 when they touch by the touching rule), and motion the
+** displacement the other's last move as a solid (obb_world_move_solid)
+** gave the point at the item's center (zeros for an other never moved as
+** a solid). */
+typedef struct obb_ground {
+  int other;
+  int floor;
+  double n[3];
+  double gap;
+  double motion[3];
+} obb_ground;
+
+/* What a character's last committed move left it (zeros until then):
+** whether it ends on a floor (touching one below it), whether the move
+** met a wall (a face neither a floor nor a ceiling) or a ceiling (a face
+** whose normal is within the slope of -up), its ground where it ends, and
+** platform: the ground's motion kept by the leave option on the move that
+** left a moving ground, else while on a ground its motion, else zeros. */
+typedef struct obb_character_state {
+  int on_floor, on_wall, on_ceiling;
+  obb_ground ground;
+  double platform[3];
+} obb_character_state;
+
+/* Makes item id a character with options c (NULL: an item again, its
+** state dropped). Returns 0, or -1 (changing nothing) for a dead id, an
+** option out of range, or memory. Setting options keeps the state. */
+OBB_API int obb_world_set_character(obb_world *w, int id,
+                                    const obb_character *c);
+/* 1 with item id's options into c (may be NULL) when it is a character,
+** else 0. */
+OBB_API int obb_world_character(const obb_world *w, int id, obb_character *c);
+/* 1 with character id's state into s, else 0 (s zeroed, its ground's
+** other -1). */
+OBB_API int obb_world_character_state(const obb_world *w, int id,
+                                      obb_character_state *s);
+/* What item id (any item) stands on, into g: the first other below it
+** that a straight move down (against the world's up) by distance would
+** meet (filter as for moves: OBB_IGNORE and OBB_CROSS others and sensors
+** are no ground; NULL: every other is), within distance (0: only what it
+** touches now, by the touching rule); of several met at once, the one
+** whose face is most nearly up, then the first met. Returns 1 with g set,
+** 0 for none (g->other -1), -1 for a world without an up, a dead id, a
+** distance that is not finite and >= 0, or memory; -2 when the filter
+** aborted. The world is not changed. */
+OBB_API int obb_world_ground(obb_world *w, int id, double distance,
+                             obb_move_filter_fn filter, void *ctx,
+                             obb_ground *g);
+
 #ifdef __cplusplus
 }
 #endif

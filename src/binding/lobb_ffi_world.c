@@ -157,6 +157,7 @@ static lworld *move_start(void *world, double id, const double *v, int nv,
   if (lw == NULL || (dim = move_form(lw->dim, nv, &turning)) == 0 ||
       !obb_all_finite(v, (size_t)dim))
     return NULL;
+  if (obb_world_character(lw->w, *k, NULL)) return NULL; /* the kit's */
   if (turning && !lobb_move_turn(dim, obb_world_box(lw->w, *k), v + dim, turn))
     return NULL;
   return lw;

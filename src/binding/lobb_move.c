@@ -34,6 +34,8 @@ typedef struct lmove {
   int response;       /* without one: every other's response */
   const unsigned char *set; /* a response set's, by class (no Lua call) */
   int push;           /* 1: a push, else a move */
+  int ground;         /* 1: w:ground (obb_world_ground into g) */
+  obb_ground g;
   int turning;        /* 1: a move that turns by turn */
   double turn[3];
   anybox end;         /* a move: the item's box where it ends */
@@ -146,7 +148,12 @@ int lobb_move_run(lua_State *L) {
   if (m == NULL || m->L != NULL)
     return luaL_error(L, "obb: run called outside a move");
   m->L = L;
-  if (m->push)
+  if (m->ground)
+    m->n = obb_world_ground(m->lw->w, m->id, m->max_dist,
+                            m->set == NULL && (m->filter || m->response != OBB_SLIDE)
+                                ? on_filter : NULL,
+                            m, &m->g);
+  else if (m->push)
     m->n = obb_world_push(m->lw->w, m->id, m->max_dist, on_filter, m,
                           m->actual, &m->moved, &m->inside);
   else {
@@ -165,7 +172,8 @@ int lobb_move_run(lua_State *L) {
     memcpy(m->actual, m->dim == 2 ? m->end.b2.c : m->end.b3.c,
            (size_t)m->dim * sizeof(double));
   }
-  if (m->n >= 0 && !m->oom && !m->push && lua_istable(L, RUN_OUT))
+  if (m->n >= 0 && !m->oom && !m->push && !m->ground &&
+      lua_istable(L, RUN_OUT))
     write_hits(L, m);
   lua_pushvalue(L, RUN_BAD); /* a bad answer outlives the call on the stack */
   return 1;
@@ -218,6 +226,8 @@ static void run_locked(lua_State *L, lmove *m, int filter, int out) {
           m->bad));
     bad_response(L, filter, m);
   }
+  if (m->ground && m->n == -1) /* the world has no up, or memory */
+    luaL_error(L, "world has no up (obb.world2{up = {0, 1}}, world:set_up)");
   if (m->n == -1 || m->oom) luaL_error(L, "not enough memory");
   if (m->n == -3) luaL_error(L, "result is not finite");
   if (!obb_all_finite(m->actual, (size_t)m->dim))
@@ -408,6 +418,42 @@ int lobb_world_push(lua_State *L) {
   lua_pushnumber(L, m.moved);
   lua_pushboolean(L, m.inside);
   return m.dim + 2;
+}
+
+/* w:ground(item [, distance [, filter]]) -> other, nx, ny[, nz], gap,
+** floor, mx, my[, mz]; nil when it stands on nothing within distance */
+int lobb_world_ground(lua_State *L) {
+  lworld *lw = lobb_world_checkmutable(L, "ask the ground of");
+  lmove m;
+  double up[3], slope;
+  memset(&m, 0, sizeof m);
+  m.lw = lw;
+  m.dim = lw->dim;
+  m.ground = 1;
+  m.id = lobb_world_checkid(L, 2);
+  if (!lua_isnoneornil(L, 3)) {
+    if (lua_type(L, 3) != LUA_TNUMBER) lobb_typeerror(L, 3, "number or nil");
+    m.max_dist = lua_tonumber(L, 3);
+    if (!obb_finite(m.max_dist) || m.max_dist < 0)
+      luaL_argerror(L, 3, "distance must be a finite number >= 0");
+  }
+  check_filter(L, 4, &m);
+  lobb_checknargs(L, 4);
+  if (!obb_world_up(lw->w, up, &slope))
+    luaL_error(L, "world has no up (obb.world2{up = {0, 1}}, world:set_up)");
+  run_locked(L, &m, 4, 0);
+  if (m.n == 0) {
+    lua_pushnil(L);
+    return 1;
+  }
+  lobb_world_pushitems(L, UV_BYID);
+  lua_rawgeti(L, -1, m.g.other + 1);
+  lua_remove(L, -2);
+  lobb_pushnumbers(L, m.g.n, m.dim);
+  lua_pushnumber(L, m.g.gap);
+  lua_pushboolean(L, m.g.floor);
+  lobb_pushnumbers(L, m.g.motion, m.dim);
+  return 2 * m.dim + 3;
 }
 
 /* ---- velocities ------------------------------------------------------ */

@@ -256,6 +256,19 @@ void lobb_world_up_option(lua_State *L, lworld *lw, int opts);
 /* obb.SOLID2 and obb.SOLID3 into the module table at lib. */
 void lobb_open_solid(lua_State *L, int lib);
 
+/* ---- lobb_character.c ---- */
+
+/* The character kit's methods, listed among the world's (w:ground is
+** lobb_move.c's: it asks a filter as a move does). */
+int lobb_world_set_character(lua_State *L);
+int lobb_world_character(lua_State *L);
+int lobb_world_is_on_floor(lua_State *L);
+int lobb_world_is_on_wall(lua_State *L);
+int lobb_world_is_on_ceiling(lua_State *L);
+int lobb_world_floor_normal(lua_State *L);
+int lobb_world_platform_motion(lua_State *L);
+int lobb_world_ground(lua_State *L);
+
 /* ---- lobb_events.c ---- */
 
 /* The methods of sensors and events, listed among the world's. */

@@ -790,7 +790,9 @@ static inline int start(mover *m, obb_world *w, int id,
 ** failed); the count of collisions, or -1 (memory), -2 (the filter
 ** aborted). */
 static int finish(mover *m, double *actual) {
-  if (m->unseen && !m->oom && !m->aborted)
+  if (m->untracked) {
+    /* a probe: its caller works out the events */
+  } else if (m->unseen && !m->oom && !m->aborted)
     obb_events_pass(m->events, m->self, m->pos, NULL);
   else if (m->track && !m->oom && !m->aborted && sense(m) != 0)
     m->oom = 1;
@@ -837,7 +839,10 @@ static int begin(mover *m, const double *goal) {
   ** reports what it overlaps there, as a move of any length does */
   m->still = m->r[0] == 0 && m->r[1] == 0 && m->r[2] == 0 && m->wl == 0;
   if (!find_near(m)) return -1;
-  if (m->sensors != NULL) { /* keep the path, unless it cannot meet one */
+  if (m->sensors != NULL && m->untracked) { /* the caller's events */
+    m->track = 1;
+    note_pose(m);
+  } else if (m->sensors != NULL) { /* keep the path, unless it cannot meet one */
     m->unseen = !m->turning && m->quiet && m->sensed == 0;
     m->track = !m->unseen;
     if (m->track) note_pose(m);
@@ -1005,6 +1010,8 @@ int obb_world_move_with(obb_world *w, int id, const double *goal,
   int n;
   if (calls == NULL) calls = &none;
   if (end == NULL) end = &own;
+  if (no_turn(obb_world_dim(w), turn) && obb_character_moves(w, id))
+    return obb_character_move(w, id, goal, calls, end);
   clear_end(w);
   if (!start(&m, w, id, calls->filter, calls->filter_ctx)) {
     box = obb_world_box(w, id); /* NULL: no such item */
@@ -1038,6 +1045,39 @@ int obb_world_move_with(obb_world *w, int id, const double *goal,
     n = move_from(&m, goal, turn, end);
   }
   if (n >= 0 && calls->commit) obb_world_update(w, id, end);
+  return n;
+}
+
+/* ---- a probe: a translation from any pose, for the character kit ------ */
+
+int obb_move_probe(obb_world *w, int id, const double *from,
+                   const double *goal, const obb_move_calls *calls,
+                   double *actual, obb_probe_path *path) {
+  mover m;
+  int n;
+  if (!start(&m, w, id, calls->filter, calls->filter_ctx))
+    return failed_start(w, id, actual);
+  m.report = calls->report;
+  m.report_ctx = calls->report_ctx;
+  m.untracked = 1;
+  if (from != NULL) { /* the item where from puts it: its bounds its own */
+    copy_point(m.dim, center(&m), from);
+    copy_point(m.dim, m.pos, from);
+    m.at_start = 0;
+  }
+  n = begin(&m, goal);
+  if (n == -3) {
+    copy_point(m.dim, actual, m.from);
+    return -3;
+  }
+  if (n == 0) run_legs(&m);
+  n = finish(&m, actual);
+  if (path != NULL) {
+    int k;
+    path->n = m.track && m.npath <= PATH_POINTS ? m.npath : 0;
+    for (k = 0; k < path->n; k++)
+      copy_point(3, path->pos[k], m.ppos[k]);
+  }
   return n;
 }
 

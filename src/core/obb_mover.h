@@ -110,6 +110,8 @@ struct mover {
                     ** one: it does not turn, its item is no sensor and
                     ** pairs with none, and none is near (only where it
                     ** ends is kept, for its commit) */
+  int untracked;    /* obb_move_probe: no events (the caller's own),
+                    ** the path kept when the world has sensors */
   int *slot;        /* met by id: open addressing, 1 + index (0: empty), at
                     ** least twice met_cap slots, so finding an other met
                     ** (once per other and leg) is O(1), not O(nmet);

@@ -1153,5 +1153,6 @@ int obb_world_move_solid(obb_world *w, int id, const void *goal,
     }
   }
   obb_world_set_move_end(w, why, rest); /* the moves inside are no move's */
+  obb_character_solid_moved(w, id, &s.b0, &s.b1);
   return report_all(&s, report, ctx, crushed);
 }

@@ -63,6 +63,8 @@ struct obb_world {
                           ** nclasses on (every id when NULL) are of
                           ** class 0 */
   size_t nclasses;
+  struct obb_chars *chars; /* obb_character.c's: characters, solids'
+                          ** last motions (NULL: none yet) */
   int has_up;          /* obb_world_set_up: the world's up, its slope and */
   double up[3], slope, floor_cos; /* the slope's cosine (a floor's n . up) */
   obb_events *ev;      /* sensors and events (obb_events.c); NULL: none */
@@ -114,6 +116,7 @@ obb_world *obb_world_new(int dim, double margin, obb_alloc alloc, void *ud) {
   w->choices = 0;
   w->classes = NULL;
   w->nclasses = 0;
+  w->chars = NULL;
   w->ev = NULL;
   return w;
 }
@@ -145,6 +148,7 @@ static void release_arrays(obb_world *w) {
     w->next_choice = w->changes + AUTO_ITEMS;
   }
   obb_events_free(w);
+  obb_character_free(w);
   w->items = NULL;
   w->boxes = NULL;
   w->stale = NULL;
@@ -241,7 +245,7 @@ size_t obb_world_memory(const obb_world *w) {
          (size_t)w->box_cap * w->box_size + obb_tree_memory(&w->tree) +
          obb_grid_memory(&w->grid) + obb_cells_memory(&w->cells) +
          (size_t)w->stale_cap * sizeof(int) + w->nclasses +
-         scratch_memory(w) + obb_events_memory(w);
+         scratch_memory(w) + obb_events_memory(w) + obb_character_memory(w);
 }
 
 static inline void *scratch(obb_world *w, int k, size_t size) {
@@ -336,6 +340,8 @@ int obb_world_set_class(obb_world *w, int id, int cls) {
 int obb_world_class(const obb_world *w, int id) {
   return id >= 0 && (size_t)id < w->nclasses ? w->classes[id] : 0;
 }
+
+struct obb_chars **obb_world_chars_slot(obb_world *w) { return &w->chars; }
 
 void obb_world_class_store(obb_world *w, unsigned char *const **classes,
                            const size_t **n) {
@@ -540,6 +546,7 @@ static int cells_update(obb_world *w, int id) {
 void obb_world_update(obb_world *w, int id, const void *box) {
   world_item *it = &w->items[id];
   if (w->ev != NULL) obb_events_updated(w->ev, id, box, BOX(w, id));
+  if (w->chars != NULL) obb_character_updated(w, id, box);
   if (w->dim == 2) *(obb2 *)BOX(w, id) = *(const obb2 *)box; /* inlined */
   else *(obb3 *)BOX(w, id) = *(const obb3 *)box;
   tight_aabb(w, box, it->aabb);
@@ -710,6 +717,7 @@ void obb_world_remove(obb_world *w, int id) {
   world_item *it = &w->items[id];
   changed(w);
   if ((size_t)id < w->nclasses) w->classes[id] = 0; /* for the next add */
+  if (w->chars != NULL) obb_character_removed(w, id);
   if (it->leaf >= 0) obb_tree_remove(&w->tree, it->leaf);
   else obb_cells_remove(&w->cells, id);
   it->leaf = OBB_TREE_NULL;

@@ -72,4 +72,43 @@ void obb_world_class_store(obb_world *w, unsigned char *const **classes,
 ** numbers, as obb_world_move_end gives them). */
 void obb_world_set_move_end(obb_world *w, int why, const double rest[4]);
 
+/* The character kit's state (obb_character.c), held by the world: its
+** slot (NULL until a character is made or a solid moves), and the hooks
+** of the world's life. */
+struct obb_chars;
+struct obb_chars **obb_world_chars_slot(obb_world *w);
+void obb_character_removed(obb_world *w, int id);
+/* Item id gets box (obb_world_update, before the change): a character's
+** move committed (its box, nothing changed since) takes its state. */
+void obb_character_updated(obb_world *w, int id, const void *box);
+void obb_character_free(obb_world *w);
+size_t obb_character_memory(const obb_world *w);
+/* Whether item id's moves are a character's (it is one, and the world
+** has an up), and its move (obb_world_move_with without a turn): as
+** obb_world_move_with. */
+int obb_character_moves(obb_world *w, int id);
+int obb_character_move(obb_world *w, int id, const double *goal,
+                       const obb_move_calls *calls, void *end);
+/* Solid id moved from box b0 to box b1 (obb_solid.c): kept, for the
+** ground's motion (obb_ground.motion) of what stands on it. */
+void obb_character_solid_moved(obb_world *w, int id, const void *b0,
+                               const void *b1);
+
+/* A move of item id (obb_move.c) for the character kit (obb_character.c):
+** a translation toward goal from center from (NULL: where the item is;
+** the item's box otherwise, moved there), its filter, report and response
+** set as calls says (calls->commit not read: the world is never
+** changed), the center where it ends into actual; returns as
+** obb_world_move. It works out no events; in a world with sensors it
+** keeps its path into path (may be NULL): where it starts and where each
+** leg ends (path->n 0 when the world has none), for its caller's. Sets
+** what obb_world_move_end says, as any move. */
+#define OBB_PROBE_POINTS (OBB_MOVE_MAX_LEGS + 2)
+typedef struct obb_probe_path {
+  int n;
+  double pos[OBB_PROBE_POINTS][3];
+} obb_probe_path;
+int obb_move_probe(obb_world *w, int id, const double *from,
+                   const double *goal, const obb_move_calls *calls,
+                   double *actual, obb_probe_path *path);
 #endif
