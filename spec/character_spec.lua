@@ -425,6 +425,37 @@ describe("a character", function()
     assert.is_truthy(w:character("p"))
   end)
 
+  it("survives hostile filters: its world freed or closed by hand, solids gone", function()
+    for _, how in ipairs({ "gc", "close" }) do
+      local w = up_world()
+      w:add("floor", 0, -0.5, 20, 0.5)
+      w:add("ledge", 3, 0.125, 1, 0.125)
+      w:add("p", 0, 0.5, 0.25, 0.5)
+      w:set_character("p", { step = 0.3, snap = 0.3, corner = 0.1, stop_on_slope = true })
+      local ok, err = pcall(w.move, w, "p", 3, 0.45, function()
+        if how == "gc" then debug.getmetatable(w).__gc(w) else w:close() end
+        return "slide"
+      end)
+      assert.is_false(ok)
+      assert.is_truthy(tostring(err):find("during its query", 1, true), err)
+      assert.same({ 0, 0.5 }, at(w, "p")) -- unmoved, and the world works on
+      assert.same({ 1, 0.5, 0, "goal" }, { w:move("p", 1, 0.5) })
+    end
+    -- the solid it stood on removed, its id taken by another item
+    local w = up_world()
+    w:add("lift", 0, -0.5, 2, 0.5)
+    w:add("p", 0, 0.5, 0.25, 0.5)
+    w:set_character("p", { snap = 0.3 })
+    w:move("p", 0, 0.4)
+    w:move_solid("lift", 0, 0)
+    w:remove("lift")
+    w:add("floor", 0, -0.5, 2, 0.5)
+    w:move("p", 0, 0.4)
+    assert.is_true(w:is_on_floor("p"))
+    assert.same({ 0, 0 }, { w:platform_motion("p") })
+    assert.equal("floor", (w:ground("p")))
+  end)
+
   it("steps and stands in 3D", function()
     local w = obb.world3{ up = { 0, 0, 1 } }
     w:add("floor", 0, 0, -0.5, 20, 20, 0.5)
