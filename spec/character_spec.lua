@@ -472,6 +472,42 @@ describe("a character", function()
     assert.is_true(w:is_on_floor("p"))
   end)
 
+  it("takes the FFI path on LuaJIT without a filter function, the classic binding's answers bit for bit", function()
+    local J = package.loaded["obb.jit"]
+    local WM = getmetatable(obb.world2())
+    local CW = J and J.classic and J.classic[WM]
+    if not CW or CW == WM then return end -- LuaJIT's FFI path only
+    local function scene()
+      local w = up_world()
+      w:add("floor", 0, -0.5, 30, 0.5)
+      for i = 1, 8 do w:add("ledge" .. i, i * 3, 0.1, 0.8, 0.1) end
+      slab(w, "ramp", 26, 0.2, -0.4, 4)
+      w:add("p", 0, 0.5, 0.25, 0.5)
+      w:set_character("p", { step = 0.3, snap = 0.3, stop_on_slope = true, corner = 0.1 })
+      return w
+    end
+    local A, B = scene(), scene()
+    local set = obb.responses({ default = "slide" })
+    local classic, move = 0, CW.move
+    CW.move = function(...) classic = classic + 1 return move(...) end
+    local oa, ob = {}, {}
+    local ok, err = pcall(function()
+      for i = 1, 400 do
+        local filter = i % 3 == 0 and set or i % 3 == 1 and "slide" or nil
+        local gx, gy = (i % 200) * 0.15, 0.3 + (i % 7) * 0.02
+        assert.same({ move(B, "p", gx, gy, filter, ob) }, { A:move("p", gx, gy, filter, oa) })
+        assert.same(ob, oa)
+        assert.equal(B:is_on_floor("p"), A:is_on_floor("p"))
+        assert.same({ B:floor_normal("p") }, { A:floor_normal("p") })
+        -- a check, then its commit by the same move
+        assert.same({ CW.check(B, "p", gx + 0.1, gy, filter) }, { A:check("p", gx + 0.1, gy, filter) })
+      end
+    end)
+    CW.move = move
+    assert(ok, err)
+    assert.equal(0, classic)
+  end)
+
   it("makes no garbage with a reused out table", function()
     local w = up_world()
     w:add("floor", 0, -0.5, 50, 0.5)

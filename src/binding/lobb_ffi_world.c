@@ -157,7 +157,6 @@ static lworld *move_start(void *world, double id, const double *v, int nv,
   if (lw == NULL || (dim = move_form(lw->dim, nv, &turning)) == 0 ||
       !obb_all_finite(v, (size_t)dim))
     return NULL;
-  if (obb_world_character(lw->w, *k, NULL)) return NULL; /* the kit's */
   if (turning && !lobb_move_turn(dim, obb_world_box(lw->w, *k), v + dim, turn))
     return NULL;
   return lw;
@@ -218,8 +217,17 @@ int lobb_ffi_world_move(void *world, double id, const double *v, int nv,
   hits_init(&f, lw, hits, cap);
   f.response = response;
   f.set = set != NULL ? set->r : NULL;
-  n = obb_world_move_turning(lw->w, k, v, turn, ffi_filter, ffi_report, &f,
-                             &end);
+  if (obb_world_character(lw->w, k, NULL)) { /* the kit's move */
+    obb_move_calls calls;
+    memset(&calls, 0, sizeof calls);
+    calls.filter = ffi_filter;
+    calls.filter_ctx = calls.report_ctx = &f;
+    calls.report = ffi_report;
+    n = obb_world_move_with(lw->w, k, v, turn, &calls, &end);
+  } else {
+    n = obb_world_move_turning(lw->w, k, v, turn, ffi_filter, ffi_report, &f,
+                               &end);
+  }
   return move_end(lw, k, n, &end, &f, commit, actual);
 }
 
@@ -273,6 +281,8 @@ int lobb_ffi_world_move_ask(void *world, double id, const double *v, int nv,
   ffi_hits f;
   anybox end;
   if (lw == NULL || cap < 0) return -1;
+  /* a character's move is several moves: its filter is asked from C */
+  if (obb_world_character(lw->w, k, NULL)) return -1;
   if (lw->ffi.asking == NULL) {
     lw->ffi.asking = lw->alloc(lw->ud, NULL, 0, obb_move_state_size());
     if (lw->ffi.asking == NULL) return -1;
