@@ -39,7 +39,8 @@ local function run_core(path)
 end
 
 -- OBB_BENCH_ONLY="move cross" runs only the sections named (core, pairs,
--- sweeps, world, query, move, cross, move_turning, solid, bump, events), for timing a few rows
+-- sweeps, world, query, move, cross, move_turning, solid, character, bump, events), for timing a
+-- few rows
 -- again without the rest.
 local only = os.getenv("OBB_BENCH_ONLY")
 local function wanted(name)
@@ -55,7 +56,7 @@ report.header()
 if core and wanted("core") then run_core(core) end
 if wanted("pairs") then require("pairs").run() end
 if wanted("sweeps") then require("sweeps").run() end
-for _, name in ipairs({ "world", "query", "move", "cross", "move_turning", "solid", "bump", "events" }) do
+for _, name in ipairs({ "world", "query", "move", "cross", "move_turning", "solid", "character", "bump", "events" }) do
   local chunk = "bench/" .. name .. ".lua"
   local f = io.open(chunk, "r")
   if f and wanted(name) then dofile(chunk) end

@@ -327,6 +327,61 @@ describe("a character", function()
     end
   end)
 
+  it("passes a clipped ledge with the manual's loop, which stops a jump at a ceiling met", function()
+    local w = up_world()
+    w:add("floor", 0, -0.5, 20, 0.5)
+    w:add("ledge", 0.25 - 0.05 + 5, 2, 5, 0.5)
+    local p = { x = 0, y = 0.5, vy = 0 }
+    w:add(p, p.x, p.y, 0.25, 0.5)
+    w:set_character(p, { corner = 0.1 })
+    w:move(p, 0, 0.4)
+    local top = 0
+    for i = 1, 30 do
+      if w:is_on_floor(p) then p.vy = (i == 1) and 12 or 0 end
+      p.vy = p.vy - 30 / 60
+      p.x, p.y = w:move(p, p.x, p.y + p.vy / 60)
+      if w:is_on_ceiling(p) and p.vy > 0 then p.vy = 0 end
+      top = max(top, p.y)
+    end
+    assert.is_true(top > 2.5, top) -- past the ledge: no ceiling was met
+    assert.is_true(abs(p.x + 0.05) < 1e-12, p.x)
+  end)
+
+  it("is lifted onto a ledge its feet clip within the correction, rising or falling", function()
+    for _, clip in ipairs({ 0.03, 0.05, 0.15 }) do
+      for _, dy in ipairs({ -0.05, 0.05 }) do
+        local w = up_world()
+        w:add("ledge", 2, 0.5, 1, 0.5) -- x 1 to 3, its top at y = 1
+        w:add("p", 0, 1.5 - clip, 0.25, 0.5)
+        w:set_character("p", { corner = 0.1 })
+        local x, y = w:move("p", 0.9, 1.5 - clip + dy)
+        if clip < 0.1 then
+          assert.equal(0.9, x)
+          assert.is_true(y >= 1.5 - 1e-12, y) -- on the ledge's top, or above it
+        else
+          assert.is_true(abs(x - 0.75) < 1e-12, x)
+        end
+      end
+    end
+  end)
+
+  it("is never nudged off the edge of the floor it stands on", function()
+    local w = up_world()
+    w:add("ledge", -5, -0.5, 5, 0.5) -- a floor from x = -10 to 0
+    w:add("p", -1, 0.5, 0.25, 0.5)
+    w:set_character("p", { corner = 0.1 })
+    local x, y = w:move("p", -1, 0.49)
+    for _ = 1, 12 do
+      local gx = x + 0.1
+      x, y = w:move("p", gx, y - 0.01)
+      assert.equal(gx, x)
+    end
+    w:update("p", 0.2, 0.5, 0.25, 0.5) -- overlapping the floor by 0.05
+    x, y = w:move("p", 0.2, 0.49)
+    assert.same({ 0.2, 0.5 }, { x, y })
+    assert.is_true(w:is_on_floor("p"))
+  end)
+
   it("is nudged into a corridor it enters off-centre within the correction, and blocked beyond", function()
     for _, rate in ipairs(RATES) do
       for _, clip in ipairs({ 0.05, 0.15 }) do
@@ -358,6 +413,7 @@ describe("a character", function()
         w:set_character("p", { snap = 0.2, stop_on_slope = true })
         p.step(0)
         assert.is_true(w:is_on_floor("p"))
+        assert.same({ "lift", 0, 1 }, { w:floor("p") })
         local ly = -0.5
         for _ = 1, rate do
           ly = ly + speed / rate

@@ -2,7 +2,7 @@
 ** lobb_character.c: the Lua face of the character kit (obb_character.c):
 ** w:set_character, w:character, and what a character's last move left
 ** it (w:is_on_floor, w:is_on_wall, w:is_on_ceiling, w:floor_normal,
-** w:platform_motion). w:ground, which asks a filter, is lobb_move.c's.
+** w:floor, w:platform_motion). w:ground, which asks a filter, is lobb_move.c's.
 ** A character's moves are w:move's own: the core runs the kit for an item
 ** made a character, so nothing of it is here.
 */
@@ -166,6 +166,20 @@ int lobb_world_floor_normal(lua_State *L) {
   lworld *lw = state_of(L, &s);
   static const double zero[3] = {0, 0, 0};
   return lobb_pushnumbers(L, s.on_floor ? s.ground.n : zero, lw->dim);
+}
+
+/* w:floor(item) -> other, nx, ny[, nz]; nil off the floor */
+int lobb_world_floor(lua_State *L) {
+  obb_character_state s;
+  lworld *lw = state_of(L, &s);
+  if (!s.on_floor || s.ground.other < 0) {
+    lua_pushnil(L);
+    return 1;
+  }
+  lobb_world_pushitems(L, UV_BYID);
+  lua_rawgeti(L, -1, s.ground.other + 1);
+  lua_remove(L, -2);
+  return 1 + lobb_pushnumbers(L, s.ground.n, lw->dim);
 }
 
 /* w:platform_motion(item) -> dx, dy[, dz] */

@@ -755,6 +755,7 @@ static const luaL_Reg world_methods[] = {
   {"is_on_wall", lobb_world_is_on_wall},
   {"is_on_ceiling", lobb_world_is_on_ceiling},
   {"floor_normal", lobb_world_floor_normal},
+  {"floor", lobb_world_floor},
   {"platform_motion", lobb_world_platform_motion},
   {"ground", lobb_world_ground},
   {"set_sensor", lobb_world_set_sensor},

@@ -266,6 +266,7 @@ int lobb_world_is_on_floor(lua_State *L);
 int lobb_world_is_on_wall(lua_State *L);
 int lobb_world_is_on_ceiling(lua_State *L);
 int lobb_world_floor_normal(lua_State *L);
+int lobb_world_floor(lua_State *L);
 int lobb_world_platform_motion(lua_State *L);
 int lobb_world_ground(lua_State *L);
 

@@ -25,6 +25,7 @@
 #include "obb_world.h"
 #include "obb_world_impl.h"
 #include "obb_events_impl.h"
+#include "obb_bounds.h"
 #include "obb_math.h"
 
 typedef union anybox {
@@ -305,8 +306,9 @@ typedef struct kit {
   /* what the last part met that blocked: the last wall or ceiling, else
   ** the last floor, and its face */
   int blocker;
-  double blocker_n[3];
+  double blocker_n[3], blocker_p[3]; /* its face, the center at contact */
   int floor_met, wall_met, ceiling_met;
+  int floor_other; /* the last floor a part of the move met (-1: none) */
   /* PROBE: the blocker met most nearly up */
   int best;
   double best_n[3], best_t, best_up;
@@ -415,6 +417,7 @@ static void kit_report(void *ctx, const obb_move_hit *hit) {
   if (blocks && (k->blocker < 0 || !is_floor(k, hit->n))) {
     k->blocker = hit->other; /* a wall or a ceiling before a floor */
     copy(k, k->blocker_n, hit->n);
+    copy(k, k->blocker_p, hit->p);
   }
   if (k->mode == PROBE) {
     double u = dot(k, hit->n, k->up);
@@ -427,7 +430,7 @@ static void kit_report(void *ctx, const obb_move_hit *hit) {
     return;
   }
   if (blocks) {
-    if (is_floor(k, hit->n)) k->floor_met = 1;
+    if (is_floor(k, hit->n)) k->floor_met = 1, k->floor_other = hit->other;
     else if (is_ceiling(k, hit->n)) k->ceiling_met = 1;
     else k->wall_met = 1;
   }
@@ -540,6 +543,138 @@ static int ground_at(kit *k, const void *box, const double *c, double dist,
   return 1;
 }
 
+/* The ground where a character's move ends, without a probe when it can
+** be told at once: other (a floor the move met, or the one it stood on)
+** touches the item there, the filter does not let it through, and the
+** face it touches (their penetration normal) is a floor. 1 with g set,
+** 0 when the probe must tell (ground_at), < 0 as obb_world_move. */
+static int ground_known(kit *k, const void *box, const double *c, int other,
+                        obb_ground *g) {
+  const void *ob = other >= 0 ? obb_world_box(k->w, other) : NULL;
+  obb_move_hit h;
+  anybox b;
+  double n[3] = {0, 0, 0}, depth;
+  int r;
+  if (ob == NULL) return 0;
+  box_at(k, box, c, &b);
+  if (!(k->dim == 2 ? obb2_penetration(&b.b2, (const obb2 *)ob, n, &depth)
+                    : obb3_penetration(&b.b3, (const obb3 *)ob, n, &depth)) ||
+      !is_floor(k, n))
+    return 0;
+  memset(&h, 0, sizeof h);
+  h.other = other;
+  copy(k, h.n, n);
+  copy(k, h.p, c);
+  h.depth = depth;
+  r = answer(k, k->id, &h); /* as the probe would ask it */
+  if (r < 0) return -2;
+  if (r == OBB_IGNORE || r == OBB_CROSS) return 0;
+  memset(g, 0, sizeof *g);
+  g->other = other;
+  g->floor = 1;
+  copy(k, g->n, n);
+  motion_at(k->w, other, c, g->motion);
+  return 1;
+}
+
+/* The others whose bounds touch the item's (a character's floor), by id,
+** found before any is asked about (a filter may query the world). */
+#define KIT_NEAR 32
+typedef struct near_scan {
+  int n, more;
+  int id[KIT_NEAR];
+} near_scan;
+
+static void on_near(void *ctx, int id) {
+  near_scan *s = (near_scan *)ctx;
+  if (s->n < KIT_NEAR) s->id[s->n++] = id;
+  else s->more = 1;
+}
+
+/* The floor the item, its box at c, touches: of the others it touches
+** (by the touching rule) on a face that is a floor (their penetration
+** normal), sensors and what the filter ignores or crosses left out, the
+** one most nearly up, then the lowest id. 1 with g set, 0 for none, < 0
+** as obb_world_move; -4 when too many are near (the probe tells). */
+static int floor_touching(kit *k, const void *box, const double *c,
+                          obb_ground *g) {
+  near_scan s;
+  anybox b;
+  double bounds[6], best_up = 0, best_n[3] = {0, 0, 0};
+  const unsigned char *sensors;
+  obb_events *ev;
+  int quiet, i, j, best = -1;
+  box_at(k, box, c, &b);
+  if (k->dim == 2) obb2_bounds(&b.b2, bounds);
+  else obb3_bounds(&b.b3, bounds);
+  s.n = s.more = 0;
+  if (obb_world_query_others(k->w, bounds, k->id, on_near, &s) != 0) return -1;
+  if (s.more) return -4;
+  for (i = 1; i < s.n; i++) /* by id: the filter asked in a fixed order */
+    for (j = i; j > 0 && s.id[j - 1] > s.id[j]; j--) {
+      int t = s.id[j];
+      s.id[j] = s.id[j - 1];
+      s.id[j - 1] = t;
+    }
+  sensors = obb_events_sensors(k->w, k->id, &ev, &quiet);
+  for (i = 0; i < s.n; i++) {
+    const void *ob = obb_world_box(k->w, s.id[i]);
+    double n[3] = {0, 0, 0}, depth, u;
+    obb_move_hit h;
+    int r;
+    if (sensors != NULL && sensors[s.id[i]]) continue;
+    if (!(k->dim == 2 ? obb2_penetration(&b.b2, (const obb2 *)ob, n, &depth)
+                      : obb3_penetration(&b.b3, (const obb3 *)ob, n, &depth)) ||
+        !is_floor(k, n))
+      continue;
+    u = dot(k, n, k->up);
+    if (best >= 0 && !(u > best_up)) continue; /* ids ascend: the lower */
+    memset(&h, 0, sizeof h);
+    h.other = s.id[i];
+    copy(k, h.n, n);
+    copy(k, h.p, c);
+    h.depth = depth;
+    r = answer(k, k->id, &h);
+    if (r < 0) return -2;
+    if (r == OBB_IGNORE || r == OBB_CROSS) continue;
+    best = s.id[i];
+    best_up = u;
+    copy(k, best_n, n);
+  }
+  memset(g, 0, sizeof *g);
+  g->other = best;
+  if (best < 0) return 0;
+  g->floor = 1;
+  copy(k, g->n, best_n);
+  motion_at(k->w, best, c, g->motion);
+  return 1;
+}
+
+/* The floor a character's move leaves it on, its box at c: a or b (the
+** floors it met or stood on) when it still touches one of them on a
+** floor face, else floor_touching's, else (a crowd near) the probe's
+** when a floor. 1 with g set, 0 for none (g->other -1), < 0 as
+** obb_world_move. */
+static int floor_at(kit *k, const void *box, const double *c, int a, int b,
+                    obb_ground *g) {
+  int n = ground_known(k, box, c, a, g);
+  if (n == 0 && b != a) n = ground_known(k, box, c, b, g);
+  if (n == 0) n = floor_touching(k, box, c, g);
+  if (n == -4) {
+    n = ground_at(k, box, c, 0, g);
+    if (n > 0 && !g->floor) {
+      memset(g, 0, sizeof *g);
+      g->other = -1;
+      n = 0;
+    }
+  }
+  if (n == 0) {
+    memset(g, 0, sizeof *g);
+    g->other = -1;
+  }
+  return n;
+}
+
 static int kit_init(kit *k, obb_world *w, int id, const obb_move_calls *calls) {
   double slope;
   memset(k, 0, offsetof(kit, asked_id));
@@ -547,7 +682,7 @@ static int kit_init(kit *k, obb_world *w, int id, const obb_move_calls *calls) {
   k->id = id;
   k->dim = obb_world_dim(w);
   k->calls = calls;
-  k->blocker = k->best = -1;
+  k->blocker = k->best = k->floor_other = -1;
   return obb_world_up(w, k->up, &slope);
 }
 
@@ -638,31 +773,52 @@ static int main_parts(kit *k, int block, const double *c0, const double *g,
   return n;
 }
 
-/* Starts holding the records of a try; its path kept from here. */
-static int try_begin(kit *k) {
+/* What a try (a corner pass, a step) may undo: the path's length and
+** what the move had met. */
+typedef struct trymark {
+  int npath, floor_met, wall_met, ceiling_met, floor_other;
+} trymark;
+
+/* Starts holding the records of a try, its path kept from here; the
+** blocker it tries to get past (its face n) no longer counts as met
+** (wall or ceiling) unless the try meets it too. */
+static void try_begin(kit *k, const double *n, trymark *m) {
+  m->npath = k->npath;
+  m->floor_met = k->floor_met;
+  m->wall_met = k->wall_met;
+  m->ceiling_met = k->ceiling_met;
+  m->floor_other = k->floor_other;
+  if (is_ceiling(k, n)) k->ceiling_met = 0;
+  else if (!is_floor(k, n)) k->wall_met = 0;
   k->hold = 1;
   k->nheld = 0;
   k->held_lost = 0;
-  return k->npath;
 }
 
-/* Ends a try: its records told (kept) or dropped with its path. */
-static void try_end(kit *k, int keep, int npath) {
+/* Ends a try: its records told (kept), or dropped with its path and what
+** it met. */
+static void try_end(kit *k, int keep, const trymark *m) {
   int i, n = k->nheld;
   k->hold = 0;
   k->nheld = 0;
   if (!keep) {
-    k->npath = npath;
+    k->npath = m->npath;
+    k->floor_met = m->floor_met;
+    k->wall_met = m->wall_met;
+    k->ceiling_met = m->ceiling_met;
+    k->floor_other = m->floor_other;
     return;
   }
   for (i = 0; i < n; i++) tell(k, &k->held[i]);
 }
 
-/* Whether a held record blocked on other. */
-static int held_blocked(const kit *k, int other) {
+/* Whether a held record blocked on other's face n again (met on another
+** face of it, as the top of the ledge its feet clipped, it is passed). */
+static int held_blocked(const kit *k, int other, const double *n) {
   int i;
   for (i = 0; i < k->nheld; i++)
-    if (k->held[i].other == other && k->held[i].response != OBB_CROSS)
+    if (k->held[i].other == other && k->held[i].response != OBB_CROSS &&
+        dot(k, k->held[i].n, n) > 1 - 0x1p-20)
       return 1;
   return 0;
 }
@@ -681,21 +837,25 @@ static double reach_along(int dim, const void *b, const double *t) {
   }
 }
 
-/* Corner correction: the move from pos toward goal was blocked by
-** k->blocker on its face k->blocker_n. Along each axis of the blocker
-** across that face, the least way (within corner) that takes the item
-** clear of the blocker; nudged that way (stopping at nothing), the rest of
-** the move goes on from there. 1 when it did (pos moved), 0 when not,
-** < 0 as obb_world_move. */
+/* Corner correction: the move toward goal was blocked by k->blocker on
+** its face k->blocker_n (a wall or a ceiling: a floor under the feet is
+** no corner), the item's center at k->blocker_p when they met. From
+** there, along each axis of the blocker across that face, the least way
+** (within corner) that takes the item clear of the blocker; nudged that
+** way (stopping at nothing), the rest of the move from where they met
+** goes on from there. 1 when it did (pos moved), 0 when not, < 0 as
+** obb_world_move. */
 static int corner_pass(kit *k, double corner, const void *box,
                        const double *goal, double *pos) {
-  int blocker = k->blocker, dim = k->dim, a, q, n, mark;
+  int blocker = k->blocker, dim = k->dim, a, q, n;
+  trymark mark;
   const void *ob = obb_world_box(k->w, blocker);
   double best = corner, way[3] = {0, 0, 0}, n0[3] = {0, 0, 0};
   double nudged[3] = {0, 0, 0}, target[3] = {0, 0, 0}, at[3] = {0, 0, 0};
-  double blk_n[3] = {0, 0, 0};
-  if (ob == NULL) return 0;
+  double blk_n[3] = {0, 0, 0}, base[3] = {0, 0, 0};
+  if (ob == NULL || is_floor(k, k->blocker_n)) return 0;
   copy(k, blk_n, k->blocker_n);
+  copy(k, base, k->blocker_p);
   for (a = 0; a < dim; a++) {
     double t[3] = {0, 0, 0}, ri, ro, ci, co, plus, minus;
     if (dim == 2) {
@@ -708,7 +868,7 @@ static int corner_pass(kit *k, double corner, const void *box,
     if (fabs(dot(k, t, blk_n)) > 0x1p-20) continue; /* not across the face */
     ri = reach_along(dim, box, t);
     ro = reach_along(dim, ob, t);
-    ci = dot(k, pos, t);
+    ci = dot(k, base, t);
     co = dot(k, dim == 2 ? ((const obb2 *)ob)->c : ((const obb3 *)ob)->c, t);
     plus = (co + ro) - (ci - ri); /* +t by this much: clear of it */
     minus = (ci + ri) - (co - ro);
@@ -723,36 +883,48 @@ static int corner_pass(kit *k, double corner, const void *box,
   }
   if (same_point(k, way, n0)) return 0;
   for (q = 0; q < dim; q++) {
-    nudged[q] = pos[q] + way[q];
-    target[q] = nudged[q] + (goal[q] - pos[q]);
+    nudged[q] = base[q] + way[q];
+    target[q] = nudged[q] + (goal[q] - base[q]);
   }
-  n = part(k, PROBE, pos, nudged, at, 0);
+  n = part(k, PROBE, base, nudged, at, 0);
   if (n < 0) return n;
   if (!same_point(k, at, nudged)) return 0; /* no room to be nudged */
-  mark = try_begin(k);
+  try_begin(k, blk_n, &mark);
+  add_pose(k, base);
   add_pose(k, nudged);
   n = part(k, MAIN, nudged, target, at, 1);
   if (n < 0) {
-    try_end(k, 0, mark);
+    try_end(k, 0, &mark);
     return n;
   }
-  if (held_blocked(k, blocker) || k->held_lost) {
-    try_end(k, 0, mark);
+  if (held_blocked(k, blocker, blk_n) || k->held_lost) {
+    try_end(k, 0, &mark);
     return 0;
   }
-  try_end(k, 1, mark);
+  try_end(k, 1, &mark);
   copy(k, pos, at);
   return 1;
 }
 
-/* The step up: the move from pos toward goal was blocked by a wall while
-** the item stood on a floor. Up by at most step, on along the rest of the
-** move across up, then down onto a floor: 1 when it stepped (pos there),
-** 0 when not, < 0 as obb_world_move. */
-static int step_up(kit *k, double step, const double *goal, double *pos) {
+/* The step up: the move from pos toward goal was blocked by wall (its
+** face n) while the item stood on a floor. A wall whose top is higher
+** above the item's bottom than step is no ledge; else up by at most step,
+** on along the rest of the move across up, then down onto a floor: 1
+** when it stepped (pos there), 0 when not, < 0 as obb_world_move. */
+static int step_up(kit *k, double step, const void *box, int wall,
+                   const double *n, const double *goal, double *pos) {
+  const void *wb = obb_world_box(k->w, wall);
   double r[3] = {0, 0, 0}, top[3] = {0, 0, 0}, on[3] = {0, 0, 0};
-  double down[3] = {0, 0, 0}, at[3] = {0, 0, 0}, a, rise, zero[3] = {0, 0, 0};
-  int q, n, mark;
+  double down[3] = {0, 0, 0}, at[3] = {0, 0, 0}, zero[3] = {0, 0, 0};
+  double a, rise, high, low;
+  int q, rc;
+  trymark mark;
+  if (wb == NULL) return 0;
+  high = dot(k, k->dim == 2 ? ((const obb2 *)wb)->c : ((const obb3 *)wb)->c,
+             k->up) + reach_along(k->dim, wb, k->up);
+  low = dot(k, pos, k->up) - reach_along(k->dim, box, k->up);
+  if (high - low > step + 0x1p-30 * (fabs(high) + fabs(low) + step))
+    return 0;
   for (q = 0; q < k->dim; q++) r[q] = goal[q] - pos[q];
   a = dot(k, r, k->up);
   for (q = 0; q < k->dim; q++) {
@@ -760,33 +932,33 @@ static int step_up(kit *k, double step, const double *goal, double *pos) {
     top[q] = pos[q] + step * k->up[q];
   }
   if (same_point(k, r, zero)) return 0;
-  n = part(k, PROBE, pos, top, at, 0);
-  if (n < 0) return n;
+  rc = part(k, PROBE, pos, top, at, 0);
+  if (rc < 0) return rc;
   copy(k, top, at);
   for (q = 0; q < k->dim; q++) at[q] = top[q] - pos[q];
   rise = dot(k, at, k->up);
   if (!(rise > 0)) return 0;
   for (q = 0; q < k->dim; q++) on[q] = top[q] + r[q];
-  mark = try_begin(k);
+  try_begin(k, n, &mark);
   add_pose(k, top);
-  n = part(k, MAIN, top, on, at, 1);
-  if (n < 0 || k->held_lost) {
-    try_end(k, 0, mark);
-    return n < 0 ? n : 0;
+  rc = part(k, MAIN, top, on, at, 1);
+  if (rc < 0 || k->held_lost) {
+    try_end(k, 0, &mark);
+    return rc < 0 ? rc : 0;
   }
   copy(k, on, at);
   for (q = 0; q < k->dim; q++) at[q] = on[q] - top[q];
   if (!(dot(k, at, r) > 0)) { /* no way on up there */
-    try_end(k, 0, mark);
+    try_end(k, 0, &mark);
     return 0;
   }
-  n = probe_down(k, on, rise, down);
-  if (n < 0 || n == 0 || !is_floor(k, k->best_n)) {
-    try_end(k, 0, mark);
-    return n < 0 ? n : 0;
+  rc = probe_down(k, on, rise, down);
+  if (rc <= 0 || !is_floor(k, k->best_n)) {
+    try_end(k, 0, &mark);
+    return rc < 0 ? rc : 0;
   }
   add_pose(k, down);
-  try_end(k, 1, mark);
+  try_end(k, 1, &mark);
   copy(k, pos, down);
   return 1;
 }
@@ -851,17 +1023,20 @@ int obb_character_move(obb_world *w, int id, const double *goal,
   why = obb_world_move_end(w, rest);
   legs_rest = why == OBB_END_LEGS;
   if (!legs_rest && !same_point(&k, pos, g) && k.blocker >= 0) {
+    int blocker = k.blocker;
+    double bn[3] = {0, 0, 0};
     int wall = !is_floor(&k, k.blocker_n) && !is_ceiling(&k, k.blocker_n);
+    copy(&k, bn, k.blocker_n);
     n = 0;
     if (o.corner > 0) n = corner_pass(&k, o.corner, box, g, pos);
     if (n == 0 && o.step > 0 && wall && (prev.on_floor || k.floor_met))
-      n = step_up(&k, o.step, g, pos);
+      n = step_up(&k, o.step, box, blocker, bn, g, pos);
     if (n < 0) {
       box_at(&k, box, c0, (anybox *)end);
       return n;
     }
   }
-  n = ground_at(&k, box, pos, 0, &st.ground);
+  n = floor_at(&k, box, pos, k.floor_other, prev.ground.other, &st.ground);
   if (n >= 0 && o.snap > 0 && prev.on_floor && dot(&k, v, k.up) <= 0 &&
       !(st.ground.other >= 0 && st.ground.floor)) {
     double at[3] = {0, 0, 0};
@@ -869,7 +1044,7 @@ int obb_character_move(obb_world *w, int id, const double *goal,
     if (n > 0 && is_floor(&k, k.best_n)) {
       copy(&k, pos, at);
       add_pose(&k, pos);
-      n = ground_at(&k, box, pos, 0, &st.ground);
+      n = floor_at(&k, box, pos, k.best, -1, &st.ground);
     }
   }
   if (n < 0) {
