@@ -527,7 +527,10 @@ static int touching(const kit *k, const anybox *a, int other) {
 ** g. 1 found, 0 none, < 0 as obb_world_move. */
 static int ground_at(kit *k, const void *box, const double *c, double dist,
                      obb_ground *g) {
-  double at[3], len = dist > 0 ? dist : tiny_of(k, box, c);
+  /* a little further than dist: a probe meets nothing at its very end
+  ** (it only comes to touch it), and a floor exactly dist below is within */
+  double at[3], over = 0x1p-16 * tiny_of(k, box, c);
+  double len = dist > 0 ? dist + over : tiny_of(k, box, c);
   anybox b;
   int rc = probe_down(k, c, len, at);
   memset(g, 0, sizeof *g);
@@ -535,7 +538,7 @@ static int ground_at(kit *k, const void *box, const double *c, double dist,
   if (rc <= 0) return rc;
   box_at(k, box, c, &b);
   g->gap = touching(k, &b, k->best) ? 0 : k->best_t * len;
-  if (dist == 0 && g->gap > 0) return 0;
+  if (dist == 0 ? g->gap > 0 : g->gap > dist + over) return 0;
   g->other = k->best;
   g->floor = is_floor(k, k->best_n);
   copy(k, g->n, k->best_n);
@@ -1039,8 +1042,9 @@ int obb_character_move(obb_world *w, int id, const double *goal,
   n = floor_at(&k, box, pos, k.floor_other, prev.ground.other, &st.ground);
   if (n >= 0 && o.snap > 0 && prev.on_floor && dot(&k, v, k.up) <= 0 &&
       !(st.ground.other >= 0 && st.ground.floor)) {
-    double at[3] = {0, 0, 0};
-    n = probe_down(&k, pos, o.snap, at);
+    /* a little further than snap: a floor exactly snap below stops it */
+    double at[3] = {0, 0, 0}, over = 0x1p-16 * tiny_of(&k, box, pos);
+    n = probe_down(&k, pos, o.snap + over, at);
     if (n > 0 && is_floor(&k, k.best_n)) {
       copy(&k, pos, at);
       add_pose(&k, pos);
