@@ -99,9 +99,9 @@ demo: deps-build
 # The examples (docs/reference.md, "Examples"), each checking itself; CI runs them all.
 #   make examples         every example, and the demo into $(BUILD)/
 #   make example-racing   one of them (racing, platformer, picking, tiled, responses,
-#                         responses_turning, solids)
+#                         responses_turning, solids, characters)
 RUN_LUA     = LUA_CPATH='./$(BUILD)/?.so;;' LUA_PATH='./lua/?.lua;./lua/?/init.lua;;' $(LUA)
-EXAMPLES    = racing platformer picking tiled responses responses_turning solids
+EXAMPLES    = racing platformer picking tiled responses responses_turning solids characters
 
 examples: deps-build
 	$(MAKE) all
