@@ -71,8 +71,12 @@ M.JUMP = 14          -- the jump's initial vertical speed
 M.JUMP_BUFFER = 6    -- steps a jump press waits for the ground
 M.HX, M.HY = 0.35, 0.75 -- the player's half extents, standing
 M.CROUCH_HY = 0.4       -- crouched: a box 0.8 tall, its feet kept in place
-M.SNAP = 0.12        -- how far down a running player is kept on the ground
-M.GROUND_NY = 0.7    -- a normal with ny above this is ground (45.6 degrees)
+M.GROUND_NY = 0.7    -- a normal with ny above this is a floor (45.6 degrees): the world's slope
+-- the character kit's options for the player (world:set_character), in
+-- units (a tile is 32 pixels):
+M.SNAP = 0.3         -- kept on a floor up to this far below (down ramps, off the step)
+M.STEP = 0.3         -- steps up ledges this high without jumping (the step is 0.25)
+M.CORNER = 0.1       -- nudged past a blocker overlapped by at most this (3.2 pixels)
 M.MAP = "examples/maps/platformer.lua" -- the level, from the repository's root
 M.CI_FRAMES = 1400   -- what .ci/love.sh and the spec run: 23 s of play
 M.TOL = 1e-9         -- "inside a solid": deeper than this
@@ -100,8 +104,8 @@ local function move_filter(_, other, _, ny, _, depth)
   return "slide"
 end
 
--- Keeping a running player on a slope going down, and the headroom to
--- stand up: stop at the first solid.
+-- The headroom to stand up (world:check: nothing in the character kit
+-- asks it): stop at the first solid.
 local function touch_filter(_, other, _, ny, _, depth)
   local kind = other.kind
   if kind == "oneway" then
@@ -118,6 +122,17 @@ end
 local PLAYER = 1
 M.PLAYER = PLAYER
 local solid_set = obb.responses({ default = false, [PLAYER] = "stand" })
+
+-- The player's options of the character kit (world:set_character), made
+-- once: on a floor, and in the air. Corner correction only in the air:
+-- on a floor the kit would also nudge the player off a floor's edge it
+-- overlaps by less than the correction (the move's bit down, gravity's,
+-- is blocked by that floor, and the kit nudges past any blocker), so the
+-- player walking off the ledge before the 35 degree ramp would be pushed
+-- ahead by up to M.CORNER.
+local ON_FLOOR = { snap = M.SNAP, step = M.STEP, corner = 0, stop_on_slope = true, block_on_wall = true }
+local IN_AIR = { snap = M.SNAP, step = M.STEP, corner = M.CORNER, stop_on_slope = true, block_on_wall = true }
+M.ON_FLOOR, M.IN_AIR = ON_FLOOR, IN_AIR
 
 -- ---- the level: examples/maps/platformer.lua -------------------------
 
@@ -304,6 +319,11 @@ function M.new(map)
   g.player = p
   g.world:add(p, p.box)
   g.world:set_class(p, PLAYER)
+  -- a character: the kit keeps it on the ground (snap: down the ramps
+  -- without taking off; step: up the step without a jump; corner: onto a
+  -- ledge its jump clips; stop_on_slope: it stands still on a ramp;
+  -- block_on_wall: never up a face steeper than a floor)
+  g.world:set_character(p, ON_FLOOR)
   p.grounded, p.gnx, p.gny, p.ground = false, 0, 0, nil
   p.crouched, p.jump_buffer, p.jump_held = false, 0, false
 
@@ -312,6 +332,7 @@ function M.new(map)
   g.out, g.check_out, g.col_out = scratch(32 * S), scratch(32 * S), scratch(32 * 3)
   g.solid_out = scratch(8 * obb.SOLID2.stride)
   g.ev = scratch(16 * 4) -- world:events: sensor, other, "begin" or "end", t
+  g.on_floor_options = true -- which of ON_FLOOR and IN_AIR the player has
   g.frame, g.n = 0, 0
   -- what the checks look at: the step's start and what happened in it
   g.x0, g.feet0, g.grounded0, g.flat0 = p.x, 0, false, false
@@ -461,38 +482,40 @@ function Game:step(input)
   end
   vy = vy + GRAVITY * DT
 
-  -- the move; then the collisions it met, in time order
-  local ax, ay, n = world:move(p, p.x + vx * DT, p.y + vy * DT, move_filter, out)
+  -- the move (the character kit keeps the player on the ground: snap,
+  -- step, corner, stop on slope, block on wall); then the collisions it
+  -- met, in time order, each taking out of the velocity what goes into it
+  local gx, gy = p.x + vx * DT, p.y + vy * DT
+  if p.grounded ~= self.on_floor_options then -- (no garbage: the tables are made once)
+    world:set_character(p, p.grounded and ON_FLOOR or IN_AIR)
+    self.on_floor_options = p.grounded
+  end
+  local ax, ay, n = world:move(p, gx, gy, move_filter, out)
   self.n = n -- (main.lua draws out's records)
-  local grounded, gnx, gny, ground = false, 0, 0, nil
   for i = 0, n - 1 do
     local k = i * S
-    local other, response = out[k + 1], out[k + 2]
+    local response = out[k + 2]
     local nx, ny = out[k + 4], out[k + 5]
     if response ~= "cross" then -- (a sensor: the events below tell)
       vx, vy = clip(vx, vy, nx, ny)
-      if ny > M.GROUND_NY and (not grounded or ny > gny) then
-        grounded, gnx, gny, ground = true, nx, ny, other
-      end
       if nx ~= 0 then self.sloped = true end -- met a wall, a ramp or a corner
     end
   end
+  -- only the kit's snap ends a move below its goal (onto a floor under it)
+  self.snapped = ay < gy
 
-  -- running down a slope (or off a step) leaves the ground for a moment:
-  -- keep a player that was on the ground, and did not jump, on it
-  if not grounded and p.grounded and not jumped and vy <= 0 then
-    local sx, sy, sn = world:check(p, ax, ay - M.SNAP, touch_filter, self.check_out)
-    local co = self.check_out
-    if sn > 0 and co[5] > M.GROUND_NY then
-      ax, ay = sx, sy
-      grounded, gnx, gny, ground = true, co[4], co[5], co[1]
-      vx, vy = clip(vx, vy, co[4], co[5])
-      world:update(p, ax, ay, HX, p.hy)
-      self.snapped = true
-    end
+  -- where it ends, by the kit: on a floor (the world's up and slope), the
+  -- floor's normal, and what that floor is (world:ground, the move's
+  -- filter: the one-way platform only from above)
+  local grounded, gnx, gny, ground = world:is_on_floor(p), 0, 0, nil
+  if grounded then
+    gnx, gny = world:floor_normal(p)
+    ground = world:ground(p, 0, move_filter)
+    -- on the ground the velocity goes along it (snapped onto a ramp, the
+    -- move met nothing), and may not point up (no launch at a ramp's top)
+    vx, vy = clip(vx, vy, gnx, gny)
+    if vy > 0 then vy = 0 end
   end
-  -- on the ground the velocity may not point up (no launch at a ramp's top)
-  if grounded and vy > 0 then vy = 0 end
 
   p.x, p.y, p.vx, p.vy = ax, ay, vx, vy
   p.grounded, p.gnx, p.gny, p.ground = grounded, gnx, gny, ground
