@@ -161,6 +161,9 @@ end
 -- The movers the level must have, by their names on the map, in the order
 -- they move each step.
 local MOVERS = { elevator = 1, platform = 2, crusher = 3 }
+-- The blocks (static rectangles of class "block") it must have, by name:
+-- the step the player walks up, the ledge its jump clips.
+local BLOCKS = { step = true, ledge = true }
 
 -- What the game makes of an item of obb.tiled: a tile of the tile layer,
 -- else by the object's properties or its class (type).
@@ -226,6 +229,8 @@ local function load_level(g, map)
       add(g, { kind = "tile", box = obb.new2(cx, cy, hx, hy) })
     elseif kind == "ramp" then
       ramp(g, item, cx, cy, hx, hy, a)
+    elseif kind == "block" and BLOCKS[item.name] and not g.blocks[item.name] then
+      g.blocks[item.name] = add(g, { kind = "block", name = item.name, top = cy + hy, box = obb.new2(cx, cy, hx, hy, a) })
     elseif kind == "oneway" and not g.oneway then
       g.oneway = add(g, { kind = "oneway", top = cy + hy, box = obb.new2(cx, cy, hx, hy, a) })
     elseif kind == "bar" and not g.bar then
@@ -262,6 +267,9 @@ local function load_level(g, map)
     if not g[name] then error("platformer: the map has no mover named " .. name, 3) end
   end
   if not g.seesaw then error("platformer: the map needs a see-saw", 3) end
+  for name in pairs(BLOCKS) do
+    if not g.blocks[name] then error("platformer: the map has no block named " .. name, 3) end
+  end
   -- the movers in a fixed order (the map's, not pairs')
   table.sort(g.movers, function(a, b) return MOVERS[a.name] < MOVERS[b.name] end)
   g.start, g.checkpoint, g.goal = points.start, points.checkpoint, points.goal
@@ -307,7 +315,7 @@ function M.new(map)
   -- y up: what rests on a face whose normal is within 45.6 degrees of up
   -- (the player's GROUND_NY) rides a moving solid
   g.world = obb.world2({ up = { 0, 1 }, slope = math.acos(M.GROUND_NY) })
-  g.solids, g.coins, g.movers = {}, {}, {}
+  g.solids, g.coins, g.movers, g.blocks = {}, {}, {}, {}
   load_level(g, M.read_map(map))
   zones(g)
   g.coins_left = #g.coins
@@ -345,8 +353,16 @@ function M.new(map)
   g.stats = { flat_steps = 0, coins = 0, goal_frame = false, bar_hits = 0, crouched_under_bar = 0,
               crushed = 0, tilted = 0, passed_crusher = false,
               checkpoint_frame = false, door_opened = false, door_closed = false,
+              -- the character kit at work: the first frame the player
+              -- stepped up the step (no jump), the first it got onto the
+              -- ledge its jump clipped (corner correction) and by how much
+              -- its feet were below the ledge's top when they met it; the
+              -- steps that walked down a ramp on the floor, and those that
+              -- began on a ramp and left the floor without a jump
+              stepped = false, cornered = false, corner_clip = false, downhill = 0, ramp_takeoffs = 0,
               stood = { tile = false, oneway = false, bar = false, [20] = false, [35] = false,
-                        mover = false, elevator = false, platform = false, crusher = false, seesaw = false } }
+                        mover = false, elevator = false, platform = false, crusher = false, seesaw = false,
+                        step = false, ledge = false } }
   g.script = { next_jump = 1 }
   return g
 end
@@ -490,15 +506,19 @@ function Game:step(input)
     world:set_character(p, p.grounded and ON_FLOOR or IN_AIR)
     self.on_floor_options = p.grounded
   end
+  local feet1, ground1, on_floor1 = p.y - p.hy, p.ground, p.grounded -- (after the solids moved it)
   local ax, ay, n = world:move(p, gx, gy, move_filter, out)
   self.n = n -- (main.lua draws out's records)
+  local ledge, ledge_met = self.blocks.ledge, false
   for i = 0, n - 1 do
     local k = i * S
-    local response = out[k + 2]
+    local other, response = out[k + 1], out[k + 2]
     local nx, ny = out[k + 4], out[k + 5]
     if response ~= "cross" then -- (a sensor: the events below tell)
       vx, vy = clip(vx, vy, nx, ny)
       if nx ~= 0 then self.sloped = true end -- met a wall, a ramp or a corner
+      -- the ledge's side met: where the feet were then (the record's y)
+      if other == ledge and nx < -0.99 then ledge_met = out[k + 7] - p.hy end
     end
   end
   -- only the kit's snap ends a move below its goal (onto a floor under it)
@@ -521,9 +541,25 @@ function Game:step(input)
   p.grounded, p.gnx, p.gny, p.ground = grounded, gnx, gny, ground
   world:get(p, p.box)
 
+  -- what the kit did: up the step from the floor in one step, no jump;
+  -- onto the ledge after meeting its side below its top (only corner
+  -- correction lifts it there: the jump's top is below the ledge's);
+  -- down a ramp on the floor, or off one without a jump
+  local feet = ay - p.hy
+  if not st.stepped and on_floor1 and not jumped and ground == self.blocks.step and feet > feet1 then
+    st.stepped = self.frame
+  end
+  if not st.cornered and ledge_met and ledge_met < ledge.top and feet >= ledge.top - M.TOL then
+    st.cornered, st.corner_clip = self.frame, ledge.top - ledge_met
+  end
+  if grounded and ground.kind == "ramp" and feet < feet1 then st.downhill = st.downhill + 1 end
+  if on_floor1 and ground1 and ground1.kind == "ramp" and not grounded and not jumped then
+    st.ramp_takeoffs = st.ramp_takeoffs + 1
+  end
+
   if ground then
     if ground.kind == "ramp" then st.stood[ground.deg] = st.stood[ground.deg] or self.frame
-    elseif ground.kind == "mover" then st.stood[ground.name] = st.stood[ground.name] or self.frame
+    elseif ground.kind == "mover" or ground.kind == "block" then st.stood[ground.name] = st.stood[ground.name] or self.frame
     else st.stood[ground.kind] = st.stood[ground.kind] or self.frame end
   end
   local crusher = self.crusher
@@ -580,7 +616,10 @@ end
 -- ---- the script --------------------------------------------------------
 
 M.SCRIPT = {
-  jumps = { 31.5, 49.0 },     -- x where the player jumps: onto the one-way platform, over the wall
+  -- x where the player jumps: onto the ledge (its feet 1.2 pixels below
+  -- the ledge's top when they meet its side, at the top of the jump), onto
+  -- the one-way platform, over the wall
+  jumps = { 6.8, 31.5, 49.0 },
   crouch = { 41.0, 48.0 },    -- crouched from .. to: under the bar
   -- where the player waits for a moving solid: on the ledge until the
   -- elevator is down, on it until it is up; before the crusher until it
