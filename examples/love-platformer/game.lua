@@ -230,7 +230,8 @@ local function load_level(g, map)
     elseif kind == "ramp" then
       ramp(g, item, cx, cy, hx, hy, a)
     elseif kind == "block" and BLOCKS[item.name] and not g.blocks[item.name] then
-      g.blocks[item.name] = add(g, { kind = "block", name = item.name, top = cy + hy, box = obb.new2(cx, cy, hx, hy, a) })
+      g.blocks[item.name] = add(g, { kind = "block", name = item.name, top = cy + hy,
+                                     box = obb.new2(cx, cy, hx, hy, a) })
     elseif kind == "oneway" and not g.oneway then
       g.oneway = add(g, { kind = "oneway", top = cy + hy, box = obb.new2(cx, cy, hx, hy, a) })
     elseif kind == "bar" and not g.bar then
@@ -559,7 +560,8 @@ function Game:step(input)
 
   if ground then
     if ground.kind == "ramp" then st.stood[ground.deg] = st.stood[ground.deg] or self.frame
-    elseif ground.kind == "mover" or ground.kind == "block" then st.stood[ground.name] = st.stood[ground.name] or self.frame
+    elseif ground.kind == "mover" or ground.kind == "block" then
+      st.stood[ground.name] = st.stood[ground.name] or self.frame
     else st.stood[ground.kind] = st.stood[ground.kind] or self.frame end
   end
   local crusher = self.crusher
