@@ -53,24 +53,27 @@ describe("the LÖVE platformer on world:move", function()
       local ok, res = pcall(function() return { game.play(game.CI_FRAMES) } end)
       game.ON_FLOOR[option], game.IN_AIR[option] = a, b
       assert(ok, res)
-      return res[1], res[3]
+      return res[1], res[2], res[3] -- ok, why, the game
     end
     -- no step: stopped at the step's side, on the floor
-    local ok, g = without("step")
+    local ok, _, g = without("step")
     assert.is_false(ok)
     assert.is_false(g.stats.stepped)
     assert.is_true(math.abs(g.player.x - (2 - game.HX)) < 1e-12, g.player.x)
     -- no corner correction: the jump falls back from the ledge's side
-    ok, g = without("corner")
+    ok, _, g = without("corner")
     assert.is_false(ok)
     assert.is_truthy(g.stats.stepped)
     assert.is_false(g.stats.cornered)
     assert.is_true(math.abs(g.player.x - (10 - game.HX)) < 1e-12, g.player.x)
     assert.is_true(g.player.grounded and g.player.ground.kind == "tile")
-    -- no snap: the run gets through, but leaves the ramps' floor on the way down
-    ok, g = without("snap")
-    assert.is_true(ok)
-    assert.is_true(g.stats.ramp_takeoffs > 0)
+    -- no snap: the run gets to the goal, but leaves the ramps' floor on
+    -- the way down
+    local why
+    ok, why, g = without("snap")
+    assert.is_false(ok)
+    assert.matches("the player left a ramp's floor %d+ times without a jump", why)
+    assert.is_truthy(g.stats.goal_frame)
   end)
 
   it("the same run every time (fixed step, fixed script)", function()

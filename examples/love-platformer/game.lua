@@ -6,11 +6,19 @@
 -- The world is y up (gravity pulls toward -y); main.lua flips it for the
 -- screen. One unit is one tile. The player is a box moved each fixed step
 -- by world:move: velocity integration, gravity, the velocity clipped
--- (obb.clip) against the normal of every collision the move reports, and
--- grounded when one of those normals points mostly up. The level, as the
--- map draws it:
+-- (obb.clip) against the normal of every collision the move reports. It
+-- is a character (world:set_character): the kit keeps it on the ground
+-- (snap: down the ramps without taking off; step: up the step; corner
+-- correction: onto the ledge its jump clips; stop on slope; block on
+-- wall), and says where it ends: world:is_on_floor (it may jump),
+-- world:floor_normal, and world:ground (what it stands on). The level,
+-- as the map draws it:
 --
 --   * a floor of 1x1 tiles, a ledge and a wall of tiles (a tile layer);
+--   * two blocks (class "block"): the step, 8 pixels high, which the
+--     player walks up without a jump, and the ledge, whose top is 1.2
+--     pixels above the top of the player's jump: the kit's corner
+--     correction lifts it onto it;
 --   * ramps of turned boxes laid end to end: 20 degrees up, 35 down, 35 up
 --     (each a turned rectangle of the map, cut into `pieces` boxes here);
 --   * a one-way platform (`oneway = true`): solid only when landed on from
@@ -47,8 +55,8 @@
 -- from the repository's root); game.read_map(path) -> the map's table.
 -- g:step(input) advances one step of DT, where input is
 -- { left, right, jump, crouch } (booleans; jump is a press, buffered a few
--- steps). g:autoplay(input) fills input from the fixed script (run right,
--- jump at given x, crouch under the bar, wait for the moving solids and
+-- steps). g:autoplay(input) fills input from the fixed script (run right
+-- up the step, jump at given x, crouch under the bar, wait for the moving solids and
 -- ride them). g:check_step() -> nil or why the
 -- step broke a rule; g:check_end() -> nil or why the run failed; both
 -- only look, they change nothing. game.play(frames) runs the script.
@@ -721,8 +729,9 @@ function Game:check_step()
 end
 
 -- nil, or why the whole run failed: the goal, every coin, the checkpoint,
--- the door opened before the player and closed behind it, both ramp
--- angles, a landing on the one-way platform, the duck under the bar, a
+-- the door opened before the player and closed behind it, the step walked
+-- up, the ledge reached by corner correction, down a ramp on the floor
+-- and never off one without a jump (snap), both ramp angles, a landing on the one-way platform, the duck under the bar, a
 -- ride on the elevator, on the platform and on the see-saw as it turned,
 -- past the crusher, and enough flat steps checked for seams.
 function Game:check_end()
@@ -745,6 +754,14 @@ function Game:check_end()
   if not st.stood.platform then return "the player never rode the platform" end
   if not st.passed_crusher then return "the player never got past the crusher" end
   if st.tilted == 0 then return "the player never rode the see-saw as it turned" end
+  if not st.stepped then return "the player never walked up the step" end
+  if not st.cornered then
+    return "the player never got onto the ledge its jump clips (corner correction)"
+  end
+  if st.downhill == 0 then return "the player never walked down a ramp on the floor" end
+  if st.ramp_takeoffs > 0 then
+    return ("the player left a ramp's floor %d times without a jump"):format(st.ramp_takeoffs)
+  end
   if st.flat_steps < 200 then return ("only %d flat steps were checked for snags"):format(st.flat_steps) end
   return nil
 end
