@@ -731,8 +731,8 @@ end
 -- nil, or why the whole run failed: the goal, every coin, the checkpoint,
 -- the door opened before the player and closed behind it, the step walked
 -- up, the ledge reached by corner correction, down a ramp on the floor
--- and never off one without a jump (snap), both ramp angles, a landing on the one-way platform, the duck under the bar, a
--- ride on the elevator, on the platform and on the see-saw as it turned,
+-- and never off one without a jump (snap), both ramp angles, a landing
+-- on the one-way platform, the duck under the bar, a ride on the elevator, on the platform and on the see-saw as it turned,
 -- past the crusher, and enough flat steps checked for seams.
 function Game:check_end()
   local st = self.stats
