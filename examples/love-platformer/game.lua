@@ -732,8 +732,9 @@ end
 -- the door opened before the player and closed behind it, the step walked
 -- up, the ledge reached by corner correction, down a ramp on the floor
 -- and never off one without a jump (snap), both ramp angles, a landing
--- on the one-way platform, the duck under the bar, a ride on the elevator, on the platform and on the see-saw as it turned,
--- past the crusher, and enough flat steps checked for seams.
+-- on the one-way platform, the duck under the bar, a ride on the
+-- elevator, on the platform and on the see-saw as it turned, past the
+-- crusher, and enough flat steps checked for seams.
 function Game:check_end()
   local st = self.stats
   if not st.goal_frame then
