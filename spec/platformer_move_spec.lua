@@ -30,10 +30,50 @@ describe("the LÖVE platformer on world:move", function()
     assert.is_true(st.door_opened < st.door_closed and st.door_closed > st.goal_frame)
     assert.is_false(g.door.open)
     assert.are.equal(g.checkpoint, g.respawn)
+    -- the character kit: up the step without a jump, onto the ledge whose
+    -- top the jump's feet missed by a pixel or two (corner correction),
+    -- down the 35 degree ramp on the floor every step (snap), never off a
+    -- ramp without a jump
+    assert.is_true(st.stepped > 0 and st.stood.step == st.stepped)
+    assert.is_true(st.cornered > st.stepped and st.stood.ledge == st.cornered)
+    assert.is_true(st.corner_clip > 0 and st.corner_clip <= 2 / 32, st.corner_clip * 32 .. " pixels")
+    assert.is_true(st.downhill >= 25, st.downhill .. " steps down a ramp on the floor")
+    assert.equal(0, st.ramp_takeoffs)
+    assert.is_true(st.stood[35] < st.checkpoint_frame)
     -- it stopped on the last ledge, standing, at rest
     local p = g.player
     assert.is_true(p.grounded and not p.crouched and p.x >= g.goal.x)
     assert.equal(0, p.vx)
+  end)
+
+  it("needs the kit's options: without step, corner or snap the script fails where each one helps", function()
+    local function without(option)
+      local a, b = game.ON_FLOOR[option], game.IN_AIR[option]
+      game.ON_FLOOR[option], game.IN_AIR[option] = 0, 0
+      local ok, res = pcall(function() return { game.play(game.CI_FRAMES) } end)
+      game.ON_FLOOR[option], game.IN_AIR[option] = a, b
+      assert(ok, res)
+      return res[1], res[2], res[3] -- ok, why, the game
+    end
+    -- no step: stopped at the step's side, on the floor
+    local ok, _, g = without("step")
+    assert.is_false(ok)
+    assert.is_false(g.stats.stepped)
+    assert.is_true(math.abs(g.player.x - (2 - game.HX)) < 1e-12, g.player.x)
+    -- no corner correction: the jump falls back from the ledge's side
+    ok, _, g = without("corner")
+    assert.is_false(ok)
+    assert.is_truthy(g.stats.stepped)
+    assert.is_false(g.stats.cornered)
+    assert.is_true(math.abs(g.player.x - (10 - game.HX)) < 1e-12, g.player.x)
+    assert.is_true(g.player.grounded and g.player.ground.kind == "tile")
+    -- no snap: the run gets to the goal, but leaves the ramps' floor on
+    -- the way down
+    local why
+    ok, why, g = without("snap")
+    assert.is_false(ok)
+    assert.matches("the player left a ramp's floor %d+ times without a jump", why)
+    assert.is_truthy(g.stats.goal_frame)
   end)
 
   it("the same run every time (fixed step, fixed script)", function()
@@ -222,14 +262,14 @@ describe("the platformer's level: the Tiled map " .. MAP, function()
   local g = game.new(map)
 
   it("loads into the objects the game expects: 191 tiles, 6 ramp boxes, 1 one-way platform, 1 bar, 3 movers, "
-     .. "1 see-saw, 1 door (game.lua's), 4 coins", function()
+     .. "1 see-saw, 2 blocks, 1 door (game.lua's), 4 coins", function()
     local counts = {}
     for _, e in ipairs(g.solids) do counts[e.kind] = (counts[e.kind] or 0) + 1 end
     -- the door: game.lua's
-    assert.same({ tile = 191, ramp = 6, oneway = 1, bar = 1, mover = 3, seesaw = 1, door = 1 }, counts)
+    assert.same({ tile = 191, ramp = 6, oneway = 1, bar = 1, mover = 3, seesaw = 1, block = 2, door = 1 }, counts)
     assert.equal(4, #g.coins)
     -- and the player, and the zones game.lua makes from the points
-    assert.equal(191 + 6 + 1 + 1 + 3 + 1 + 1 + 4 + 1 + 2, #g.world)
+    assert.equal(191 + 6 + 1 + 1 + 3 + 1 + 2 + 1 + 4 + 1 + 2, #g.world)
     for _, c in ipairs(g.coins) do assert.is_true(g.world:sensor(c)) end
     assert.is_true(g.world:sensor(g.checkpoint_zone) and g.world:sensor(g.door_zone))
     -- the tiles: the floor, the walls at both ends, the ledge, the wall to
@@ -327,7 +367,7 @@ describe("the platformer's level: the Tiled map " .. MAP, function()
     assert.is_true(near(b.hx, 1.8, 1e-12) and near(b.hy, 0.15, 1e-12))
     assert.equal(0, b.angle)
     assert.equal(-4, b.spin)
-    local want = { { 6, 0.6 }, { 35, 3.4 }, { 44.5, 0.4 }, { 54.5, 0.6 } }
+    local want = { { 3.5, 0.85 }, { 35, 3.4 }, { 44.5, 0.4 }, { 54.5, 0.6 } }
     for i, c in ipairs(g.coins) do
       local cx, cy = c.box:center()
       assert.is_true(near(cx, want[i][1], 1e-12) and near(cy, want[i][2], 1e-12), "coin " .. i)
@@ -338,6 +378,38 @@ describe("the platformer's level: the Tiled map " .. MAP, function()
     assert.same({ x = 95, y = 4 }, g.goal)
     assert.same({ 1, game.HY }, { g.player.x, g.player.y })
     assert.same({ x = -3, y = -1, w = 101, h = 9 }, g.bounds)
+  end)
+
+  it("places the blocks: the step, lower than the kit's step, and the ledge, just above the jump's top", function()
+    local step, ledge = g.blocks.step, g.blocks.ledge
+    local function box(e)
+      local cx, cy = e.box:center()
+      local hx, hy = e.box:half_extents()
+      return { cx, cy, hx, hy, e.box:angle() }
+    end
+    assert.same({ 3.25, 0.125, 1.25, 0.125, 0 }, box(step))   -- x 2 to 4.5, 8 pixels high on the floor
+    assert.same({ 11, 1.59375, 1, 1.59375, 0 }, box(ledge))   -- x 10 to 12, 102 pixels high
+    assert.equal(0.25, step.top)
+    assert.equal(102 / 32, ledge.top)
+    assert.is_true(step.top <= game.STEP and game.STEP < 2 * step.top)
+    -- the jump's top, integrated as game.lua does (a step's velocity, then
+    -- its move): 1.2 pixels below the ledge's top, within the correction
+    local vy, y, top = game.JUMP, 0, 0
+    for _ = 1, 120 do
+      vy = vy + game.GRAVITY * game.DT
+      y = y + vy * game.DT
+      top = math.max(top, y)
+    end
+    assert.is_true(near((ledge.top - top) * 32, 1.2, 1e-9), (ledge.top - top) * 32 .. " pixels")
+    assert.is_true(ledge.top - top < game.CORNER)
+    -- a block of no name the game knows is refused
+    local copy = dofile(MAP)
+    for _, o in ipairs(copy.layers[2].objects) do
+      if o.name == "ledge" then o.name = "wall" end
+    end
+    local ok, err = pcall(game.new, copy)
+    assert.is_false(ok)
+    assert.matches('map object 18 %("wall"%): "block" is no kind the game knows', err)
   end)
 
   it("refuses a map object of no kind it knows, naming it", function()
@@ -378,20 +450,26 @@ describe("the platformer's level: the Tiled map " .. MAP, function()
     local p = h.player
     p.x, p.y = 59, 1 + p.hy
     h.world:update(p, p.x, p.y, game.HX, p.hy)
-    local jumped, up = false, {}
+    local jumps, up, down_step = { 53.2, 15.2 }, {}, false
     for _ = 1, 1200 do
       input.left, input.right = true, false
       input.crouch = p.x > 41 and p.x < 48 -- under the bar
-      input.jump = not jumped and p.x <= 53.2 -- over the wall
-      jumped = jumped or input.jump
-      local y0 = p.y
+      input.jump = jumps[1] ~= nil and p.x <= jumps[1] -- over the wall, onto the ledge from the 20 degree ramp
+      if input.jump then table.remove(jumps, 1) end
+      local y0, g0 = p.y, p.ground
       h:step(input)
       assert.is_nil(h:check_step())
       if p.ground and p.ground.kind == "ramp" and p.y > y0 then up[p.ground.deg] = true end
+      -- off the step's far end, kept on the floor (snap): on the step, then on the floor below
+      if g0 == h.blocks.step and p.grounded and p.ground.kind == "tile" then down_step = true end
     end
-    -- it went up the 35 degree ramp (the 20 one is downhill this way) and
-    -- stopped at the wall, touching it
+    assert.is_nil(next(jumps))
+    -- it went up the 35 degree ramp (the 20 one is downhill this way), up
+    -- the step and down off it on the floor, and stopped at the wall,
+    -- touching it
     assert.is_true(up[35])
+    assert.is_truthy(h.stats.stepped and h.stats.stood.ledge)
+    assert.is_true(down_step)
     assert.is_true(near(p.x, -2 + game.HX, 1e-12), "stopped at x = " .. p.x)
     assert.is_true(h.stats.flat_steps >= 200)
   end)
@@ -425,6 +503,6 @@ describe("the platformer's level: the Tiled map " .. MAP, function()
         end
       end
     end
-    assert.equal(16, objects)
+    assert.equal(18, objects)
   end)
 end)

@@ -6,11 +6,19 @@
 -- The world is y up (gravity pulls toward -y); main.lua flips it for the
 -- screen. One unit is one tile. The player is a box moved each fixed step
 -- by world:move: velocity integration, gravity, the velocity clipped
--- (obb.clip) against the normal of every collision the move reports, and
--- grounded when one of those normals points mostly up. The level, as the
--- map draws it:
+-- (obb.clip) against the normal of every collision the move reports. It
+-- is a character (world:set_character): the kit keeps it on the ground
+-- (snap: down the ramps without taking off; step: up the step; corner
+-- correction: onto the ledge its jump clips; stop on slope; block on
+-- wall), and says where it ends: world:is_on_floor (it may jump),
+-- world:floor_normal, and world:ground (what it stands on). The level,
+-- as the map draws it:
 --
 --   * a floor of 1x1 tiles, a ledge and a wall of tiles (a tile layer);
+--   * two blocks (class "block"): the step, 8 pixels high, which the
+--     player walks up without a jump, and the ledge, whose top is 1.2
+--     pixels above the top of the player's jump: the kit's corner
+--     correction lifts it onto it;
 --   * ramps of turned boxes laid end to end: 20 degrees up, 35 down, 35 up
 --     (each a turned rectangle of the map, cut into `pieces` boxes here);
 --   * a one-way platform (`oneway = true`): solid only when landed on from
@@ -47,8 +55,8 @@
 -- from the repository's root); game.read_map(path) -> the map's table.
 -- g:step(input) advances one step of DT, where input is
 -- { left, right, jump, crouch } (booleans; jump is a press, buffered a few
--- steps). g:autoplay(input) fills input from the fixed script (run right,
--- jump at given x, crouch under the bar, wait for the moving solids and
+-- steps). g:autoplay(input) fills input from the fixed script (run right
+-- up the step, jump at given x, crouch under the bar, wait for the moving solids and
 -- ride them). g:check_step() -> nil or why the
 -- step broke a rule; g:check_end() -> nil or why the run failed; both
 -- only look, they change nothing. game.play(frames) runs the script.
@@ -71,8 +79,12 @@ M.JUMP = 14          -- the jump's initial vertical speed
 M.JUMP_BUFFER = 6    -- steps a jump press waits for the ground
 M.HX, M.HY = 0.35, 0.75 -- the player's half extents, standing
 M.CROUCH_HY = 0.4       -- crouched: a box 0.8 tall, its feet kept in place
-M.SNAP = 0.12        -- how far down a running player is kept on the ground
-M.GROUND_NY = 0.7    -- a normal with ny above this is ground (45.6 degrees)
+M.GROUND_NY = 0.7    -- a normal with ny above this is a floor (45.6 degrees): the world's slope
+-- the character kit's options for the player (world:set_character), in
+-- units (a tile is 32 pixels):
+M.SNAP = 0.3         -- kept on a floor up to this far below (down ramps, off the step)
+M.STEP = 0.3         -- steps up ledges this high without jumping (the step is 0.25)
+M.CORNER = 0.1       -- nudged past a blocker overlapped by at most this (3.2 pixels)
 M.MAP = "examples/maps/platformer.lua" -- the level, from the repository's root
 M.CI_FRAMES = 1400   -- what .ci/love.sh and the spec run: 23 s of play
 M.TOL = 1e-9         -- "inside a solid": deeper than this
@@ -100,8 +112,8 @@ local function move_filter(_, other, _, ny, _, depth)
   return "slide"
 end
 
--- Keeping a running player on a slope going down, and the headroom to
--- stand up: stop at the first solid.
+-- The headroom to stand up (world:check: nothing in the character kit
+-- asks it): stop at the first solid.
 local function touch_filter(_, other, _, ny, _, depth)
   local kind = other.kind
   if kind == "oneway" then
@@ -118,6 +130,17 @@ end
 local PLAYER = 1
 M.PLAYER = PLAYER
 local solid_set = obb.responses({ default = false, [PLAYER] = "stand" })
+
+-- The player's options of the character kit (world:set_character), made
+-- once: on a floor, and in the air. Corner correction only in the air:
+-- on a floor the kit would also nudge the player off a floor's edge it
+-- overlaps by less than the correction (the move's bit down, gravity's,
+-- is blocked by that floor, and the kit nudges past any blocker), so the
+-- player walking off the ledge before the 35 degree ramp would be pushed
+-- ahead by up to M.CORNER.
+local ON_FLOOR = { snap = M.SNAP, step = M.STEP, corner = 0, stop_on_slope = true, block_on_wall = true }
+local IN_AIR = { snap = M.SNAP, step = M.STEP, corner = M.CORNER, stop_on_slope = true, block_on_wall = true }
+M.ON_FLOOR, M.IN_AIR = ON_FLOOR, IN_AIR
 
 -- ---- the level: examples/maps/platformer.lua -------------------------
 
@@ -146,6 +169,9 @@ end
 -- The movers the level must have, by their names on the map, in the order
 -- they move each step.
 local MOVERS = { elevator = 1, platform = 2, crusher = 3 }
+-- The blocks (static rectangles of class "block") it must have, by name:
+-- the step the player walks up, the ledge its jump clips.
+local BLOCKS = { step = true, ledge = true }
 
 -- What the game makes of an item of obb.tiled: a tile of the tile layer,
 -- else by the object's properties or its class (type).
@@ -211,6 +237,9 @@ local function load_level(g, map)
       add(g, { kind = "tile", box = obb.new2(cx, cy, hx, hy) })
     elseif kind == "ramp" then
       ramp(g, item, cx, cy, hx, hy, a)
+    elseif kind == "block" and BLOCKS[item.name] and not g.blocks[item.name] then
+      g.blocks[item.name] = add(g, { kind = "block", name = item.name, top = cy + hy,
+                                     box = obb.new2(cx, cy, hx, hy, a) })
     elseif kind == "oneway" and not g.oneway then
       g.oneway = add(g, { kind = "oneway", top = cy + hy, box = obb.new2(cx, cy, hx, hy, a) })
     elseif kind == "bar" and not g.bar then
@@ -247,6 +276,9 @@ local function load_level(g, map)
     if not g[name] then error("platformer: the map has no mover named " .. name, 3) end
   end
   if not g.seesaw then error("platformer: the map needs a see-saw", 3) end
+  for name in pairs(BLOCKS) do
+    if not g.blocks[name] then error("platformer: the map has no block named " .. name, 3) end
+  end
   -- the movers in a fixed order (the map's, not pairs')
   table.sort(g.movers, function(a, b) return MOVERS[a.name] < MOVERS[b.name] end)
   g.start, g.checkpoint, g.goal = points.start, points.checkpoint, points.goal
@@ -292,7 +324,7 @@ function M.new(map)
   -- y up: what rests on a face whose normal is within 45.6 degrees of up
   -- (the player's GROUND_NY) rides a moving solid
   g.world = obb.world2({ up = { 0, 1 }, slope = math.acos(M.GROUND_NY) })
-  g.solids, g.coins, g.movers = {}, {}, {}
+  g.solids, g.coins, g.movers, g.blocks = {}, {}, {}, {}
   load_level(g, M.read_map(map))
   zones(g)
   g.coins_left = #g.coins
@@ -304,6 +336,11 @@ function M.new(map)
   g.player = p
   g.world:add(p, p.box)
   g.world:set_class(p, PLAYER)
+  -- a character: the kit keeps it on the ground (snap: down the ramps
+  -- without taking off; step: up the step without a jump; corner: onto a
+  -- ledge its jump clips; stop_on_slope: it stands still on a ramp;
+  -- block_on_wall: never up a face steeper than a floor)
+  g.world:set_character(p, ON_FLOOR)
   p.grounded, p.gnx, p.gny, p.ground = false, 0, 0, nil
   p.crouched, p.jump_buffer, p.jump_held = false, 0, false
 
@@ -312,6 +349,7 @@ function M.new(map)
   g.out, g.check_out, g.col_out = scratch(32 * S), scratch(32 * S), scratch(32 * 3)
   g.solid_out = scratch(8 * obb.SOLID2.stride)
   g.ev = scratch(16 * 4) -- world:events: sensor, other, "begin" or "end", t
+  g.on_floor_options = true -- which of ON_FLOOR and IN_AIR the player has
   g.frame, g.n = 0, 0
   -- what the checks look at: the step's start and what happened in it
   g.x0, g.feet0, g.grounded0, g.flat0 = p.x, 0, false, false
@@ -324,8 +362,16 @@ function M.new(map)
   g.stats = { flat_steps = 0, coins = 0, goal_frame = false, bar_hits = 0, crouched_under_bar = 0,
               crushed = 0, tilted = 0, passed_crusher = false,
               checkpoint_frame = false, door_opened = false, door_closed = false,
+              -- the character kit at work: the first frame the player
+              -- stepped up the step (no jump), the first it got onto the
+              -- ledge its jump clipped (corner correction) and by how much
+              -- its feet were below the ledge's top when they met it; the
+              -- steps that walked down a ramp on the floor, and those that
+              -- began on a ramp and left the floor without a jump
+              stepped = false, cornered = false, corner_clip = false, downhill = 0, ramp_takeoffs = 0,
               stood = { tile = false, oneway = false, bar = false, [20] = false, [35] = false,
-                        mover = false, elevator = false, platform = false, crusher = false, seesaw = false } }
+                        mover = false, elevator = false, platform = false, crusher = false, seesaw = false,
+                        step = false, ledge = false } }
   g.script = { next_jump = 1 }
   return g
 end
@@ -461,46 +507,69 @@ function Game:step(input)
   end
   vy = vy + GRAVITY * DT
 
-  -- the move; then the collisions it met, in time order
-  local ax, ay, n = world:move(p, p.x + vx * DT, p.y + vy * DT, move_filter, out)
+  -- the move (the character kit keeps the player on the ground: snap,
+  -- step, corner, stop on slope, block on wall); then the collisions it
+  -- met, in time order, each taking out of the velocity what goes into it
+  local gx, gy = p.x + vx * DT, p.y + vy * DT
+  if p.grounded ~= self.on_floor_options then -- (no garbage: the tables are made once)
+    world:set_character(p, p.grounded and ON_FLOOR or IN_AIR)
+    self.on_floor_options = p.grounded
+  end
+  local feet1, ground1, on_floor1 = p.y - p.hy, p.ground, p.grounded -- (after the solids moved it)
+  local ax, ay, n = world:move(p, gx, gy, move_filter, out)
   self.n = n -- (main.lua draws out's records)
-  local grounded, gnx, gny, ground = false, 0, 0, nil
+  local ledge, ledge_met = self.blocks.ledge, false
   for i = 0, n - 1 do
     local k = i * S
     local other, response = out[k + 1], out[k + 2]
     local nx, ny = out[k + 4], out[k + 5]
     if response ~= "cross" then -- (a sensor: the events below tell)
       vx, vy = clip(vx, vy, nx, ny)
-      if ny > M.GROUND_NY and (not grounded or ny > gny) then
-        grounded, gnx, gny, ground = true, nx, ny, other
-      end
       if nx ~= 0 then self.sloped = true end -- met a wall, a ramp or a corner
+      -- the ledge's side met: where the feet were then (the record's y)
+      if other == ledge and nx < -0.99 then ledge_met = out[k + 7] - p.hy end
     end
   end
+  -- only the kit's snap ends a move below its goal (onto a floor under it)
+  self.snapped = ay < gy
 
-  -- running down a slope (or off a step) leaves the ground for a moment:
-  -- keep a player that was on the ground, and did not jump, on it
-  if not grounded and p.grounded and not jumped and vy <= 0 then
-    local sx, sy, sn = world:check(p, ax, ay - M.SNAP, touch_filter, self.check_out)
-    local co = self.check_out
-    if sn > 0 and co[5] > M.GROUND_NY then
-      ax, ay = sx, sy
-      grounded, gnx, gny, ground = true, co[4], co[5], co[1]
-      vx, vy = clip(vx, vy, co[4], co[5])
-      world:update(p, ax, ay, HX, p.hy)
-      self.snapped = true
-    end
+  -- where it ends, by the kit: on a floor (the world's up and slope), the
+  -- floor's normal, and what that floor is (world:ground, the move's
+  -- filter: the one-way platform only from above)
+  local grounded, gnx, gny, ground = world:is_on_floor(p), 0, 0, nil
+  if grounded then
+    gnx, gny = world:floor_normal(p)
+    ground = world:ground(p, 0, move_filter)
+    -- on the ground the velocity goes along it (snapped onto a ramp, the
+    -- move met nothing), and may not point up (no launch at a ramp's top)
+    vx, vy = clip(vx, vy, gnx, gny)
+    if vy > 0 then vy = 0 end
   end
-  -- on the ground the velocity may not point up (no launch at a ramp's top)
-  if grounded and vy > 0 then vy = 0 end
 
   p.x, p.y, p.vx, p.vy = ax, ay, vx, vy
   p.grounded, p.gnx, p.gny, p.ground = grounded, gnx, gny, ground
   world:get(p, p.box)
 
+  -- what the kit did: up the step from the floor in one step, no jump;
+  -- onto the ledge after meeting its side below its top (only corner
+  -- correction lifts it there: the jump's top is below the ledge's);
+  -- down a ramp on the floor, or off one without a jump
+  local feet = ay - p.hy
+  if not st.stepped and on_floor1 and not jumped and ground == self.blocks.step and feet > feet1 then
+    st.stepped = self.frame
+  end
+  if not st.cornered and ledge_met and ledge_met < ledge.top and feet >= ledge.top - M.TOL then
+    st.cornered, st.corner_clip = self.frame, ledge.top - ledge_met
+  end
+  if grounded and ground.kind == "ramp" and feet < feet1 then st.downhill = st.downhill + 1 end
+  if on_floor1 and ground1 and ground1.kind == "ramp" and not grounded and not jumped then
+    st.ramp_takeoffs = st.ramp_takeoffs + 1
+  end
+
   if ground then
     if ground.kind == "ramp" then st.stood[ground.deg] = st.stood[ground.deg] or self.frame
-    elseif ground.kind == "mover" then st.stood[ground.name] = st.stood[ground.name] or self.frame
+    elseif ground.kind == "mover" or ground.kind == "block" then
+      st.stood[ground.name] = st.stood[ground.name] or self.frame
     else st.stood[ground.kind] = st.stood[ground.kind] or self.frame end
   end
   local crusher = self.crusher
@@ -557,7 +626,10 @@ end
 -- ---- the script --------------------------------------------------------
 
 M.SCRIPT = {
-  jumps = { 31.5, 49.0 },     -- x where the player jumps: onto the one-way platform, over the wall
+  -- x where the player jumps: onto the ledge (its feet 1.2 pixels below
+  -- the ledge's top when they meet its side, at the top of the jump), onto
+  -- the one-way platform, over the wall
+  jumps = { 6.8, 31.5, 49.0 },
   crouch = { 41.0, 48.0 },    -- crouched from .. to: under the bar
   -- where the player waits for a moving solid: on the ledge until the
   -- elevator is down, on it until it is up; before the crusher until it
@@ -657,10 +729,12 @@ function Game:check_step()
 end
 
 -- nil, or why the whole run failed: the goal, every coin, the checkpoint,
--- the door opened before the player and closed behind it, both ramp
--- angles, a landing on the one-way platform, the duck under the bar, a
--- ride on the elevator, on the platform and on the see-saw as it turned,
--- past the crusher, and enough flat steps checked for seams.
+-- the door opened before the player and closed behind it, the step walked
+-- up, the ledge reached by corner correction, down a ramp on the floor
+-- and never off one without a jump (snap), both ramp angles, a landing
+-- on the one-way platform, the duck under the bar, a ride on the
+-- elevator, on the platform and on the see-saw as it turned, past the
+-- crusher, and enough flat steps checked for seams.
 function Game:check_end()
   local st = self.stats
   if not st.goal_frame then
@@ -681,6 +755,14 @@ function Game:check_end()
   if not st.stood.platform then return "the player never rode the platform" end
   if not st.passed_crusher then return "the player never got past the crusher" end
   if st.tilted == 0 then return "the player never rode the see-saw as it turned" end
+  if not st.stepped then return "the player never walked up the step" end
+  if not st.cornered then
+    return "the player never got onto the ledge its jump clips (corner correction)"
+  end
+  if st.downhill == 0 then return "the player never walked down a ramp on the floor" end
+  if st.ramp_takeoffs > 0 then
+    return ("the player left a ramp's floor %d times without a jump"):format(st.ramp_takeoffs)
+  end
   if st.flat_steps < 200 then return ("only %d flat steps were checked for snags"):format(st.flat_steps) end
   return nil
 end

@@ -9,7 +9,8 @@
 -- Keys: left/right or A/D run, space/up/W jump, down/S/ctrl crouch, P lets
 -- the script play, R restarts, Esc quits.
 --
--- With --frames the script plays (run right, jump at fixed x, crouch under
+-- With --frames the script plays (run right up the step, jump at fixed x:
+-- onto the ledge by the character kit's corner correction, ...; crouch under
 -- the bar, wait for the elevator, the crusher and the platform and ride
 -- them, cross the see-saw), every step is checked (game.lua: never inside
 -- a solid, no snag on flat tiles, the bar never hits, nothing crushes),
@@ -125,10 +126,13 @@ function love.update(dt)
       print(("obb platformer: ok: goal at frame %d, %d/%d coins, %d flat steps without a snag, "
         .. "stood on the 20 degree ramp at frame %d, the 35 at %d, the one-way platform at %d, "
         .. "rode the elevator at %d, the platform at %d, the see-saw turning %d steps, past the crusher at %d; "
-        .. "events: the checkpoint at frame %d, the door opened at %d and closed at %d")
+        .. "events: the checkpoint at frame %d, the door opened at %d and closed at %d; "
+        .. "the character kit: up the step at frame %d, onto the ledge at %d (its jump %.1f pixels short), "
+        .. "%d steps down a ramp on the floor")
         :format(st.goal_frame, st.coins, #g.coins, st.flat_steps, st.stood[20], st.stood[35], st.stood.oneway,
                 st.stood.elevator, st.stood.platform, st.tilted, st.passed_crusher,
-                st.checkpoint_frame, st.door_opened, st.door_closed))
+                st.checkpoint_frame, st.door_opened, st.door_closed,
+                st.stepped, st.cornered, st.corner_clip * 32, st.downhill))
     end
     return
   end
@@ -143,7 +147,7 @@ end
 -- ---- drawing ------------------------------------------------------------
 
 local COLOURS = {
-  tile = { 0.47, 0.38, 0.3 }, ramp = { 0.62, 0.52, 0.36 }, oneway = { 0.35, 0.62, 0.95 },
+  tile = { 0.47, 0.38, 0.3 }, ramp = { 0.62, 0.52, 0.36 }, block = { 0.56, 0.45, 0.34 }, oneway = { 0.35, 0.62, 0.95 },
   bar = { 0.92, 0.32, 0.26 }, coin = { 1, 0.84, 0.2 }, door = { 0.55, 0.4, 0.75 },
   mover = { 0.55, 0.8, 0.85 }, crusher = { 0.7, 0.7, 0.75 }, seesaw = { 0.85, 0.6, 0.95 },
   checkpoint = { 0.3, 0.9, 0.45, 0.35 }, door_zone = { 0.55, 0.4, 0.75, 0.35 },
@@ -231,7 +235,7 @@ function love.draw()
     g.respawn == g.checkpoint and "checkpoint" or "", g.door.open and "   door open" or "",
     st.goal_frame and "GOAL!" or ("x = %.1f"):format(p.x),
     autoplay and "autoplay" or "arrows run, space jumps, down crouches, P autoplay, R restart",
-    p.grounded and "" or "   (in the air)"), 8, 8)
+    p.grounded and (p.gnx ~= 0 and "   (on a slope)" or "") or "   (in the air)"), 8, 8)
   gr.print(obb_path(), W - 320, 8)
 
   if opts.frames and frame == opts.frames and opts.screenshot and not opts.shot_requested then

@@ -11,7 +11,11 @@
 --            the spinning bar (kind = "bar", spin in radians per second),
 --            the moving solids (kind = "mover": the elevator, the platform,
 --            the crusher, named so; dx, dy, go, hold, back, rest, phase)
---            and the see-saw (kind = "seesaw": tilt, rate, lean)
+--            the see-saw (kind = "seesaw": tilt, rate, lean), and two
+--            blocks (class "block"): the step, 8 px high, that the player
+--            walks up (the character kit's step), and the ledge, 102 px
+--            high, 1.2 px above the top of the player's jump: it gets
+--            onto it by the kit's corner correction
 --   coins    four coins (coin = true)
 --   markers  points: the start (the player's feet), a checkpoint, the goal
 -- 101 x 9 tiles of 32 pixels, y down. The game reads one tile as one unit,
@@ -37,7 +41,7 @@ return {
   tilewidth = 32,
   tileheight = 32,
   nextlayerid = 5,
-  nextobjectid = 17,
+  nextobjectid = 19,
   properties = {
     ["origin_x"] = -3,
     ["origin_y"] = -1
@@ -272,6 +276,32 @@ return {
             ["rate"] = 1.2,
             ["tilt"] = 0.35
           }
+        },
+        {
+          id = 17,
+          name = "step",
+          type = "block",
+          shape = "rectangle",
+          x = 160,
+          y = 248,
+          width = 80,
+          height = 8,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 18,
+          name = "ledge",
+          type = "block",
+          shape = "rectangle",
+          x = 416,
+          y = 154,
+          width = 64,
+          height = 102,
+          rotation = 0,
+          visible = true,
+          properties = {}
         }
       }
     },
@@ -293,8 +323,8 @@ return {
           name = "",
           type = "coin",
           shape = "rectangle",
-          x = 280,
-          y = 228.8,
+          x = 200,
+          y = 220.8,
           width = 16,
           height = 16,
           rotation = 0,
