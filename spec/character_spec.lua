@@ -61,7 +61,7 @@ describe("world:ground", function()
     -- a floor exactly the distance below is within it
     w:update("p", 2, 0.75, 0.25, 0.5)
     other, nx, ny, gap = w:ground("p", 0.25)
-    assert.equal("tile2", other)
+    assert.same({ "tile2", 0, 1 }, { other, nx, ny })
     assert.is_true(abs(gap - 0.25) < 1e-12, gap)
     assert.is_nil(w:ground("p", 0.2499))
     -- resting exactly on a seam, either tile, most nearly up first

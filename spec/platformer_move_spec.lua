@@ -48,10 +48,10 @@ describe("the LÖVE platformer on world:move", function()
 
   it("needs the kit's options: without step, corner or snap the script fails where each one helps", function()
     local function without(option)
-      local a, b = game.ON_FLOOR[option], game.IN_AIR[option]
-      game.ON_FLOOR[option], game.IN_AIR[option] = 0, 0
+      local a = game.OPTIONS[option]
+      game.OPTIONS[option] = 0
       local ok, res = pcall(function() return { game.play(game.CI_FRAMES) } end)
-      game.ON_FLOOR[option], game.IN_AIR[option] = a, b
+      game.OPTIONS[option] = a
       assert(ok, res)
       return res[1], res[2], res[3] -- ok, why, the game
     end

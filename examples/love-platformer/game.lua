@@ -10,8 +10,8 @@
 -- is a character (world:set_character): the kit keeps it on the ground
 -- (snap: down the ramps without taking off; step: up the step; corner
 -- correction: onto the ledge its jump clips; stop on slope; block on
--- wall), and says where it ends: world:is_on_floor (it may jump),
--- world:floor_normal, and world:ground (what it stands on). The level,
+-- wall), and says where it ends: world:is_on_floor (it may jump) and
+-- world:floor (what it stands on, and the floor's normal). The level,
 -- as the map draws it:
 --
 --   * a floor of 1x1 tiles, a ledge and a wall of tiles (a tile layer);
@@ -131,16 +131,8 @@ local PLAYER = 1
 M.PLAYER = PLAYER
 local solid_set = obb.responses({ default = false, [PLAYER] = "stand" })
 
--- The player's options of the character kit (world:set_character), made
--- once: on a floor, and in the air. Corner correction only in the air:
--- on a floor the kit would also nudge the player off a floor's edge it
--- overlaps by less than the correction (the move's bit down, gravity's,
--- is blocked by that floor, and the kit nudges past any blocker), so the
--- player walking off the ledge before the 35 degree ramp would be pushed
--- ahead by up to M.CORNER.
-local ON_FLOOR = { snap = M.SNAP, step = M.STEP, corner = 0, stop_on_slope = true, block_on_wall = true }
-local IN_AIR = { snap = M.SNAP, step = M.STEP, corner = M.CORNER, stop_on_slope = true, block_on_wall = true }
-M.ON_FLOOR, M.IN_AIR = ON_FLOOR, IN_AIR
+-- The player's options of the character kit (world:set_character).
+M.OPTIONS = { snap = M.SNAP, step = M.STEP, corner = M.CORNER, stop_on_slope = true, block_on_wall = true }
 
 -- ---- the level: examples/maps/platformer.lua -------------------------
 
@@ -340,7 +332,7 @@ function M.new(map)
   -- without taking off; step: up the step without a jump; corner: onto a
   -- ledge its jump clips; stop_on_slope: it stands still on a ramp;
   -- block_on_wall: never up a face steeper than a floor)
-  g.world:set_character(p, ON_FLOOR)
+  g.world:set_character(p, M.OPTIONS)
   p.grounded, p.gnx, p.gny, p.ground = false, 0, 0, nil
   p.crouched, p.jump_buffer, p.jump_held = false, 0, false
 
@@ -349,7 +341,6 @@ function M.new(map)
   g.out, g.check_out, g.col_out = scratch(32 * S), scratch(32 * S), scratch(32 * 3)
   g.solid_out = scratch(8 * obb.SOLID2.stride)
   g.ev = scratch(16 * 4) -- world:events: sensor, other, "begin" or "end", t
-  g.on_floor_options = true -- which of ON_FLOOR and IN_AIR the player has
   g.frame, g.n = 0, 0
   -- what the checks look at: the step's start and what happened in it
   g.x0, g.feet0, g.grounded0, g.flat0 = p.x, 0, false, false
@@ -511,10 +502,6 @@ function Game:step(input)
   -- step, corner, stop on slope, block on wall); then the collisions it
   -- met, in time order, each taking out of the velocity what goes into it
   local gx, gy = p.x + vx * DT, p.y + vy * DT
-  if p.grounded ~= self.on_floor_options then -- (no garbage: the tables are made once)
-    world:set_character(p, p.grounded and ON_FLOOR or IN_AIR)
-    self.on_floor_options = p.grounded
-  end
   local feet1, ground1, on_floor1 = p.y - p.hy, p.ground, p.grounded -- (after the solids moved it)
   local ax, ay, n = world:move(p, gx, gy, move_filter, out)
   self.n = n -- (main.lua draws out's records)
@@ -533,13 +520,12 @@ function Game:step(input)
   -- only the kit's snap ends a move below its goal (onto a floor under it)
   self.snapped = ay < gy
 
-  -- where it ends, by the kit: on a floor (the world's up and slope), the
-  -- floor's normal, and what that floor is (world:ground, the move's
-  -- filter: the one-way platform only from above)
+  -- where it ends, by the kit: on a floor (the world's up and slope), what
+  -- that floor is and its normal (the move's filter: the one-way platform
+  -- only from above)
   local grounded, gnx, gny, ground = world:is_on_floor(p), 0, 0, nil
   if grounded then
-    gnx, gny = world:floor_normal(p)
-    ground = world:ground(p, 0, move_filter)
+    ground, gnx, gny = world:floor(p)
     -- on the ground the velocity goes along it (snapped onto a ramp, the
     -- move met nothing), and may not point up (no launch at a ramp's top)
     vx, vy = clip(vx, vy, gnx, gny)
