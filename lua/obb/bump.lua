@@ -1265,7 +1265,10 @@ local function resolve(self, fname, item, goalX, goalY, filter, commit)
     if bumps then ax, ay, cols, len = bumpCheck(self, item, x, y, w, h, goalX, goalY, filter or defaultFilter) end
   end
   if bumps then -- bump's loop; then bump's update (the size the item has now)
-    if not (finite(ax + w / 2) and finite(ay + h / 2)) then overflowError(fname, 3, ax, w) end
+    -- finite(ax + w / 2) and finite(ay + h / 2), inlined (numbers here:
+    -- v - v is 0 exactly when v is finite)
+    local cx, cy = ax + w / 2, ay + h / 2
+    if not (cx - cx == 0 and cy - cy == 0) then overflowError(fname, 3, ax, w) end
     local r = self.rects[item]
     if committed then -- by the C loop, the box and its rectangle
       self._changes = self._changes + 1
