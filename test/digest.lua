@@ -11,8 +11,8 @@
 -- (make test-windows, make test-arm64). Covers pairs, points, rays,
 -- distances, fits, merges, 2D and 3D worlds with every query, moves,
 -- checks, pushes, casts, turning sweeps, clip and reflect, obb.bump,
--- moves that turn, moving solids, and sensors' events (last: the lines
--- before them are those of the digest before events).
+-- moves that turn, moving solids, sensors' events and the character kit
+-- (each added last: the lines before each are the digest before it).
 local obb = require "obb"
 local unpack = table.unpack or unpack
 
@@ -372,3 +372,54 @@ local function events(dim)
 end
 events(2)
 events(3)
+
+-- The character kit: players with options at random on floors, ramps,
+-- ledges and a lift, walking, falling and jumping; each move's answers and
+-- the state it leaves, and world:ground within a distance.
+local function characters(dim)
+  local w = dim == 2 and obb.world2({ up = { 0, 1 } }) or obb.world3({ up = { 0, 0, 1 } })
+  local function add(k, x, y, hx, hy, a)
+    if dim == 2 then w:add(k, x, y, hx, hy, a)
+    else w:add(k, x, 0, y, hx, 3, hy, 0, math.sin(-a / 2), 0, math.cos(a / 2)) end
+  end
+  add("floor", 0, -0.5, 30, 0.5, 0)
+  for k = 1, 12 do
+    local x = -24 + k * 4
+    if k % 3 == 0 then add("ledge" .. k, x, r(0.05, 0.2), r(0.5, 1.5), r(0.05, 0.2), 0)
+    else add("ramp" .. k, x, r(-0.3, 0.3), r(1, 2), 0.5, r(-1.2, 1.2)) end
+  end
+  add("lift", 26, 0, 2, 0.25, 0)
+  local players = {}
+  for k = 1, 6 do
+    local name = "p" .. k
+    add(name, -20 + k * 7, 3, 0.25, 0.5, 0)
+    w:set_character(name, { snap = k % 2 == 0 and r(0.1, 0.4) or 0, step = k % 3 ~= 0 and r(0.1, 0.4) or 0,
+      corner = k > 3 and r(0, 0.15) or 0, stop_on_slope = k % 2 == 1, block_on_wall = k % 4 < 2,
+      leave = k % 3 == 0 and "up" or "all" })
+    players[k] = { name = name, vx = r(-4, 4), vy = 0 }
+  end
+  local lift = 0
+  for frame = 1, 40 do
+    lift = lift + 0.05
+    if dim == 2 then w:move_solid("lift", 26, math.sin(lift) * 2)
+    else w:move_solid("lift", 26, 0, math.sin(lift) * 2) end
+    for _, p in ipairs(players) do
+      if w:is_on_floor(p.name) then p.vy = (frame % 11 == 0) and 8 or 0 end
+      p.vy = p.vy - 30 / 60
+      local c = { w:get(p.name) }
+      local goal = dim == 2 and { c[1] + p.vx / 60, c[2] + p.vy / 60 }
+        or { c[1] + p.vx / 60, c[2], c[3] + p.vy / 60 }
+      goal[#goal + 1] = RESP[1 + frame % 4] == "bounce" and "slide" or RESP[1 + frame % 4]
+      goal[#goal + 1] = out
+      line("character" .. dim, w:move(p.name, unpack(goal)))
+      line(slots(out, dim == 2 and 8 or 10))
+      line("state" .. dim, w:is_on_floor(p.name), w:is_on_wall(p.name), w:is_on_ceiling(p.name))
+      line("floor" .. dim, w:floor(p.name))
+      line("motion" .. dim, w:platform_motion(p.name))
+      line("ground" .. dim, w:ground(p.name, 0.5))
+    end
+  end
+  w:close()
+end
+characters(2)
+characters(3)
