@@ -433,8 +433,11 @@ describe("the FFI fast path", function()
 
     local REPLACED = { add = true, update = true, get = true, move = true,
                        check = true, cast = true, cast_turning = true, raycast = true,
-                       query_box = true, query_point = true, move_solid = true, events = true }
-    it("replaces add, update, get, move, check, the casts, raycast, the queries, move_solid and events, "
+                       query_box = true, query_point = true, move_solid = true, events = true,
+                       is_on_floor = true, is_on_wall = true, is_on_ceiling = true,
+                       floor_normal = true, platform_motion = true, floor = true }
+    it("replaces add, update, get, move, check, the casts, raycast, the queries, move_solid, events "
+       .. "and a character's state, "
        .. "and nothing else",
        function()
       assert.is_table(CW)
@@ -480,6 +483,13 @@ describe("the FFI fast path", function()
             assert(w:events(out) == 1 and out[2] == "a" and out[3] == "begin", "a begin")
             w:remove("b")
             assert(w:events(out) == 1 and out[1] == "b" and out[3] == "end", "an end")
+            w:set_up(0, 1); w:add("f", 0, -10, 5, 1); w:update("a", 0, -8, 1, 1)
+            w:set_character("a", { snap = 0.5 }); w:move("a", 0, -8.5)
+            assert(w:is_on_floor("a") and not w:is_on_wall("a") and not w:is_on_ceiling("a"), "on f")
+            local nx, ny = w:floor_normal("a")
+            local f, fx, fy = w:floor("a")
+            assert(nx == 0 and ny == 1 and f == "f" and fx == 0 and fy == 1, "f's top")
+            assert(select("#", w:platform_motion("a")) == 2, "a motion")
           else
             w:add("a", 0, 0, 0, 1, 1, 1); w:add("b", 5, 0, 0, 1, 1, 1, 0, 0, 0.6, 0.8)
             w:update("a", 0, 1, 0, 1, 1, 1); w:update("a", 0, 0, 0, 1, 1, 1, 0, 0, 0, 1)
@@ -500,6 +510,12 @@ describe("the FFI fast path", function()
             assert(w:events(out) == 1 and out[2] == "a" and out[3] == "begin", "a begin")
             w:remove("b")
             assert(w:events(out) == 1 and out[1] == "b" and out[3] == "end", "an end")
+            w:set_up(0, 0, 1); w:add("f", 0, 0, -10, 5, 5, 1); w:update("a", 0, 0, -8, 1, 1, 1)
+            w:set_character("a", { snap = 0.5 }); w:move("a", 0, 0, -8.5)
+            assert(w:is_on_floor("a") and not w:is_on_wall("a") and not w:is_on_ceiling("a"), "on f")
+            local f, fx, fy, fz = w:floor("a")
+            assert(f == "f" and fx == 0 and fy == 0 and fz == 1, "f's top")
+            assert(select("#", w:floor_normal("a")) == 3 and select("#", w:platform_motion("a")) == 3, "3D")
           end
           w:close()
         end
@@ -508,7 +524,8 @@ describe("the FFI fast path", function()
       assert(ok, err)
       assert.are.same({ add = 0, update = 0, get = 0, move = 0, check = 0, cast = 0, cast_turning = 0,
                         raycast = 0, query_box = 0, query_point = 0, move_solid = 0,
-                        events = 0 }, calls)
+                        events = 0, is_on_floor = 0, is_on_wall = 0, is_on_ceiling = 0,
+                        floor_normal = 0, platform_motion = 0, floor = 0 }, calls)
     end)
 
     -- Two worlds of the same items, one driven by the fast methods and one

@@ -71,6 +71,7 @@ int lobb_ffi_world_update(void *world, double id, const double *v,
                                    int nv);
 int lobb_ffi_world_reserve(void *world, const double *v, int nv);
 int lobb_ffi_world_get(void *world, double id, double *out);
+int lobb_ffi_world_character(void *world, double id, double *out);
 int lobb_ffi_world_move(void *world, double id, const double *v,
                                  int nv, int response,
                                  const void *responses, double *hits,

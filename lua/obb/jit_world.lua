@@ -876,6 +876,54 @@ local function build_events(ffi, lib, F, CW, holder_of)
   end
 end
 
+-- A character's state into F (src/binding/lobb_character.c's methods): one
+-- C call writes it all, each method returns its part; the classic method
+-- for anything C refuses (a wrong world, an item not in it, arguments).
+local function build_characters(ffi, lib, F, CW, holder_of, id_of)
+  local state_c = lib.lobb_ffi_world_character
+  local out = ffi.new("double[10]")
+  -- The world's dimension with item's state in out, or nil.
+  local function state(n, w, item)
+    local id = n == 2 and id_of(w, item)
+    local dim = id and state_c(w, id, out)
+    return dim and dim > 0 and dim or nil
+  end
+  -- A flag of the state, at k.
+  local function flag(name, k)
+    F[name] = function(...)
+      if state(select("#", ...), ...) then return out[k] == 1 end
+      return CW[name](...)
+    end
+  end
+  flag("is_on_floor", 0)
+  flag("is_on_wall", 1)
+  flag("is_on_ceiling", 2)
+  -- A vector of the state, at k.
+  local function vector(name, k)
+    F[name] = function(...)
+      local dim = state(select("#", ...), ...)
+      if dim == 2 then return out[k], out[k + 1] end
+      if dim == 3 then return out[k], out[k + 1], out[k + 2] end
+      return CW[name](...)
+    end
+  end
+  vector("floor_normal", 4)
+  vector("platform_motion", 7)
+  function F.floor(...)
+    local w = ...
+    local dim = state(select("#", ...), ...)
+    if dim then
+      if out[3] < 0 then return nil end
+      local other = rawget(rawget(holder_of(w), 2), out[3] + 1)
+      if other ~= nil then
+        if dim == 2 then return other, out[4], out[5] end
+        return other, out[4], out[5], out[6]
+      end
+    end
+    return CW.floor(...)
+  end
+end
+
 -- The replacements for the world methods WM (whose real metatable is mtw),
 -- and the classic ones, looked up when a call falls back (so a spec can
 -- count those calls); names: obb._response_names (build_moves).
@@ -883,7 +931,9 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
                            mt3, mtr, names)
   local CW, F = {}, {}
   for _, name in ipairs({ "add", "update", "get", "move", "check", "cast", "cast_turning",
-                          "raycast", "query_box", "query_point", "events" }) do
+                          "raycast", "query_box", "query_point", "events", "is_on_floor",
+                          "is_on_wall", "is_on_ceiling", "floor_normal", "platform_motion",
+                          "floor" }) do
     CW[name] = WM[name]
   end
   local holder_of, id_of = world_items(mtw, getmt, getfenv)
@@ -896,6 +946,7 @@ local function build_world(ffi, lib, WM, mtw, getmt, getfenv, ffi_add, mt2,
   build_queries(ffi, lib, F, CW, holder_of, mt2, mt3, mtr, getmt)
   build_solids(ffi, lib, F, CW, WM, holder_of, id_of, mtr, getmt)
   build_events(ffi, lib, F, CW, holder_of)
+  build_characters(ffi, lib, F, CW, holder_of, id_of)
   return F, CW
 end
 

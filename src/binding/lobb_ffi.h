@@ -61,6 +61,13 @@ LOBB_FFI int lobb_ffi_world_reserve(void *world, const double *v, int nv);
 ** method returns into out and returns their count. */
 LOBB_FFI int lobb_ffi_world_get(void *world, double id, double *out);
 
+/* A character's state (w:is_on_floor and the rest, lobb_character.c)
+** into out: on floor, on wall, on ceiling (0 or 1), its floor's id (-1:
+** none), the floor's normal (3 numbers, zeros off a floor), its platform
+** motion (3 numbers); returns the world's dimension, or 0 for the
+** classic method. */
+LOBB_FFI int lobb_ffi_world_character(void *world, double id, double *out);
+
 /* a:intersects(b) for two 2D (3D) boxes: 1 or 0 as obb2_intersects
 ** (obb3_intersects) returns, or -1 when a or b is not a genuine box of
 ** that dimension. Checking the tags here rather than copying both boxes

@@ -85,6 +85,23 @@ int lobb_ffi_world_get(void *world, double id, double *out) {
                     : 0;
 }
 
+int lobb_ffi_world_character(void *world, double id, double *out) {
+  int k, q;
+  obb_character_state s;
+  lworld *lw = lobb_world_usableid(world, 0, id, &k);
+  if (lw == NULL) return 0;
+  obb_world_character_state(lw->w, k, &s);
+  out[0] = s.on_floor;
+  out[1] = s.on_wall;
+  out[2] = s.on_ceiling;
+  out[3] = s.on_floor ? s.ground.other : -1;
+  for (q = 0; q < 3; q++) {
+    out[4 + q] = s.on_floor ? s.ground.n[q] : 0;
+    out[7 + q] = s.platform[q];
+  }
+  return lw->dim;
+}
+
 /* ---- moves ------------------------------------------------------------- */
 
 /* What a move's callbacks share: where its records go (at most cap of

@@ -290,6 +290,14 @@ static void motion_at(obb_world *w, int other, const double *p,
 ** responses (MAIN), or a probe where whatever blocks stops (PROBE). */
 enum { MAIN, PROBE };
 
+/* The others whose bounds touch the item's (a character's floor), by id,
+** found before any is asked about (a filter may query the world). */
+#define KIT_NEAR 32
+typedef struct near_scan {
+  int n, more;
+  int id[KIT_NEAR];
+} near_scan;
+
 typedef struct kit {
   obb_world *w;
   int id, dim;
@@ -312,6 +320,11 @@ typedef struct kit {
   /* PROBE: the blocker met most nearly up */
   int best;
   double best_n[3], best_t, best_up;
+  /* the others the last part could reach, and where it ended: a floor
+  ** there is among them (nnear -1: not known, the world is asked) */
+  int nnear;
+  double near_at[3];
+  int near[KIT_NEAR];
   /* records: told to the caller at once, or held (hold) for a try */
   int hold, nheld, held_lost;
   int nasked, nrep, nreported, npath;
@@ -331,6 +344,10 @@ static void copy(const kit *k, double *to, const double *from) {
   to[0] = from[0];
   to[1] = from[1];
   if (k->dim == 3) to[2] = from[2];
+}
+
+static int same_point(const kit *k, const double *a, const double *b) {
+  return a[0] == b[0] && a[1] == b[1] && (k->dim == 2 || a[2] == b[2]);
 }
 
 /* Whether the unit normal n faces up within the slope (a floor), or down
@@ -475,10 +492,15 @@ static int part(kit *k, int mode, const double *from, const double *goal,
   k->best = -1;
   for (q = 0; q < k->dim; q++) k->dir[q] = goal[q] - from[q];
   if (k->dim == 2) k->dir[2] = 0;
-  n = obb_move_probe(k->w, k->id, from, goal, &calls, at,
-                     keep_path ? &path : NULL);
+  n = obb_move_probe(k->w, k->id, from, goal, &calls, at, &path);
   if (k->aborted) return -2;
   if (n >= 0 && keep_path) add_path(k, &path);
+  k->nnear = -1;
+  if (n >= 0 && path.nnear <= KIT_NEAR) { /* a copy: a filter may move */
+    memcpy(k->near, path.near, (size_t)path.nnear * sizeof(int));
+    k->nnear = path.nnear;
+    copy(k, k->near_at, at);
+  }
   return n;
 }
 
@@ -580,14 +602,6 @@ static int ground_known(kit *k, const void *box, const double *c, int other,
   return 1;
 }
 
-/* The others whose bounds touch the item's (a character's floor), by id,
-** found before any is asked about (a filter may query the world). */
-#define KIT_NEAR 32
-typedef struct near_scan {
-  int n, more;
-  int id[KIT_NEAR];
-} near_scan;
-
 static void on_near(void *ctx, int id) {
   near_scan *s = (near_scan *)ctx;
   if (s->n < KIT_NEAR) s->id[s->n++] = id;
@@ -608,11 +622,17 @@ static int floor_touching(kit *k, const void *box, const double *c,
   obb_events *ev;
   int quiet, i, j, best = -1;
   box_at(k, box, c, &b);
-  if (k->dim == 2) obb2_bounds(&b.b2, bounds);
-  else obb3_bounds(&b.b3, bounds);
   s.n = s.more = 0;
-  if (obb_world_query_others(k->w, bounds, k->id, on_near, &s) != 0) return -1;
-  if (s.more) return -4;
+  if (k->nnear >= 0 && same_point(k, k->near_at, c)) { /* the last part's */
+    memcpy(s.id, k->near, (size_t)k->nnear * sizeof(int));
+    s.n = k->nnear;
+  } else {
+    if (k->dim == 2) obb2_bounds(&b.b2, bounds);
+    else obb3_bounds(&b.b3, bounds);
+    if (obb_world_query_others(k->w, bounds, k->id, on_near, &s) != 0)
+      return -1;
+    if (s.more) return -4;
+  }
   for (i = 1; i < s.n; i++) /* by id: the filter asked in a fixed order */
     for (j = i; j > 0 && s.id[j - 1] > s.id[j]; j--) {
       int t = s.id[j];
@@ -685,7 +705,7 @@ static int kit_init(kit *k, obb_world *w, int id, const obb_move_calls *calls) {
   k->id = id;
   k->dim = obb_world_dim(w);
   k->calls = calls;
-  k->blocker = k->best = k->floor_other = -1;
+  k->blocker = k->best = k->floor_other = k->nnear = -1;
   return obb_world_up(w, k->up, &slope);
 }
 
@@ -717,9 +737,6 @@ int obb_character_moves(obb_world *w, int id) {
          obb_world_up(w, up, &slope);
 }
 
-static int same_point(const kit *k, const double *a, const double *b) {
-  return a[0] == b[0] && a[1] == b[1] && (k->dim == 2 || a[2] == b[2]);
-}
 
 /* Stop on slope: the goal g of a move from c to goal by an item that
 ** stands on a floor. A move that only goes down (its part across up

@@ -1077,6 +1077,8 @@ int obb_move_probe(obb_world *w, int id, const double *from,
     path->n = m.track && m.npath <= PATH_POINTS ? m.npath : 0;
     for (k = 0; k < path->n; k++)
       copy_point(3, path->pos[k], m.ppos[k]);
+    path->near = n >= 0 ? m.near : NULL;
+    path->nnear = n >= 0 ? m.nnear : 0;
   }
   return n;
 }

@@ -101,12 +101,17 @@ void obb_character_solid_moved(obb_world *w, int id, const void *b0,
 ** changed), the center where it ends into actual; returns as
 ** obb_world_move. It works out no events; in a world with sensors it
 ** keeps its path into path (may be NULL): where it starts and where each
-** leg ends (path->n 0 when the world has none), for its caller's. Sets
+** leg ends (path->n 0 when the world has none), for its caller's; and the
+** others it could reach (path->near), where it ends among them. Sets
 ** what obb_world_move_end says, as any move. */
 #define OBB_PROBE_POINTS (OBB_MOVE_MAX_LEGS + 2)
 typedef struct obb_probe_path {
   int n;
   double pos[OBB_PROBE_POINTS][3];
+  /* every other the move could reach (where it ends among them), in the
+  ** world's scratch buffer until the next move: near[0 .. nnear - 1] */
+  const int *near;
+  int nnear;
 } obb_probe_path;
 int obb_move_probe(obb_world *w, int id, const double *from,
                    const double *goal, const obb_move_calls *calls,
