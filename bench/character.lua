@@ -132,6 +132,8 @@ local function run()
     local t_kit = run_kit(level)
     local t_plain = run_plain(level, false)
     local t_hand = run_plain(level, true)
+    report.row(("the same move with none, %s"):format(level), t_plain)
+    report.row(("by hand: ground from out, snap, %s"):format(level), t_hand)
     report.row(("every option on, %s"):format(level), t_kit, "the same move with none", t_plain)
     report.row(("every option on, %s"):format(level), t_kit, "by hand: ground from out, snap", t_hand)
   end
