@@ -114,6 +114,8 @@ local function world_calls(dim)
       { "raycast", w, -2, 0, 1, 0, nil, {} },
       { "move_solid", w, "a", 2, 2 }, { "move_solid", w, "a", 2, 2, 0.5, "push", {} },
       { "events", w, {} },
+      { "is_on_floor", w, "a" }, { "is_on_wall", w, "a" }, { "is_on_ceiling", w, "a" },
+      { "floor_normal", w, "a" }, { "platform_motion", w, "a" }, { "floor", w, "a" },
     }
   end
   w:add("a", 0, 0, 0, 1, 1, 1)
@@ -128,6 +130,8 @@ local function world_calls(dim)
     { "raycast", w, -2, 0, 0, 1, 0, 0, 5, {} },
     { "move_solid", w, "a", 2, 2, 2 }, { "move_solid", w, "a", 2, 2, 2, 0, 0, 0, 1, "push", {} },
     { "events", w, {} },
+    { "is_on_floor", w, "a" }, { "is_on_wall", w, "a" }, { "is_on_ceiling", w, "a" },
+    { "floor_normal", w, "a" }, { "platform_motion", w, "a" }, { "floor", w, "a" },
   }
 end
 
@@ -164,7 +168,9 @@ describe("values dressed with __metatable", function()
         assert.truthy(({ add = true, update = true, get = true, move = true,
                          check = true, cast = true, cast_turning = true, raycast = true,
                          query_box = true, query_point = true, move_solid = true,
-                         events = true })[name], name)
+                         events = true, is_on_floor = true, is_on_wall = true,
+                         is_on_ceiling = true, floor_normal = true, platform_motion = true,
+                         floor = true })[name], name)
       end
     end
   end)
