@@ -139,26 +139,19 @@ static lworld *state_of(lua_State *L, obb_character_state *s) {
 
 /* w:is_on_floor(item) / w:is_on_wall(item) / w:is_on_ceiling(item) ->
 ** boolean */
-int lobb_world_is_on_floor(lua_State *L) {
+enum { ON_FLOOR, ON_WALL, ON_CEILING };
+
+static int push_flag(lua_State *L, int which) {
   obb_character_state s;
   state_of(L, &s);
-  lua_pushboolean(L, s.on_floor);
+  lua_pushboolean(L, which == ON_FLOOR ? s.on_floor
+                     : which == ON_WALL ? s.on_wall : s.on_ceiling);
   return 1;
 }
 
-int lobb_world_is_on_wall(lua_State *L) {
-  obb_character_state s;
-  state_of(L, &s);
-  lua_pushboolean(L, s.on_wall);
-  return 1;
-}
-
-int lobb_world_is_on_ceiling(lua_State *L) {
-  obb_character_state s;
-  state_of(L, &s);
-  lua_pushboolean(L, s.on_ceiling);
-  return 1;
-}
+int lobb_world_is_on_floor(lua_State *L) { return push_flag(L, ON_FLOOR); }
+int lobb_world_is_on_wall(lua_State *L) { return push_flag(L, ON_WALL); }
+int lobb_world_is_on_ceiling(lua_State *L) { return push_flag(L, ON_CEILING); }
 
 /* w:floor_normal(item) -> nx, ny[, nz] (zeros off the floor) */
 int lobb_world_floor_normal(lua_State *L) {
