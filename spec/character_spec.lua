@@ -518,6 +518,36 @@ describe("a character", function()
     assert.equal("floor", (w:ground("p")))
   end)
 
+  it("walks down a ramp grounded and stands on one without creeping, in 3D", function()
+    for _, rate in ipairs(RATES) do
+      local w = obb.world3{ up = { 0, 0, 1 }, slope = 50 * pi / 180 }
+      w:add("top", -10, 0, -0.5, 10, 5, 0.5)
+      -- a ramp down along +x at 30 degrees, its top face from (0, 0, 0)
+      local a, len = -pi / 6, 20
+      local c, s = math.cos(a), math.sin(a)
+      w:add("ramp", len / 2 * c + 0.5 * s, 0, len / 2 * s - 0.5 * c, len / 2, 5, 0.5,
+            0, math.sin(-a / 2), 0, math.cos(a / 2))
+      w:add("p", -3, 0, 0.5, 0.25, 0.25, 0.5)
+      w:set_character("p", { snap = 0.5, stop_on_slope = true })
+      local x, y, z, vz = -3, 0, 0.5, 0
+      local function step(vx)
+        if w:is_on_floor("p") then vz = 0 end
+        vz = vz - G / rate
+        x, y, z = w:move("p", x + vx / rate, y, z + vz / rate)
+      end
+      for _ = 1, 5 do step(0) end
+      while x < 8 do
+        step(5)
+        assert.is_true(w:is_on_floor("p"), "rate " .. rate .. " x " .. x)
+      end
+      local nx, ny, nz = w:floor_normal("p")
+      assert.is_true(abs(nx - 0.5) < 1e-12 and ny == 0 and abs(nz - math.cos(pi / 6)) < 1e-12)
+      local at = { x, y, z }
+      for _ = 1, 1000 do step(0) end
+      assert.same(at, { x, y, z })
+    end
+  end)
+
   it("steps and stands in 3D", function()
     local w = obb.world3{ up = { 0, 0, 1 } }
     w:add("floor", 0, 0, -0.5, 20, 20, 0.5)
