@@ -150,8 +150,10 @@ int lobb_move_run(lua_State *L) {
   m->L = L;
   if (m->ground)
     m->n = obb_world_ground(m->lw->w, m->id, m->max_dist,
-                            m->set == NULL && (m->filter || m->response != OBB_SLIDE)
-                                ? on_filter : NULL,
+                            m->set != NULL || m->filter ||
+                                    m->response != OBB_SLIDE
+                                ? on_filter /* a set too: it reads it */
+                                : NULL,
                             m, &m->g);
   else if (m->push)
     m->n = obb_world_push(m->lw->w, m->id, m->max_dist, on_filter, m,
@@ -226,8 +228,6 @@ static void run_locked(lua_State *L, lmove *m, int filter, int out) {
           m->bad));
     bad_response(L, filter, m);
   }
-  if (m->ground && m->n == -1) /* the world has no up, or memory */
-    luaL_error(L, "world has no up (obb.world2{up = {0, 1}}, world:set_up)");
   if (m->n == -1 || m->oom) luaL_error(L, "not enough memory");
   if (m->n == -3) luaL_error(L, "result is not finite");
   if (!obb_all_finite(m->actual, (size_t)m->dim))

@@ -63,8 +63,8 @@ struct obb_world {
                           ** nclasses on (every id when NULL) are of
                           ** class 0 */
   size_t nclasses;
-  struct obb_chars *chars; /* obb_character.c's: characters, solids'
-                          ** last motions (NULL: none yet) */
+  struct obb_chars *chars; /* obb_character_store.c's: characters,
+                          ** solids' last moves (NULL: none yet) */
   int has_up;          /* obb_world_set_up: the world's up, its slope and */
   double up[3], slope, floor_cos; /* the slope's cosine (a floor's n . up) */
   obb_events *ev;      /* sensors and events (obb_events.c); NULL: none */

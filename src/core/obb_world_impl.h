@@ -72,9 +72,9 @@ void obb_world_class_store(obb_world *w, unsigned char *const **classes,
 ** numbers, as obb_world_move_end gives them). */
 void obb_world_set_move_end(obb_world *w, int why, const double rest[4]);
 
-/* The character kit's state (obb_character.c), held by the world: its
-** slot (NULL until a character is made or a solid moves), and the hooks
-** of the world's life. */
+/* The character kit's store (obb_character_store.c), held by the world:
+** its slot (NULL until a character is made or a solid moves), and the
+** hooks of the world's life. */
 struct obb_chars;
 struct obb_chars **obb_world_chars_slot(obb_world *w);
 void obb_character_removed(obb_world *w, int id);
@@ -84,8 +84,8 @@ void obb_character_updated(obb_world *w, int id, const void *box);
 void obb_character_free(obb_world *w);
 size_t obb_character_memory(const obb_world *w);
 /* Whether item id's moves are a character's (it is one, and the world
-** has an up), and its move (obb_world_move_with without a turn): as
-** obb_world_move_with. */
+** has an up: obb_character_store.c), and its move (obb_character.c; for
+** obb_world_move_with without a turn): as obb_world_move_with. */
 int obb_character_moves(obb_world *w, int id);
 int obb_character_move(obb_world *w, int id, const double *goal,
                        const obb_move_calls *calls, void *end);
