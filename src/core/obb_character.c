@@ -80,7 +80,6 @@ typedef struct kit {
   ** there is among them (nnear -1: not known, the world is asked) */
   int nnear;
   double near_at[3];
-  int near[KIT_NEAR];
   /* records: told to the caller at once, or held (hold) for a try */
   int hold, nheld, held_lost;
   int nasked, nrep, nreported, npath;
@@ -90,6 +89,7 @@ typedef struct kit {
   int reported[KIT_REPORTED];
   obb_move_hit held[KIT_BUFFER];
   double path[KIT_PATH][3];
+  int near[KIT_NEAR];
 } kit;
 
 static double dot(const kit *k, const double *a, const double *b) {
@@ -486,8 +486,6 @@ int obb_world_ground(obb_world *w, int id, double distance,
 }
 
 /* ---- a character's move ------------------------------------------------- */
-
-
 
 /* Stop on slope: the goal g of a move from c to goal by an item that
 ** stands on a floor. A move that only goes down (its part across up
