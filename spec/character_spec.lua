@@ -545,9 +545,9 @@ describe("a character", function()
       end
       local nx, ny, nz = w:floor_normal("p")
       assert.is_true(abs(nx - 0.5) < 1e-12 and ny == 0 and abs(nz - math.cos(pi / 6)) < 1e-12)
-      local at = { x, y, z }
+      local pose = { x, y, z }
       for _ = 1, 1000 do step(0) end
-      assert.same(at, { x, y, z })
+      assert.same(pose, { x, y, z })
     end
   end)
 
