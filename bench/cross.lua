@@ -39,8 +39,10 @@
 -- per move, against a baseline of the same rounds.
 -- Garbage of world:move with the filter: WARM_FRAMES frames played, a full
 -- collection, the collector stopped, GARBAGE_FRAMES frames played, and
--- the difference of collectgarbage("count"), per 1,000 moves (JIT on,
--- under LuaJIT: the compiler's own objects count too).
+-- the difference of collectgarbage("count"), per 1,000 moves, JIT on: over
+-- every frame (under LuaJIT the compiler's own objects count too: each
+-- trace it makes is one, and this game's random walk keeps finding new
+-- side exits), and over the frames in which the compiler made no trace.
 -- OBB_BENCH_QUICK=1 plays fewer frames (a smoke test for CI).
 local report = require "report"
 local P = require "platformer" -- bench/platformer.lua
@@ -105,18 +107,31 @@ local function time_all(sc, cs)
   P.interleave(cs, TIME_ROUNDS)
 end
 
--- Bytes of garbage per 1,000 moves of contender c (see the header).
+-- Bytes of garbage per 1,000 moves of contender c (see the header): over
+-- every frame, and over the frames in which LuaJIT's compiler made no
+-- trace (every frame elsewhere), with how many those were.
 local function garbage(sc, c)
   local st = P.copy_state(sc)
+  local jit_, traces = rawget(_G, "jit"), 0
+  local function count() traces = traces + 1 end
   P.place(c.w, st, c.kind == "bump")
   for _ = 1, WARM_FRAMES do c.frame(c.w, st, c.out) end
+  if jit_ then jit_.attach(count, "trace") end
   collectgarbage("collect")
   collectgarbage("stop")
-  local k0 = collectgarbage("count")
-  for _ = 1, GARBAGE_FRAMES do c.frame(c.w, st, c.out) end
-  local k1 = collectgarbage("count")
+  local all, quiet, nquiet = 0, 0, 0
+  for _ = 1, GARBAGE_FRAMES do
+    traces = 0
+    local k0 = collectgarbage("count")
+    c.frame(c.w, st, c.out)
+    local kib = collectgarbage("count") - k0
+    all = all + kib
+    if traces == 0 then quiet, nquiet = quiet + kib, nquiet + 1 end
+  end
   collectgarbage("restart")
-  return (k1 - k0) * 1024 / (GARBAGE_FRAMES * sc.n) * 1000
+  if jit_ then jit_.attach(count) end -- (the handler alone: detached)
+  local function per_1000(kib, frames) return kib * 1024 / (math.max(frames, 1) * sc.n) * 1000 end
+  return per_1000(all, GARBAGE_FRAMES), per_1000(quiet, nquiet), nquiet
 end
 
 local function run()
@@ -147,11 +162,15 @@ local function run()
              cs["cells 16"].t)
   if bump then report.row("cross: bump.lua alone", cs["bump.lua"].t) end
   for _, name in ipairs({ "world2()", "cells 16" }) do
-    report.bytes(("cross garbage per 1,000 moves: world:move + filter, %s"):format(name),
-                 garbage(sc, cs[name]))
+    local all, quiet, nquiet = garbage(sc, cs[name])
+    report.bytes(("cross garbage per 1,000 moves: world:move + filter, %s"):format(name), all)
+    if rawget(_G, "jit") then
+      report.bytes(("  the same, in the %d frames of %d that compiled no trace"):format(nquiet, GARBAGE_FRAMES),
+                   quiet)
+    end
   end
   report.note("garbage: after a full collection, the collector stopped, " .. GARBAGE_FRAMES * C.NMOVERS
-              .. " moves; under LuaJIT the compiler's own objects (traces) count too")
+              .. " moves; under LuaJIT the compiler's own objects (traces) count in the first row")
   for _, c in ipairs(cs) do
     if c.w.close then c.w:close() end
   end

@@ -141,6 +141,40 @@ function M.kib_allocated_by(run)
   return grown
 end
 
+-- Bytes allocated by run() with LuaJIT's compiler on, once it is done:
+-- run() again and again until a run in which the compiler recorded no
+-- trace (a trace is an object of the collector's, so a run that compiles
+-- one allocates it), at most tries times; returns the bytes that run
+-- allocated, collector stopped, and how many runs it took (nil when every
+-- run compiled something). Other Luas: the bytes of the first run. Each
+-- measured run follows an unmeasured one after the collection (which may
+-- shrink what the interpreter regrows on its next calls: Lua 5.4's call
+-- records).
+function M.bytes_allocated_jit_on(run, tries)
+  local jit = rawget(_G, "jit")
+  local traces = 0
+  local function count() traces = traces + 1 end
+  if jit then jit.attach(count, "trace") end
+  local ok, bytes, runs = pcall(function()
+    for k = 1, jit and tries or 1 do
+      collectgarbage("collect")
+      collectgarbage("stop")
+      run()
+      traces = 0
+      local before = collectgarbage("count")
+      run()
+      local grown = (collectgarbage("count") - before) * 1024
+      collectgarbage("restart")
+      if traces == 0 then return grown, k end
+    end
+    return nil, tries
+  end)
+  collectgarbage("restart")
+  if jit then jit.attach(count) end -- (the handler alone: detached)
+  if not ok then error(bytes, 0) end
+  return bytes, runs
+end
+
 -- ---- error messages -----------------------------------------------------
 -- Lua versions name functions differently ('obb.new2', 'new2', '?') and
 -- format floats differently (5.1 prints -1, 5.3+ prints -1.0), so a check
