@@ -38,7 +38,7 @@
 -- for collecting its own garbage. A row is a contender's median frame,
 -- per move, against a baseline of the same rounds.
 -- Garbage of world:move with the filter: WARM_FRAMES frames played, a full
--- collection, the collector stopped, GARBAGE_FRAMES frames played, and
+-- collection, the collector stopped, a frame, GARBAGE_FRAMES frames played, and
 -- the difference of collectgarbage("count"), per 1,000 moves, JIT on: over
 -- every frame (under LuaJIT the compiler's own objects count too: each
 -- trace it makes is one, and this game's random walk keeps finding new
@@ -119,6 +119,7 @@ local function garbage(sc, c)
   if jit_ then jit_.attach(count, "trace") end
   collectgarbage("collect")
   collectgarbage("stop")
+  c.frame(c.w, st, c.out) -- (what the collection shrank regrows here: not counted)
   local all, quiet, nquiet = 0, 0, 0
   for _ = 1, GARBAGE_FRAMES do
     traces = 0
