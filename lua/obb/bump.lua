@@ -395,6 +395,19 @@ do
 end
 local newRecords, itemOf = core.records, core.item
 
+-- Under LuaJIT's FFI a move's C loop starts a trace of its own: a call of
+-- a C function the compiler does not record (gcinfo, its answer dropped)
+-- ends the trace there and the compiler starts another after it ("trace
+-- stitching"). Else the trace of the game's loop goes on through the move,
+-- and where the move's paths part after the C loop (asks or none, cols or
+-- none) a side trace would take over every value live in the game's loop
+-- and in the move's calls: more than the registers, which LuaJIT does not
+-- handle ("NYI: register coalescing too complex"), so those paths ran in
+-- the interpreter, the compiler trying them again every few moves.
+-- (The classic binding's C functions end a trace the same way.)
+local splitTrace = not CLASSIC and rawget(_G, "gcinfo")
+if type(splitTrace) ~= "function" then splitTrace = nil end
+
 -- Each world's record set while no call uses it (false while one does),
 -- kept here and not in the world table: no script reaches a record set
 -- (docs/hardening.md, "Round five"). Weak values too: a record set is
@@ -1194,6 +1207,7 @@ end
 local function checkInC(self, item, x, y, w, h, goalX, goalY, filter, commit)
   local all, allName = -1, nil
   if filter == defaultFilter then all, allName = KIND[self.responses[NAMES[SLIDE]]] or OTHER, NAMES[SLIDE] end
+  if splitTrace then splitTrace() end
   local R = records[self]
   if R then records[self] = false else R = newRecords() end
   local changes = self._changes
