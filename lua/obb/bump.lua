@@ -1066,6 +1066,14 @@ local function recordCol(R, c, item, w, h, allName, resolved, x, y, gx, gy)
   local kc = (c - 1) * COL
   local q = C[kc + 1] + 1
   local k = (q - 1) * ASK
+  -- The response's goal is told first: under LuaJIT a branch taken after
+  -- the col's numbers are read keeps them all live where the trace exits
+  -- (the col's tables not made yet, sunk), more than the registers.
+  local slide, bounce
+  if resolved and C[kc + 2] == 1 then
+    local g = { x = C[kc + 3], y = C[kc + 4] }
+    if A[k + 2] == SLIDE then slide = g else bounce = g end
+  end
   local col = {
     overlaps = A[k + 5] == 1, ti = A[k + 6],
     move = { x = gx - x, y = gy - y }, normal = { x = A[k + 7], y = A[k + 8] },
@@ -1074,10 +1082,7 @@ local function recordCol(R, c, item, w, h, allName, resolved, x, y, gx, gy)
     otherRect = { x = A[k + 11], y = A[k + 12], w = A[k + 13], h = A[k + 14] },
     other = otherOf(R, q), item = item, type = allName or R.names[q],
   }
-  if resolved and C[kc + 2] == 1 then
-    local g = { x = C[kc + 3], y = C[kc + 4] }
-    if A[k + 2] == SLIDE then col.slide = g else col.bounce = g end
-  end
+  if slide then col.slide = slide elseif bounce then col.bounce = bounce end
   return col
 end
 
