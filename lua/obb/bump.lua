@@ -1121,14 +1121,14 @@ end
 
 -- The move from the C loop's records (status st, goal gx, gy, na asks,
 -- nc cols), given back with the record set; the move went from (x, y)
--- toward (goalX, goalY).
-local function finishInC(self, R, item, x, y, w, h, goalX, goalY, filter, allName, st, gx, gy, na, nc)
+-- toward (goalX, goalY). committed: whether C committed it.
+local function finishInC(self, R, item, x, y, w, h, goalX, goalY, filter, allName, st, gx, gy, na, nc, committed)
   local len = st == DONE and nc or nc - 1 -- a handoff's last col is Lua's
   local cols, sx, sy, sgx, sgy = recordCols(R, len, item, x, y, w, h, goalX, goalY, allName)
   local hand = len < nc and recordCol(R, nc, item, w, h, allName, false, sx, sy, sgx, sgy)
   clearRecords(R, na)
   records[self] = R
-  if not hand then return gx, gy, cols, len end
+  if not hand then return gx, gy, cols, len, committed end
   return loopFrom(self, item, x, y, w, h, gx, gy, filter, visitedOf(self, item, cols, len), cols, len,
     nil, hand, nil, nil)
 end
@@ -1203,12 +1203,44 @@ local function askInC(self, R, item, filter, nfixed, na, changes)
   return nil
 end
 
+-- The move from the C loop's records once every answer is known (as
+-- finishInC): the common cols here, none or one (no loop).
+local function colsInC(self, R, item, x, y, w, h, goalX, goalY, filter, allName, st, gx, gy, na, nc, committed)
+  if nc == 0 or (nc == 1 and st == DONE) then
+    local cols = nc == 0 and {} or { recordCol(R, 1, item, w, h, allName, true, x, y, goalX, goalY) }
+    clearRecords(R, na)
+    records[self] = R
+    return gx, gy, cols, nc, committed
+  end
+  return finishInC(self, R, item, x, y, w, h, goalX, goalY, filter, allName, st, gx, gy, na, nc, committed)
+end
+
+-- The move once the filter is asked about the C loop's asks (its run: st,
+-- gx, gy, na, nc; its answers guessed), as checkInC.
+local function askedInC(self, R, item, x, y, w, h, goalX, goalY, filter, changes, st, gx, gy, na, nc)
+  local wrong, at = askInC(self, R, item, filter, 0, na, changes)
+  while wrong do -- the run again from the first wrong guess, with its answer
+    local nfixed, asked = wrong, na
+    st, gx, gy, na, nc = runInC(self, R, item, x, y, w, h, goalX, goalY, -1, nfixed, false)
+    if st < 0 then -- (the records are still the run's before)
+      return resumeInC(self, R, item, x, y, w, h, goalX, goalY, filter, nil, nfixed, asked)
+    end
+    wrong, at = askInC(self, R, item, filter, nfixed, na, changes)
+  end
+  if wrong == false then
+    return resumeInC(self, R, item, x, y, w, h, goalX, goalY, filter, nil, at, na)
+  end
+  return colsInC(self, R, item, x, y, w, h, goalX, goalY, filter, nil, st, gx, gy, na, nc, false)
+end
+
 -- bumpCheck's move made by the C loop: ax, ay, cols, len, and whether C
 -- committed it (commit: a move; one that needs no asking is committed
 -- there, one call fewer); or nil when the loop made none and asked nothing
 -- (Lua's loop then makes it). No loop of its own on the common path
 -- (under LuaJIT a loop, hot on its own, would stop the trace of the game's
--- loop around the move).
+-- loop around the move). Each path after the C loop goes on by a tail
+-- call, which under LuaJIT leaves no value of this call live in the
+-- trace (its exits, and the side traces taking over there, carry fewer).
 local function checkInC(self, item, x, y, w, h, goalX, goalY, filter, commit)
   local all, allName = -1, nil
   if filter == defaultFilter then all, allName = KIND[self.responses[NAMES[SLIDE]]] or OTHER, NAMES[SLIDE] end
@@ -1222,28 +1254,10 @@ local function checkInC(self, item, x, y, w, h, goalX, goalY, filter, commit)
     if st < 0 then return nil end
     return gx, gy, {}, 0, committed
   end
-  if all < 0 then
-    local wrong, at = askInC(self, R, item, filter, 0, na, changes)
-    while wrong do -- the run again from the first wrong guess, with its answer
-      local nfixed, asked = wrong, na
-      st, gx, gy, na, nc = runInC(self, R, item, x, y, w, h, goalX, goalY, all, nfixed, false)
-      if st < 0 then -- (the records are still the run's before)
-        return resumeInC(self, R, item, x, y, w, h, goalX, goalY, filter, allName, nfixed, asked)
-      end
-      wrong, at = askInC(self, R, item, filter, nfixed, na, changes)
-    end
-    if wrong == false then
-      return resumeInC(self, R, item, x, y, w, h, goalX, goalY, filter, allName, at, na)
-    end
+  if all < 0 then -- (C commits no move it asked about)
+    return askedInC(self, R, item, x, y, w, h, goalX, goalY, filter, changes, st, gx, gy, na, nc)
   end
-  if nc == 0 or (nc == 1 and st == DONE) then -- the common cols: none, or one (no loop)
-    local cols = nc == 0 and {} or { recordCol(R, 1, item, w, h, allName, true, x, y, goalX, goalY) }
-    clearRecords(R, na)
-    records[self] = R
-    return gx, gy, cols, nc, committed
-  end
-  local ax, ay, cols, len = finishInC(self, R, item, x, y, w, h, goalX, goalY, filter, allName, st, gx, gy, na, nc)
-  return ax, ay, cols, len, committed
+  return colsInC(self, R, item, x, y, w, h, goalX, goalY, filter, allName, st, gx, gy, na, nc, committed)
 end
 
 -- obb's rules, built once (lua/obb/bump_obb.lua).
