@@ -395,6 +395,19 @@ do
 end
 local newRecords, itemOf = core.records, core.item
 
+-- Under LuaJIT's FFI a move's C loop starts a trace of its own: a call of
+-- a C function the compiler does not record (gcinfo, its answer dropped)
+-- ends the trace there and the compiler starts another after it ("trace
+-- stitching"). Else the trace of the game's loop goes on through the move,
+-- and where the move's paths part after the C loop (asks or none, cols or
+-- none) a side trace would take over every value live in the game's loop
+-- and in the move's calls: more than the registers, which LuaJIT does not
+-- handle ("NYI: register coalescing too complex"), so those paths ran in
+-- the interpreter, the compiler trying them again every few moves.
+-- (The classic binding's C functions end a trace the same way.)
+local splitTrace = not CLASSIC and rawget(_G, "gcinfo")
+if type(splitTrace) ~= "function" then splitTrace = nil end
+
 -- Each world's record set while no call uses it (false while one does),
 -- kept here and not in the world table: no script reaches a record set
 -- (docs/hardening.md, "Round five"). Weak values too: a record set is
@@ -1053,18 +1066,24 @@ local function recordCol(R, c, item, w, h, allName, resolved, x, y, gx, gy)
   local kc = (c - 1) * COL
   local q = C[kc + 1] + 1
   local k = (q - 1) * ASK
+  -- The response's goal is told first: under LuaJIT a branch taken after
+  -- the col's numbers are read keeps them all live where the trace exits
+  -- (the col's tables not made yet, sunk), more than the registers.
+  local slideGoal, bounceGoal, other
+  if resolved and C[kc + 2] == 1 then
+    local g = { x = C[kc + 3], y = C[kc + 4] }
+    if A[k + 2] == SLIDE then slideGoal = g else bounceGoal = g end
+  end
+  if CLASSIC then other = R.others[q] else other = itemOf(R, A[k + 1]) end -- otherOf, inlined
   local col = {
     overlaps = A[k + 5] == 1, ti = A[k + 6],
     move = { x = gx - x, y = gy - y }, normal = { x = A[k + 7], y = A[k + 8] },
     touch = { x = A[k + 9], y = A[k + 10] },
     itemRect = { x = x, y = y, w = w, h = h },
     otherRect = { x = A[k + 11], y = A[k + 12], w = A[k + 13], h = A[k + 14] },
-    other = otherOf(R, q), item = item, type = allName or R.names[q],
+    other = other, item = item, type = allName or R.names[q],
   }
-  if resolved and C[kc + 2] == 1 then
-    local g = { x = C[kc + 3], y = C[kc + 4] }
-    if A[k + 2] == SLIDE then col.slide = g else col.bounce = g end
-  end
+  if slideGoal then col.slide = slideGoal elseif bounceGoal then col.bounce = bounceGoal end
   return col
 end
 
@@ -1103,14 +1122,14 @@ end
 
 -- The move from the C loop's records (status st, goal gx, gy, na asks,
 -- nc cols), given back with the record set; the move went from (x, y)
--- toward (goalX, goalY).
-local function finishInC(self, R, item, x, y, w, h, goalX, goalY, filter, allName, st, gx, gy, na, nc)
+-- toward (goalX, goalY). committed: whether C committed it.
+local function finishInC(self, R, item, x, y, w, h, goalX, goalY, filter, allName, st, gx, gy, na, nc, committed)
   local len = st == DONE and nc or nc - 1 -- a handoff's last col is Lua's
   local cols, sx, sy, sgx, sgy = recordCols(R, len, item, x, y, w, h, goalX, goalY, allName)
   local hand = len < nc and recordCol(R, nc, item, w, h, allName, false, sx, sy, sgx, sgy)
   clearRecords(R, na)
   records[self] = R
-  if not hand then return gx, gy, cols, len end
+  if not hand then return gx, gy, cols, len, committed end
   return loopFrom(self, item, x, y, w, h, gx, gy, filter, visitedOf(self, item, cols, len), cols, len,
     nil, hand, nil, nil)
 end
@@ -1166,9 +1185,10 @@ end
 -- Asks the filter about the loop's asks from nfixed on, in order, each
 -- answer kept (R.names); returns the first ask whose guess was wrong (its
 -- answer fixed in the records), or nil when every guess was right; or
--- false and the ask at which the world changed (the filter changed it).
-local function askInC(self, R, item, filter, nfixed, na, changes)
-  local A, names, responses, others = R.asks, R.names, self.responses, R.others
+-- false and the ask at which the world changed (the filter changed it:
+-- its count of changes is no longer R.changes, read before the run).
+local function askInC(self, R, item, filter, nfixed, na)
+  local A, names, responses, others, changes = R.asks, R.names, self.responses, R.others, R.changes
   for q = nfixed + 1, na do
     local k, other = (q - 1) * ASK
     if CLASSIC then other = others[q] else other = itemOf(R, A[k + 1]) end -- otherOf, inlined
@@ -1185,46 +1205,65 @@ local function askInC(self, R, item, filter, nfixed, na, changes)
   return nil
 end
 
+-- checkInC's move once the C loop ran (its run: st, gx, gy, na asks, nc
+-- cols, committed), the filter asked about the asks when it is not the
+-- default (allName nil; the answers guessed by the C loop are checked
+-- here, and C commits no move it asked about).
+local function afterRunInC(self, R, item, x, y, w, h, goalX, goalY, filter, allName, st, gx, gy, na, nc, committed)
+  if not allName then
+    local wrong, at = askInC(self, R, item, filter, 0, na)
+    while wrong do -- the run again from the first wrong guess, with its answer
+      local nfixed, asked = wrong, na
+      st, gx, gy, na, nc = runInC(self, R, item, x, y, w, h, goalX, goalY, -1, nfixed, false)
+      if st < 0 then -- (the records are still the run's before)
+        return resumeInC(self, R, item, x, y, w, h, goalX, goalY, filter, nil, nfixed, asked)
+      end
+      wrong, at = askInC(self, R, item, filter, nfixed, na)
+    end
+    if wrong == false then
+      return resumeInC(self, R, item, x, y, w, h, goalX, goalY, filter, nil, at, na)
+    end
+  end
+  if nc == 0 or (nc == 1 and st == DONE) then -- the common cols: none, or one (no loop)
+    local cols = nc == 0 and {} or { recordCol(R, 1, item, w, h, allName, true, x, y, goalX, goalY) }
+    if CLASSIC then -- clearRecords, inlined
+      local others = R.others
+      for q = 1, na do others[q] = nil end
+    end
+    records[self] = R
+    return gx, gy, cols, nc, committed
+  end
+  return finishInC(self, R, item, x, y, w, h, goalX, goalY, filter, allName, st, gx, gy, na, nc, committed)
+end
+
 -- bumpCheck's move made by the C loop: ax, ay, cols, len, and whether C
 -- committed it (commit: a move; one that needs no asking is committed
 -- there, one call fewer); or nil when the loop made none and asked nothing
 -- (Lua's loop then makes it). No loop of its own on the common path
 -- (under LuaJIT a loop, hot on its own, would stop the trace of the game's
--- loop around the move).
+-- loop around the move). A move that met something goes on by a tail
+-- call, which under LuaJIT leaves no value of this call live in the
+-- trace: the exits there, and the side traces taking over, carry fewer.
 local function checkInC(self, item, x, y, w, h, goalX, goalY, filter, commit)
   local all, allName = -1, nil
   if filter == defaultFilter then all, allName = KIND[self.responses[NAMES[SLIDE]]] or OTHER, NAMES[SLIDE] end
+  if splitTrace then splitTrace() end
   local R = records[self]
   if R then records[self] = false else R = newRecords() end
-  local changes = self._changes
-  local st, gx, gy, na, nc, committed = runInC(self, R, item, x, y, w, h, goalX, goalY, all, 0, commit)
+  R.changes = self._changes -- (askInC's: kept in R, not live in the trace)
+  local st, gx, gy, na, nc, committed -- runInC, inlined (a call fewer on the interpreters)
+  if CLASSIC then
+    st, gx, gy, na, nc, committed =
+      CB.check(self._w, item, x, y, w, h, goalX, goalY, all, 0, R.asks, R.others, R.cols, commit)
+  else
+    st, gx, gy, na, nc, committed = core.check(self._w, item, x, y, w, h, goalX, goalY, all, 0, R, commit)
+  end
   if st < 0 or na == 0 then -- refused (Lua's loop makes it), or met nothing: the common move
     records[self] = R
     if st < 0 then return nil end
     return gx, gy, {}, 0, committed
   end
-  if all < 0 then
-    local wrong, at = askInC(self, R, item, filter, 0, na, changes)
-    while wrong do -- the run again from the first wrong guess, with its answer
-      local nfixed, asked = wrong, na
-      st, gx, gy, na, nc = runInC(self, R, item, x, y, w, h, goalX, goalY, all, nfixed, false)
-      if st < 0 then -- (the records are still the run's before)
-        return resumeInC(self, R, item, x, y, w, h, goalX, goalY, filter, allName, nfixed, asked)
-      end
-      wrong, at = askInC(self, R, item, filter, nfixed, na, changes)
-    end
-    if wrong == false then
-      return resumeInC(self, R, item, x, y, w, h, goalX, goalY, filter, allName, at, na)
-    end
-  end
-  if nc == 0 or (nc == 1 and st == DONE) then -- the common cols: none, or one (no loop)
-    local cols = nc == 0 and {} or { recordCol(R, 1, item, w, h, allName, true, x, y, goalX, goalY) }
-    clearRecords(R, na)
-    records[self] = R
-    return gx, gy, cols, nc, committed
-  end
-  local ax, ay, cols, len = finishInC(self, R, item, x, y, w, h, goalX, goalY, filter, allName, st, gx, gy, na, nc)
-  return ax, ay, cols, len, committed
+  return afterRunInC(self, R, item, x, y, w, h, goalX, goalY, filter, allName, st, gx, gy, na, nc, committed)
 end
 
 -- obb's rules, built once (lua/obb/bump_obb.lua).
