@@ -296,6 +296,25 @@ describe("obb.bump's loop in C under hostile filters", function()
 
   local function coinCross(_, o) return o == "coin" and "cross" or "slide" end
 
+  it("never calls a Lua function put in gcinfo's place (LuaJIT's trace split uses its own only)", function()
+    local saved, calls = rawget(_G, "gcinfo"), 0
+    package.loaded["obb.bump"] = nil
+    rawset(_G, "gcinfo", function() calls = calls + 1 return 0 end)
+    local ok, fresh = pcall(require, "obb.bump")
+    rawset(_G, "gcinfo", saved)
+    package.loaded["obb.bump"] = bump
+    assert(ok, fresh)
+    local w = fresh.newWorld(32)
+    w:add("floor", 0, 100, 200, 16)
+    w:add("coin", 30, 80, 8, 8)
+    w:add("m", 10, 86, 12, 14)
+    for k = 1, 200 do
+      local ax = w:move("m", 10 + k % 40, 86, coinCross)
+      assert.is_number(ax)
+    end
+    assert.equal(0, calls)
+  end)
+
   it("a filter that raises changes nothing, and the next move is whole", function()
     local w, ref = scene(), luaOnly(scene())
     assert.has_error(function() w:move("m", 100, 86, function() error("boom") end) end, "boom")

@@ -404,9 +404,17 @@ local newRecords, itemOf = core.records, core.item
 -- and in the move's calls: more than the registers, which LuaJIT does not
 -- handle ("NYI: register coalescing too complex"), so those paths ran in
 -- the interpreter, the compiler trying them again every few moves.
--- (The classic binding's C functions end a trace the same way.)
+-- (The classic binding's C functions end a trace the same way.) Only
+-- LuaJIT's own gcinfo, a C function, is called: a Lua function put in its
+-- place before obb.bump loads would run on every move.
 local splitTrace = not CLASSIC and rawget(_G, "gcinfo")
-if type(splitTrace) ~= "function" then splitTrace = nil end
+if type(splitTrace) ~= "function" then
+  splitTrace = nil
+else
+  local dbg = rawget(_G, "debug")
+  local info = type(dbg) == "table" and type(dbg.getinfo) == "function" and dbg.getinfo(splitTrace, "S")
+  if not (info and info.what == "C") then splitTrace = nil end
+end
 
 -- Each world's record set while no call uses it (false while one does),
 -- kept here and not in the world table: no script reaches a record set
