@@ -1234,10 +1234,7 @@ local function afterRunInC(self, R, item, x, y, w, h, goalX, goalY, filter, allN
   end
   if nc == 0 or (nc == 1 and st == DONE) then -- the common cols: none, or one (no loop)
     local cols = nc == 0 and {} or { recordCol(R, 1, item, w, h, allName, true, x, y, goalX, goalY) }
-    if CLASSIC then -- clearRecords, inlined
-      local others = R.others
-      for q = 1, na do others[q] = nil end
-    end
+    clearRecords(R, na)
     records[self] = R
     return gx, gy, cols, nc, committed
   end
